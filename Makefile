@@ -1,0 +1,56 @@
+# SPDX-License-Identifier: GPL-2.0
+# frec - a printk-style flight recorder for the Linux kernel.
+#
+#   make                 kmod/frec.ko against Debian's linux-headers-amd64,
+#                        and the userspace tools
+#   make check           every test: lint, userspace harness (native, TSan,
+#                        ASan/UBSan), guest tests on Debian's kernel, guest
+#                        tests + KUnit on the debug kernel
+#   make demo            boot a guest, load frec, show what it does
+#   make lint            checkpatch --strict, sparse (C=2), W=1
+#   make debug-modules   frec's modules for the debug kernel (build/debug/ko)
+#   make clean
+#
+# KDIR selects the kernel tree to build against; the default is Debian's
+# linux-headers-amd64, not `uname -r` (this machine's kernel is unrelated
+# to the one the guest boots).
+
+KVER ?= $(shell bash -c '. scripts/lib.sh && stock_kver')
+KDIR ?= /usr/src/linux-headers-$(KVER)
+BUILD := $(CURDIR)/build
+
+all: modules tools
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# The debug kernel gets its own copy of the sources: kbuild writes objects
+# next to them, and one tree cannot hold objects for two kernels.
+debug-modules:
+	@kdir=$$(scripts/debug-kernel.sh | tail -n 1) && \
+	mkdir -p $(BUILD)/debug/src $(BUILD)/debug/ko && \
+	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
+		--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
+		Kbuild kmod include uapi kunit $(BUILD)/debug/src/ && \
+	$(MAKE) -C $$kdir M=$(BUILD)/debug/src modules && \
+	rm -f $(BUILD)/debug/ko/*.ko && \
+	find $(BUILD)/debug/src -name '*.ko' -exec cp {} $(BUILD)/debug/ko/ \;
+
+tools:
+	$(MAKE) -C tools
+
+check:
+	scripts/check.sh
+
+lint:
+	scripts/lint.sh
+
+demo: modules
+	scripts/guest-run.sh -k stock -m demo
+
+clean:
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	$(MAKE) -C tools clean
+	rm -rf $(BUILD)
+
+.PHONY: all modules debug-modules tools check lint demo clean

@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a QEMU guest (TCG, no KVM) with frec's modules and run the guest
+# tests or the demo in it.  Never loads anything into this machine's kernel.
+#
+#   guest-run.sh [-k stock|debug] [-m test|demo|shell] [-o OUT_DIR]
+#                [-T TIMEOUT_S] [TEST.sh ...]
+#
+#   -k  kernel: Debian's stock linux-image-amd64 (default) or the debug
+#       kernel built by debug-kernel.sh (KUnit, lockdep, KASAN)
+#   -m  test (default): run the tests and judge the logs; demo: run
+#       scripts/guest/demo.sh and print its output; shell: interactive
+#   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh)
+#
+# frec's modules must already be built for that kernel (make modules, or
+# make debug-modules).  Logs: OUT_DIR/console.log (kernel console) and
+# OUT_DIR/tap.log (test output); the verdict comes from judge.sh.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-600}
+while getopts k:m:o:T: opt; do
+	case $opt in
+	k) kind=$OPTARG ;;
+	m) mode=$OPTARG ;;
+	o) out=$OPTARG ;;
+	T) timeout_s=$OPTARG ;;
+	*) die "usage: see the header of $0" ;;
+	esac
+done
+shift $((OPTIND - 1))
+out=${out:-$FREC_BUILD/guest-$kind-$mode}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+
+case $kind in
+stock)
+	stock=$("$FREC_ROOT/scripts/stock-kernel.sh")
+	kernel=$stock/vmlinuz
+	kodir=$FREC_ROOT/kmod
+	extra=(-s "$stock")
+	;;
+debug)
+	kdir=$("$FREC_ROOT/scripts/debug-kernel.sh" | tail -n 1)
+	kernel=$kdir/arch/x86/boot/bzImage
+	kodir=$FREC_BUILD/debug/ko
+	extra=()
+	;;
+*)	die "unknown kernel '$kind' (stock or debug)" ;;
+esac
+[ -f "$kernel" ] || die "no kernel image at $kernel"
+
+# Every .ko the build made for this kernel goes to the guest's /frec/modules.
+if [ "$kind" = stock ]; then
+	kodir=$out/ko
+	rm -rf "$kodir"
+	mkdir -p "$kodir"
+	find "$FREC_ROOT/kmod" "$FREC_ROOT/kunit" -name '*.ko' -exec cp {} "$kodir/" \; 2>/dev/null || true
+fi
+ls "$kodir"/frec.ko >/dev/null 2>&1 ||
+	die "frec.ko for the $kind kernel is not built (make modules / make debug-modules)"
+
+if [ $# -eq 0 ]; then
+	set -- "$FREC_ROOT"/scripts/guest-tests/*.sh
+fi
+: > "$out/tests.list"
+targs=()
+if [ "$mode" = test ]; then
+	for t in "$@"; do
+		[ -f "$t" ] || die "no test $t"
+		echo "$t" >> "$out/tests.list"
+		targs+=(-t "$t")
+	done
+fi
+
+"$FREC_ROOT/scripts/mkinitramfs.sh" -o "$out/initramfs.cpio.gz" -k "$kind" -m "$mode" \
+	-M "$kodir" "${extra[@]}" "${targs[@]}"
+
+# tsc=reliable: with 2 vCPUs under TCG the guest otherwise marks the TSC
+# unstable and falls back to HPET.  panic=-1 with -no-reboot turns a panic
+# into a QEMU exit; pvpanic makes that exit a failure.
+cmdline="console=ttyS0 panic=-1 tsc=reliable loglevel=7 ${FREC_GUEST_CMDLINE:-}"
+serial_tap=(-serial "file:$out/tap.log")
+[ "$mode" = shell ] && serial_tap=()
+rm -f "$out/console.log" "$out/tap.log"
+set +e
+if [ "$mode" = shell ]; then
+	qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nodefaults -no-user-config \
+		-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
+		-display none -serial mon:stdio -no-reboot -device pvpanic \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+	exit
+fi
+start=$(date +%s.%N)
+timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 -smp 2 \
+	-nodefaults -no-user-config \
+	-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$out/console.log" "${serial_tap[@]}" \
+	-device pvpanic -action panic=exit-failure \
+	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+	> "$out/qemu.log" 2>&1 < /dev/null
+echo $? > "$out/qemu.rc"
+set -e
+end=$(date +%s.%N)
+note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
+
+if [ "$mode" = demo ]; then
+	cat "$out/tap.log"
+	exit "$(cat "$out/qemu.rc")"
+fi
+FREC_GUEST_TIMEOUT=$timeout_s "$FREC_ROOT/scripts/judge.sh" "$out"

@@ -1,0 +1,53 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Runs every test in /frec/tests inside the guest and prints TAP.
+#
+# A test is a small shell script (one file per test, like the kernel's
+# tools/testing/selftests/ftrace) with header lines:
+#   # description: what it checks            (required)
+#   # requires: kunit|9p                     (optional; else SKIP)
+#   # expect: splat                          (optional; a kernel splat inside
+#                                             this test is expected)
+# It passes by exiting 0, fails by exiting non-zero, and is skipped by
+# exiting 4 (like kselftest's KSFT_SKIP).  Its output becomes TAP
+# diagnostics.  Begin and end markers go to the kernel log so that the host
+# can tell which test a splat on the console belongs to.
+. /frec/run.conf
+
+timeout_s=${FREC_TEST_TIMEOUT:-120}
+set -- /frec/tests/*.sh
+echo "TAP version 13"
+echo "1..$#"
+echo "# kernel: $(uname -r) ($FREC_KERNEL), cpus: $(nproc)"
+i=0
+for t in "$@"; do
+	i=$((i + 1))
+	name=$(basename "$t" .sh)
+	desc=$(sed -n 's/^# description: //p' "$t")
+	reqs=$(sed -n 's/^# requires: //p' "$t")
+	missing=
+	for r in $reqs; do
+		case $r in
+		kunit)	[ -d /sys/kernel/debug/kunit ] || missing="$missing kunit" ;;
+		9p)	[ -d /host/usr ] || missing="$missing 9p" ;;
+		*)	missing="$missing $r" ;;
+		esac
+	done
+	if [ -n "$missing" ]; then
+		echo "ok $i $name # SKIP needs$missing"
+		continue
+	fi
+	echo "frec-test: begin $name" > /dev/kmsg
+	rm -f /tmp/.rc
+	{ (cd /tmp && timeout "$timeout_s" sh "$t"); echo $? > /tmp/.rc; } 2>&1 |
+		sed 's/^/# /'
+	rc=$(cat /tmp/.rc)
+	echo "frec-test: end $name rc=$rc" > /dev/kmsg
+	case $rc in
+	0)	echo "ok $i $name - $desc" ;;
+	4)	echo "ok $i $name # SKIP $desc" ;;
+	143)	echo "not ok $i $name - $desc # TIMEOUT after ${timeout_s}s" ;;
+	*)	echo "not ok $i $name - $desc # exit $rc" ;;
+	esac
+done
+echo "# frec-guest-done"

@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Lint every kernel-side file: checkpatch --strict (from Debian's
+# linux-source), kernel-doc, sparse (C=2) and a W=1 build, all against
+# Debian's stock headers.  Any finding fails.  Prints one line per check,
+# "PASS lint-x" or "FAIL lint-x: why (see LOG)", for check.sh.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+logdir=$FREC_BUILD/logs/lint
+mkdir -p "$logdir"
+cd "$FREC_ROOT" || exit 1
+failed=0
+result() { # name rc log
+	if [ "$2" -eq 0 ]; then
+		echo "PASS lint-$1"
+	else
+		echo "FAIL lint-$1: findings (see $3)"
+		failed=1
+	fi
+}
+
+mapfile -t kfiles < <(find kmod include uapi kunit -name '*.[ch]' ! -name '*.mod.c' | sort)
+
+# checkpatch.pl and kernel-doc come from the linux-source tarball; unpack
+# just those once per source version.
+srcver=$(dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null) ||
+	die "linux-source-6.1 is not installed"
+tooldir=$FREC_CACHE/kernel-scripts-$srcver
+if [ ! -f "$tooldir/.done" ]; then
+	rm -rf "$tooldir" && mkdir -p "$tooldir"
+	tar -xJf /usr/src/linux-source-6.1.tar.xz -C "$tooldir" --strip-components=1 \
+		--wildcards '*/scripts/checkpatch.pl' '*/scripts/spelling.txt' \
+		'*/scripts/const_structs.checkpatch' '*/scripts/kernel-doc' ||
+		die "cannot unpack checkpatch from linux-source"
+	touch "$tooldir/.done"
+fi
+
+log=$logdir/checkpatch.log
+perl "$tooldir/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+	--no-summary -f "${kfiles[@]}" > "$log" 2>&1
+grep -qE ': (ERROR|WARNING|CHECK):' "$log"
+rc=$((! $?))
+result checkpatch $rc "$log"
+
+# kernel-doc: every documented function and struct is well formed.
+log=$logdir/kernel-doc.log
+# -v adds the warnings for missing "Return:" sections.
+perl "$tooldir/scripts/kernel-doc" -none -v "${kfiles[@]}" > "$log" 2>&1
+rc=$?
+grep -q 'warning:' "$log" && rc=1
+result kernel-doc $rc "$log"
+
+# sparse and W=1 on a fresh copy, so that every file is compiled.
+kver=$(stock_kver)
+src=$FREC_BUILD/lint/src
+rm -rf "$src" && mkdir -p "$src"
+cp -r Kbuild kmod include uapi kunit "$src/"
+log=$logdir/sparse-w1.log
+make -C "/usr/src/linux-headers-$kver" M="$src" W=1 C=2 modules > "$log" 2>&1
+rc=$?
+grep -E '(warning|error):' "$log" | grep -v 'Skipping BTF' >/dev/null && rc=1
+result sparse-w1 $rc "$log"
+exit $failed

@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kernel_compat.h - the kernel primitives frec's shared ring code uses,
+ * mapped onto C11 atomics and POSIX threads, so that the same source can be
+ * hammered by native threads under ThreadSanitizer and benchmarked without
+ * emulation.
+ *
+ * Mapping, and why it is faithful enough:
+ *
+ *   kernel                      userspace
+ *   READ_ONCE/WRITE_ONCE        relaxed atomic load/store (TSan sees them)
+ *   smp_load_acquire            acquire load
+ *   smp_store_release           release store
+ *   smp_rmb/smp_wmb             acquire/release fences (at least as strong)
+ *   smp_mb                      seq_cst fence
+ *   atomic_long_*, atomic64_*   _Atomic long / int64_t; value-returning
+ *                               RMW ops are fully ordered (seq_cst) as in
+ *                               the kernel's atomic_t.txt, _relaxed ones
+ *                               are relaxed
+ *   try_cmpxchg                 compare_exchange_strong, seq_cst
+ *   raw_smp_processor_id        a per-thread id set by compat_set_cpu();
+ *                               a thread is "pinned" to one CPU for life
+ *   local_clock                 CLOCK_MONOTONIC in ns
+ *
+ * Kernel code using this header must touch shared data only through these
+ * macros; plain accesses to shared words are data races here as there.
+ */
+#ifndef _FREC_KERNEL_COMPAT_H
+#define _FREC_KERNEL_COMPAT_H
+
+#include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#ifndef __always_inline
+#define __always_inline inline __attribute__((__always_inline__))
+#endif
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+#define __must_check	__attribute__((__warn_unused_result__))
+#define ____cacheline_aligned	__attribute__((__aligned__(64)))
+#define SMP_CACHE_BYTES	64
+
+typedef uint64_t u64;
+typedef uint32_t u32;
+typedef uint16_t u16;
+typedef uint8_t u8;
+typedef int64_t s64;
+
+/*
+ * READ_ONCE/WRITE_ONCE on any scalar: a relaxed C11 atomic access through a
+ * cast.  GCC and Clang accept __atomic builtins on plain objects, which
+ * keeps struct layouts identical to the kernel's.
+ */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+#define smp_mb()	__atomic_thread_fence(__ATOMIC_SEQ_CST)
+#define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+typedef struct { long counter; } atomic_long_t;
+typedef struct { s64 counter; } atomic64_t;
+#define ATOMIC_LONG_INIT(i)	{ (i) }
+#define ATOMIC64_INIT(i)	{ (i) }
+
+#define COMPAT_ATOMIC_OPS(pfx, type, vtype)				\
+static inline vtype pfx##_read(const type *v)				\
+{ return __atomic_load_n(&v->counter, __ATOMIC_RELAXED); }		\
+static inline void pfx##_set(type *v, vtype i)				\
+{ __atomic_store_n(&v->counter, i, __ATOMIC_RELAXED); }		\
+static inline void pfx##_inc(type *v)					\
+{ __atomic_fetch_add(&v->counter, 1, __ATOMIC_RELAXED); }		\
+static inline void pfx##_add(vtype i, type *v)				\
+{ __atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED); }		\
+static inline vtype pfx##_add_return(vtype i, type *v)			\
+{ return __atomic_add_fetch(&v->counter, i, __ATOMIC_SEQ_CST); }	\
+static inline vtype pfx##_inc_return(type *v)				\
+{ return __atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST); }	\
+static inline vtype pfx##_fetch_add_relaxed(vtype i, type *v)		\
+{ return __atomic_fetch_add(&v->counter, i, __ATOMIC_RELAXED); }	\
+static inline vtype pfx##_cmpxchg(type *v, vtype old, vtype new)	\
+{									\
+	__atomic_compare_exchange_n(&v->counter, &old, new, false,	\
+				    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);\
+	return old;							\
+}									\
+static inline bool pfx##_try_cmpxchg(type *v, vtype *old, vtype new)	\
+{									\
+	return __atomic_compare_exchange_n(&v->counter, old, new, false,\
+					   __ATOMIC_SEQ_CST,		\
+					   __ATOMIC_SEQ_CST);		\
+}									\
+static inline bool pfx##_try_cmpxchg_relaxed(type *v, vtype *old,	\
+					     vtype new)			\
+{									\
+	return __atomic_compare_exchange_n(&v->counter, old, new, false,\
+					   __ATOMIC_RELAXED,		\
+					   __ATOMIC_RELAXED);		\
+}
+
+COMPAT_ATOMIC_OPS(atomic_long, atomic_long_t, long)
+COMPAT_ATOMIC_OPS(atomic64, atomic64_t, s64)
+
+/* ---- CPUs, contexts, clock ---------------------------------------- */
+
+#define COMPAT_NR_CPUS	64
+
+extern _Thread_local int compat_cpu;
+
+/* Pin the calling thread to a simulated CPU for the rest of its life. */
+static inline void compat_set_cpu(int cpu)
+{
+	compat_cpu = cpu;
+}
+
+static inline int raw_smp_processor_id(void)
+{
+	return compat_cpu;
+}
+
+/*
+ * Writers on one simulated CPU are a thread and the signal handlers that
+ * interrupt it; nothing else runs on that CPU, as with preemption off.
+ */
+#define preempt_disable_notrace()	barrier()
+#define preempt_enable_notrace()	barrier()
+
+static inline u64 local_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+#endif /* _FREC_KERNEL_COMPAT_H */
