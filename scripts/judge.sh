@@ -19,8 +19,10 @@ console=$dir/console.log
 tap=$dir/tap.log
 
 # Kernel splats: warnings, BUGs, oopses, lockdep and KASAN reports, hung
-# tasks, RCU stalls.
-SPLAT='BUG:|WARNING:|Oops|Call Trace|KASAN|lockdep|INFO: task .* blocked|INFO: rcu_.* (self-)?detected stall|general protection fault|Kernel panic|UBSAN:|kernel BUG at|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context'
+# tasks, RCU stalls.  (Not a bare "lockdep" or "KASAN": the debug kernel
+# names both at boot; their reports start with BUG: or WARNING:, and
+# lockdep says it is turning itself off after its first report.)
+SPLAT='BUG:|WARNING:|Oops|Call Trace|KASAN:|turning off the locking correctness validator|INFO: task .* blocked|INFO: rcu_.* (self-)?detected stall|general protection fault|Kernel panic|UBSAN:|kernel BUG at|possible circular locking|possible recursive locking|inconsistent lock state|sleeping function called from invalid context'
 
 failed=0
 fail() { echo "FAIL $1"; failed=1; }
