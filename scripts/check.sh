@@ -97,13 +97,13 @@ kunit_results() { # out_dir
 	}
 	n=$(grep -cE '^    (not )?ok [0-9]+ ' "$ktap")
 	[ "$n" -gt 0 ] || { echo "FAIL kunit: no KUnit case ran (see $out/console.log)"; return 1; }
-	awk -v log="$ktap" '
+	awk -v ktap="$ktap" '
 		/^    # Subtest: / { suite = $3 }
 		/^        # Subtest: / { next }
 		/^    ok [0-9]+ / { print "PASS kunit:" suite "." $3 }
-		/^    not ok [0-9]+ / { print "FAIL kunit:" suite "." $4 ": (see " log ")" }
+		/^    not ok [0-9]+ / { print "FAIL kunit:" suite "." $4 ": (see " ktap ")" }
 		/^ok [0-9]+ |^not ok [0-9]+ / { suite = "" }
-	' "$ktap"
+	' "$ktap" || { echo "FAIL kunit: cannot read $ktap"; return 1; }
 	local kunit_py
 	kunit_py=$(ls "$FREC_CACHE"/linux-source-*/tools/testing/kunit/kunit.py 2>/dev/null | head -n 1)
 	if [ -n "$kunit_py" ]; then
