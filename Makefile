@@ -8,6 +8,7 @@
 #                        tests + KUnit on the debug kernel
 #   make demo            boot a guest, load frec, show what it does
 #   make lint            checkpatch --strict, sparse (C=2), W=1
+#   make bench           benchmarks; they print figures, never pass or fail
 #   make debug-modules   frec's modules for the debug kernel (build/debug/ko)
 #   make clean
 #
@@ -45,6 +46,9 @@ check:
 lint:
 	scripts/lint.sh
 
+bench:
+	$(MAKE) -C tools bench
+
 demo: modules
 	scripts/guest-run.sh -k stock -m demo
 
@@ -53,4 +57,4 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf $(BUILD)
 
-.PHONY: all modules debug-modules tools check lint demo clean
+.PHONY: all modules debug-modules tools check lint bench demo clean

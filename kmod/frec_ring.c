@@ -1,0 +1,618 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_ring.c - frec's lock-free per-CPU ring core.
+ *
+ * Compiled into the module and, unchanged, into the userspace harness
+ * (tools/harness); see frec_ring.h for the concurrency contract.
+ */
+
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+#else
+#include <errno.h>
+#include <string.h>
+#endif
+
+#include "frec_ring.h"
+
+/**
+ * DOC: frec ring
+ *
+ * Data structures
+ * ---------------
+ * A ring has one part per CPU.  Each part is an array of nr_slots 64-byte
+ * slots (a power of two), a head and a few counters.  Positions number
+ * slots from 0 upwards and never wrap; position pos lives in slot
+ * pos & mask, so position pos and pos + nr_slots share a slot.  A record
+ * takes k >= 1 consecutive positions: an event one, a variable-size record
+ * one first slot and k - 1 continuation slots::
+ *
+ *              oldest kept                         head
+ *                  |                                |
+ *   positions: ... | 40 | 41 | 42 | 43 | 44 | 45 |  46  (nr_slots = 8)
+ *   slots:         [ 0 ][ 1 ][ 2 ][ 3 ][ 4 ][ 5 ][ 6 ][ 7 ]
+ *   positions:      40   41   42   43   44   45   38   39
+ *   state:          9    9c   12   BUSY 15   15c  4    7
+ *
+ *   (n: the first slot of record seq n, nc: one of its continuation slots)
+ *
+ * Every slot starts with a state word (uapi/frec_raw.h): 0 (empty), BUSY
+ * (being written), seq << 2 (first slot of record seq) or seq << 2 | CONT
+ * (its continuation).  seq is the global sequence number, taken from one
+ * atomic counter shared by all rings and CPUs, so it orders every record
+ * and is never reused: a state value names one record for ever (no ABA).
+ *
+ * Writers
+ * -------
+ * Only the CPU owning a part writes it: writers run with preemption off
+ * on their own CPU.  Writers on one CPU are strictly nested (an IRQ or NMI
+ * runs to completion before the writer it interrupted goes on), so no
+ * writer ever waits for another; the ring needs no lock and no cmpxchg
+ * between CPUs.  A write is:
+ *
+ *  1. Reserve: in a loop, read the clock and take a seq from the global
+ *     counter, then move head from pos to pos + k with a CPU-local
+ *     cmpxchg.  The cmpxchg fails only if a nested writer reserved in
+ *     between (it has finished by then), and the retry takes a new seq and
+ *     timestamp, so positions on one CPU are in seq and timestamp order.
+ *     Seqs taken by failed attempts are lost: seq orders records, it does
+ *     not count them.
+ *  2. Claim: for each of the k slots, count the record it holds as
+ *     overwritten if it is a first slot, and set its state to BUSY.
+ *  3. Fill: store timestamp, format, caller, arguments or payload.
+ *  4. Commit: store the final state (seq << 2, or seq << 2 | CONT) into
+ *     each slot with release semantics.
+ *
+ * A reservation always completes: every reason to drop a record (see
+ * enum frec_drop_reason) is decided before the cmpxchg.  So positions
+ * below head are all claimed, filled and committed once the writers in
+ * progress finish, and none is ever abandoned holding stale data.
+ *
+ * Nested writers
+ * --------------
+ * The writer the seed design spins on is the one that interrupted us, so
+ * spinning deadlocks; frec never waits.  The one danger of nesting is a
+ * nested writer lapping the ring and claiming slots that the writer it
+ * interrupted has reserved but not yet committed: both would fill the same
+ * slots.  To rule that out, the outermost writer on a CPU (nest == 1)
+ * stores the head into pending_pos before it reserves; since head only
+ * grows, pending_pos is a lower bound on the first position of every
+ * writer in progress beneath a nested one.  A nested writer only reserves
+ * [pos, pos + k) if pos + k <= pending_pos + nr_slots, i.e. if the oldest
+ * position it destroys is older than every pending one; otherwise it drops
+ * its record (FREC_DROP_LAP).  That takes a nested writer filling almost a
+ * whole ring while interrupting another; in practice it never happens.
+ * Nesting deeper than FREC_RING_MAX_NEST is dropped too (FREC_DROP_NEST).
+ *
+ * Readers
+ * -------
+ * A reader never writes to the ring.  It takes head as the end of its read
+ * and walks positions from end - nr_slots (or 0) to end.  For each first
+ * slot it copies the record out (first slot, then continuation slots,
+ * each state checked against the expected seq) and then checks, seqlock
+ * style, that no slot's state changed while it copied and that no writer
+ * has reserved the position's slot for a newer lap since (head - pos <=
+ * nr_slots).  Anything else is skipped and counted in cursor->raced:
+ * BUSY slots, records overwritten before or while being read, and records
+ * whose seq is not above the last one returned (an old record in a slot
+ * whose new writer was interrupted after reserving but before claiming).
+ * Reading is not destructive: two reads in a row see the same records.
+ *
+ * Accounting
+ * ----------
+ * written counts every record offered, dropped[] those not stored.  A
+ * stored record is destroyed exactly when its first slot is claimed by a
+ * newer writer: positions are reserved in order, so the position that
+ * reuses its first slot is reserved no later than those reusing its
+ * continuation slots, and a reservation always completes.  That claim
+ * counts it in overwritten.  So when writers stop, every record is either
+ * returned by a reader, overwritten or dropped:
+ *
+ *   written == readable + overwritten + sum(dropped)
+ *
+ * Memory ordering
+ * ---------------
+ * Writes to one CPU's part only race with readers on other CPUs.  The
+ * labelled accesses pair as follows:
+ *
+ * frec_ring_reserve:B / frec_ring_cursor_next:D
+ *	(head moves, frec_ring_reserve:A, before the slots of its new lap are
+ *	claimed, frec_ring_claim:A) If a reader's first look at a slot's
+ *	state (frec_ring_cursor_next:A, an acquire) or its copy (ordered by
+ *	frec_ring_cursor_next:C) saw anything written for position
+ *	pos + nr_slots, its head load sees that position reserved, so the
+ *	reader does not take the new record for the one at pos.
+ *
+ * frec_ring_claim:B / frec_ring_cursor_next:C
+ *	(BUSY is stored before the new data) If a reader's copy saw any new
+ *	data word, its second load of the state sees BUSY or later, and the
+ *	reader drops the torn copy.
+ *
+ * frec_ring_commit:A / frec_ring_cursor_next:A, frec_ring_copy:A
+ *	(data is stored before the committed state) If a reader sees the
+ *	committed state of record seq, its copy sees that record's data.
+ *
+ * The head cmpxchg, nest and pending_pos are only ever touched by their
+ * own CPU; CPU-local operations (local_t, no LOCK prefix on x86) suffice.
+ */
+
+/* The global sequence: one order across all rings and CPUs. */
+static atomic64_t frec_seq = ATOMIC64_INIT(0);
+
+#ifdef FREC_RING_TEST_HOOKS
+/*
+ * Test builds only: called in the middle of every write, so that a test
+ * can nest a writer at an exact point, as an interrupt would.
+ */
+void (*frec_ring_test_hook)(enum frec_ring_hook where);
+#define frec_ring_hook(where)						\
+	do {								\
+		if (frec_ring_test_hook)				\
+			frec_ring_test_hook(where);			\
+	} while (0)
+#else
+#define frec_ring_hook(where) do { } while (0)
+#endif
+
+/**
+ * frec_ring_record_slots() - slots a variable-size record takes
+ * @len: payload length in bytes.
+ *
+ * Context: Any context.
+ * Return: the number of slots, at least 1.
+ */
+unsigned int frec_ring_record_slots(unsigned int len)
+{
+	if (len <= FREC_RECORD_HEAD_BYTES)
+		return 1;
+	return 1 + (len - FREC_RECORD_HEAD_BYTES + FREC_RECORD_CONT_BYTES - 1) /
+		   FREC_RECORD_CONT_BYTES;
+}
+
+/**
+ * frec_ring_init() - set up the shape of a ring
+ * @ring: the ring.
+ * @nr_slots: slots per CPU, a power of two, at least 2.
+ * @max_record_len: longest payload of a variable-size record, or 0 for an
+ *	event ring (one slot per record).
+ * @stop_when_full: keep the first records instead of the newest.
+ *
+ * Context: Any context; the ring must not be in use.
+ * Return: 0, or -EINVAL if @nr_slots is not a power of two >= 2 or a
+ * record of @max_record_len would not fit in one CPU's part.
+ */
+int frec_ring_init(struct frec_ring *ring, unsigned long nr_slots,
+		   unsigned int max_record_len, bool stop_when_full)
+{
+	unsigned int max_slots = 1;
+
+	if (nr_slots < 2 || (nr_slots & (nr_slots - 1)))
+		return -EINVAL;
+	if (max_record_len)
+		max_slots = frec_ring_record_slots(max_record_len);
+	if (max_slots > nr_slots)
+		return -EINVAL;
+	ring->nr_slots = nr_slots;
+	ring->mask = nr_slots - 1;
+	ring->max_record_len = max_record_len;
+	ring->max_record_slots = max_slots;
+	ring->stop_when_full = stop_when_full;
+	return 0;
+}
+
+/**
+ * frec_ring_cpu_init() - reset one CPU's part of a ring
+ * @rc: the CPU's part.
+ * @slots: its slot array, @ring->nr_slots long.
+ * @ring: the ring.
+ *
+ * Context: Any context; nobody may use @rc meanwhile.
+ */
+void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
+			const struct frec_ring *ring)
+{
+	int i;
+
+	local_set(&rc->head, 0);
+	local_set(&rc->nest, 0);
+	rc->pending_pos = 0;
+	local_set(&rc->written, 0);
+	local_set(&rc->overwritten, 0);
+	for (i = 0; i < FREC_DROP_NR; i++)
+		local_set(&rc->dropped[i], 0);
+	memset(slots, 0, ring->nr_slots * sizeof(*slots));
+	rc->slots = slots;
+}
+
+/*
+ * Reserve @k positions on this CPU.  Returns true with the first position
+ * in *@pos, or false after counting why the record is dropped.  On success
+ * the caller owns [*pos, *pos + k) until it commits; the nest count stays
+ * raised either way and frec_ring_end() lowers it.
+ */
+static bool frec_ring_reserve(const struct frec_ring *ring,
+			      struct frec_ring_cpu *rc, unsigned int k,
+			      unsigned long *pos, u64 *seq, u64 *ts)
+{
+	unsigned long head, old;
+	long nest;
+
+	local_inc(&rc->written);
+	nest = local_inc_return(&rc->nest);
+	if (unlikely(nest > FREC_RING_MAX_NEST)) {
+		local_inc(&rc->dropped[FREC_DROP_NEST]);
+		return false;
+	}
+	head = local_read(&rc->head);
+	if (nest == 1) {
+		/* Outermost: no writer in progress below us on this CPU. */
+		WRITE_ONCE(rc->pending_pos, head);
+		barrier();
+	}
+	for (;;) {
+		if (unlikely(ring->stop_when_full && head + k > ring->nr_slots)) {
+			local_inc(&rc->dropped[FREC_DROP_FULL]);
+			return false;
+		}
+		if (unlikely(nest > 1 &&
+			     head + k > READ_ONCE(rc->pending_pos) + ring->nr_slots)) {
+			local_inc(&rc->dropped[FREC_DROP_LAP]);
+			return false;
+		}
+		*ts = local_clock();
+		*seq = atomic64_inc_return(&frec_seq);
+		/* LMM(frec_ring_reserve:A) */
+		old = local_cmpxchg(&rc->head, head, head + k);
+		if (likely(old == head))
+			break;
+		head = old;	/* a nested writer reserved in between */
+	}
+	*pos = head;
+	/*
+	 * Order the head move before the claims of the slots it reuses.
+	 * Pairs with frec_ring_cursor_next:D.
+	 */
+	smp_wmb(); /* LMM(frec_ring_reserve:B) */
+	return true;
+}
+
+/* Claim the @k slots of [pos, pos + k): count what they destroy, set BUSY. */
+static void frec_ring_claim(const struct frec_ring *ring,
+			    struct frec_ring_cpu *rc, unsigned long pos,
+			    unsigned int k)
+{
+	struct frec_slot *slot;
+	u64 old;
+	unsigned int i;
+
+	for (i = 0; i < k; i++) {
+		slot = &rc->slots[(pos + i) & ring->mask];
+		old = READ_ONCE(slot->state);
+		if (old && !(old & (FREC_SLOT_BUSY | FREC_SLOT_CONT)))
+			local_inc(&rc->overwritten);
+		/* LMM(frec_ring_claim:A) */
+		WRITE_ONCE(slot->state, FREC_SLOT_BUSY);
+	}
+	/*
+	 * Order BUSY before the data that follows.  Pairs with
+	 * frec_ring_cursor_next:C.
+	 */
+	smp_wmb(); /* LMM(frec_ring_claim:B) */
+}
+
+/* Publish the @k slots of record @seq at [pos, pos + k). */
+static void frec_ring_commit(const struct frec_ring *ring,
+			     struct frec_ring_cpu *rc, unsigned long pos,
+			     unsigned int k, u64 seq)
+{
+	u64 state = seq << FREC_SLOT_SEQ_SHIFT;
+	unsigned int i;
+
+	/*
+	 * Release: the data stores above are visible before the state.
+	 * Pairs with frec_ring_cursor_next:A and frec_ring_copy:A.
+	 */
+	for (i = 0; i < k; i++) {
+		/* LMM(frec_ring_commit:A) */
+		smp_store_release(&rc->slots[(pos + i) & ring->mask].state,
+				  i ? state | FREC_SLOT_CONT : state);
+	}
+}
+
+static void frec_ring_end(struct frec_ring_cpu *rc)
+{
+	barrier();
+	local_dec(&rc->nest);
+}
+
+/**
+ * frec_ring_write_event() - store a fixed-size event
+ * @ring: the ring.
+ * @rc: this CPU's part of @ring.
+ * @fmt: format string address.
+ * @caller: caller address.
+ * @args: FREC_EVENT_MAX_ARGS arguments.
+ *
+ * Context: Any context, NMI included, with preemption disabled.
+ * Return: 0 if stored, -ENOSPC if dropped (counted in @rc->dropped),
+ * -EINVAL if @ring is a record ring.
+ */
+int frec_ring_write_event(const struct frec_ring *ring,
+			  struct frec_ring_cpu *rc, unsigned long fmt,
+			  unsigned long caller, const unsigned long *args)
+{
+	struct frec_slot *slot;
+	unsigned long pos;
+	u64 seq, ts;
+	int i;
+
+	if (unlikely(ring->max_record_len))
+		return -EINVAL;
+
+	if (!frec_ring_reserve(ring, rc, 1, &pos, &seq, &ts)) {
+		frec_ring_end(rc);
+		return -ENOSPC;
+	}
+	frec_ring_hook(FREC_RING_HOOK_RESERVED);
+	frec_ring_claim(ring, rc, pos, 1);
+	slot = &rc->slots[pos & ring->mask];
+	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
+	WRITE_ONCE(slot->data[FREC_EVENT_FMT], fmt);
+	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller);
+	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
+		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
+	frec_ring_hook(FREC_RING_HOOK_FILLED);
+	frec_ring_commit(ring, rc, pos, 1, seq);
+	frec_ring_end(rc);
+	return 0;
+}
+
+/* Store @len bytes of @src into data words, zero-padding the last one. */
+static void frec_ring_fill_words(u64 *words, unsigned int nwords,
+				 const u8 *src, unsigned int len)
+{
+	unsigned int i, n;
+	u64 w;
+
+	for (i = 0; i < nwords && len; i++) {
+		n = min(len, 8U);
+		w = 0;
+		memcpy(&w, src, n);
+		WRITE_ONCE(words[i], w);
+		src += n;
+		len -= n;
+	}
+}
+
+/**
+ * frec_ring_write_record() - store a variable-size record
+ * @ring: the ring.
+ * @rc: this CPU's part of @ring.
+ * @fmt: format string address, or 0 for plain text.
+ * @caller: caller address.
+ * @payload: the bytes to store.
+ * @len: their number, at most the ring's maximum record length.
+ *
+ * Context: Any context, NMI included, with preemption disabled.
+ * Return: 0 if stored, -E2BIG if @len is too long for the ring, -ENOSPC if
+ * dropped for another reason (each counted in @rc->dropped), -EINVAL if
+ * @ring is an event ring.
+ */
+int frec_ring_write_record(const struct frec_ring *ring,
+			   struct frec_ring_cpu *rc, unsigned long fmt,
+			   unsigned long caller, const void *payload,
+			   unsigned int len)
+{
+	unsigned int k = frec_ring_record_slots(len), i, n;
+	const u8 *src = payload;
+	struct frec_slot *slot;
+	unsigned long pos;
+	u64 seq, ts;
+
+	if (unlikely(!ring->max_record_len))
+		return -EINVAL;
+	if (unlikely(len > ring->max_record_len)) {
+		local_inc(&rc->written);
+		local_inc(&rc->dropped[FREC_DROP_SIZE]);
+		return -E2BIG;
+	}
+	if (!frec_ring_reserve(ring, rc, k, &pos, &seq, &ts)) {
+		frec_ring_end(rc);
+		return -ENOSPC;
+	}
+	frec_ring_hook(FREC_RING_HOOK_RESERVED);
+	frec_ring_claim(ring, rc, pos, k);
+	slot = &rc->slots[pos & ring->mask];
+	WRITE_ONCE(slot->data[FREC_RECORD_TS], ts);
+	WRITE_ONCE(slot->data[FREC_RECORD_FMT], fmt);
+	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], caller);
+	WRITE_ONCE(slot->data[FREC_RECORD_LEN], (u64)k << 32 | len);
+	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
+	frec_ring_fill_words(&slot->data[FREC_RECORD_PAYLOAD],
+			     FREC_SLOT_WORDS - FREC_RECORD_PAYLOAD, src, n);
+	src += n;
+	len -= n;
+	for (i = 1; i < k; i++) {
+		slot = &rc->slots[(pos + i) & ring->mask];
+		n = min_t(unsigned int, len, FREC_RECORD_CONT_BYTES);
+		frec_ring_fill_words(slot->data, FREC_SLOT_WORDS, src, n);
+		src += n;
+		len -= n;
+	}
+	frec_ring_hook(FREC_RING_HOOK_FILLED);
+	frec_ring_commit(ring, rc, pos, k, seq);
+	frec_ring_end(rc);
+	return 0;
+}
+
+/**
+ * frec_ring_cursor_init() - start reading one CPU's part of a ring
+ * @ring: the ring.
+ * @rc: the CPU's part.
+ * @cur: the cursor to set up.
+ *
+ * The read covers the records reserved before this call that are still
+ * in the ring.
+ *
+ * Context: Any context.
+ */
+void frec_ring_cursor_init(const struct frec_ring *ring,
+			   struct frec_ring_cpu *rc,
+			   struct frec_ring_cursor *cur)
+{
+	unsigned long head = local_read(&rc->head);
+
+	cur->end = head;
+	cur->pos = head > ring->nr_slots ? head - ring->nr_slots : 0;
+	cur->last_seq = 0;
+	cur->raced = 0;
+}
+
+/* Copy @len payload bytes out of data words. */
+static void frec_ring_copy_words(u8 *dst, const u64 *words, unsigned int len)
+{
+	unsigned int i, n;
+	u64 w;
+
+	for (i = 0; len; i++) {
+		n = min(len, 8U);
+		w = READ_ONCE(words[i]);
+		memcpy(dst, &w, n);
+		dst += n;
+		len -= n;
+	}
+}
+
+/*
+ * Copy the record whose first slot is at @pos, committed with @state, into
+ * @ent and @buf.  Returns its number of slots, or 0 if it is not whole.
+ */
+static unsigned int frec_ring_copy(const struct frec_ring *ring,
+				   struct frec_ring_cpu *rc,
+				   struct frec_ring_cursor *cur,
+				   unsigned long pos, u64 state,
+				   struct frec_ring_entry *ent, u8 *buf,
+				   unsigned int buf_len)
+{
+	const struct frec_slot *first = &rc->slots[pos & ring->mask];
+	const struct frec_slot *slot;
+	unsigned int k = 1, i, n, len = 0;
+	u64 word, cont = state | FREC_SLOT_CONT;
+
+	ent->seq = state >> FREC_SLOT_SEQ_SHIFT;
+	ent->ts = READ_ONCE(first->data[FREC_EVENT_TS]);
+	ent->fmt = READ_ONCE(first->data[FREC_EVENT_FMT]);
+	ent->caller = READ_ONCE(first->data[FREC_EVENT_CALLER]);
+	if (!ring->max_record_len) {
+		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
+			ent->args[i] = READ_ONCE(first->data[FREC_EVENT_ARG0 + i]);
+		ent->len = 0;
+		return 1;
+	}
+
+	word = READ_ONCE(first->data[FREC_RECORD_LEN]);
+	k = word >> 32;
+	len = (u32)word;
+	if (k < 1 || k > ring->max_record_slots || pos + k > cur->end ||
+	    frec_ring_record_slots(len) != k || len > buf_len)
+		return 0;
+	ent->len = len;
+	memset(ent->args, 0, sizeof(ent->args));
+	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
+	frec_ring_copy_words(buf, &first->data[FREC_RECORD_PAYLOAD], n);
+	buf += n;
+	len -= n;
+	for (i = 1; i < k; i++) {
+		slot = &rc->slots[(pos + i) & ring->mask];
+		/* LMM(frec_ring_copy:A) pairs with frec_ring_commit:A */
+		if (smp_load_acquire(&slot->state) != cont)
+			return 0;
+		n = min_t(unsigned int, len, FREC_RECORD_CONT_BYTES);
+		frec_ring_copy_words(buf, slot->data, n);
+		buf += n;
+		len -= n;
+	}
+	return k;
+}
+
+/* Did any of the @k slots at @pos change from record @state's? */
+static bool frec_ring_changed(const struct frec_ring *ring,
+			      struct frec_ring_cpu *rc, unsigned long pos,
+			      unsigned int k, u64 state)
+{
+	unsigned int i;
+
+	for (i = 0; i < k; i++) {
+		if (READ_ONCE(rc->slots[(pos + i) & ring->mask].state) !=
+		    (i ? state | FREC_SLOT_CONT : state))
+			return true;
+	}
+	return false;
+}
+
+/**
+ * frec_ring_cursor_next() - copy out the next whole record
+ * @ring: the ring.
+ * @rc: the CPU's part @cur reads.
+ * @cur: the cursor.
+ * @ent: where the record's fields go.
+ * @buf: where a variable-size record's payload goes (@ent->payload).
+ * @buf_len: size of @buf; a longer record is skipped.
+ *
+ * Records come in position order, which on one CPU is seq order.  Only
+ * whole committed records are returned; torn or overwritten ones are
+ * skipped and counted in @cur->raced.
+ *
+ * Context: Any context; never blocks writers.
+ * Return: true if @ent holds a record, false at the end of the read.
+ */
+bool frec_ring_cursor_next(const struct frec_ring *ring,
+			   struct frec_ring_cpu *rc,
+			   struct frec_ring_cursor *cur,
+			   struct frec_ring_entry *ent, void *buf,
+			   unsigned int buf_len)
+{
+	unsigned long pos, head;
+	unsigned int k;
+	u64 state;
+
+	while (cur->pos < cur->end) {
+		pos = cur->pos;
+		/* LMM(frec_ring_cursor_next:A) pairs with frec_ring_commit:A */
+		state = smp_load_acquire(&rc->slots[pos & ring->mask].state);
+		if (!state || (state & (FREC_SLOT_BUSY | FREC_SLOT_CONT))) {
+			/* Empty, being written, or the tail of a lost record. */
+			cur->pos++;
+			continue;
+		}
+		k = frec_ring_copy(ring, rc, cur, pos, state, ent, buf, buf_len);
+		/*
+		 * Order the copy before the second look at the states and
+		 * at head.  Pairs with frec_ring_claim:B: a copy that saw
+		 * new data sees BUSY or a newer state below.
+		 */
+		smp_rmb(); /* LMM(frec_ring_cursor_next:C) */
+		/*
+		 * LMM(frec_ring_cursor_next:D) pairs with frec_ring_reserve:B:
+		 * if :A or the copy saw a newer lap in the slot, head shows
+		 * that lap reserved.
+		 */
+		head = local_read(&rc->head);
+		if (!k || frec_ring_changed(ring, rc, pos, k, state) ||
+		    head - pos > ring->nr_slots ||
+		    ent->seq <= cur->last_seq) {
+			cur->raced++;
+			cur->pos++;
+			continue;
+		}
+		ent->payload = buf;
+		cur->last_seq = ent->seq;
+		cur->pos = pos + k;
+		return true;
+	}
+	return false;
+}

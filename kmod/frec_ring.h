@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_ring.h - frec's lock-free per-CPU ring core.
+ *
+ * The core (frec_ring.c) is written once and compiled both into the module
+ * and into the userspace harness (tools/harness), where kernel_compat.h
+ * maps the few kernel primitives it uses onto C11 atomics.  It allocates
+ * nothing: the caller provides each CPU's slot array.
+ *
+ * Concurrency contract:
+ *  - frec_ring_write_event() and frec_ring_write_record() may be called
+ *    from any context, NMI included, with preemption disabled, on the
+ *    struct frec_ring_cpu of the CPU they run on.  They never sleep, lock,
+ *    allocate or wait for another CPU.  Nested calls on one CPU (an IRQ or
+ *    NMI interrupting a writer) are fine.
+ *  - Readers (frec_ring_cursor_*) run on any CPU, concurrently with writers
+ *    and with each other, and never block writers; they only read.
+ *  - Everything else (init, reset) needs the ring to be quiescent: no
+ *    writer and no reader on it.
+ */
+#ifndef _FREC_RING_H
+#define _FREC_RING_H
+
+#ifdef __KERNEL__
+#include <linux/atomic.h>
+#include <linux/types.h>
+#include <asm/local.h>
+#else
+#include "kernel_compat.h"
+#endif
+
+#include <frec_raw.h>
+
+/* Why a record was not stored; indexes frec_ring_cpu.dropped[]. */
+enum frec_drop_reason {
+	FREC_DROP_NEST,		/* nested deeper than FREC_RING_MAX_NEST */
+	FREC_DROP_LAP,		/* would overwrite an interrupted writer's slots */
+	FREC_DROP_FULL,		/* stop-when-full ring is full */
+	FREC_DROP_SIZE,		/* larger than the ring's maximum record */
+	FREC_DROP_DISABLED,	/* ring or frec disabled (counted by callers) */
+	FREC_DROP_NR
+};
+
+/* Writers that may be in progress at once on one CPU (task, softirq, hard
+ * IRQ, NMI, and some slack for nested NMIs or recursion through a probe).
+ */
+#define FREC_RING_MAX_NEST	8
+
+/**
+ * struct frec_ring_cpu - one CPU's part of a ring
+ * @head: the next free position; positions count slots from 0 and never
+ *	wrap, a position's slot is slots[pos & mask].  Only this CPU writes.
+ * @nest: writers in progress on this CPU.
+ * @pending_pos: a lower bound on the first position of the outermost
+ *	writer in progress on this CPU (see "Nested writers" in frec_ring.c).
+ * @written: records offered to this CPU's part, stored or not.
+ * @overwritten: stored records destroyed by newer ones.
+ * @dropped: records not stored, by reason.
+ * @slots: the slot array, ring->nr_slots long.
+ *
+ * The counters are only written by this CPU; anyone may read them.
+ */
+struct frec_ring_cpu {
+	local_t head;
+	local_t nest;
+	unsigned long pending_pos;
+	local_t written;
+	local_t overwritten;
+	local_t dropped[FREC_DROP_NR];
+	struct frec_slot *slots;
+};
+
+/**
+ * struct frec_ring - the shape of a ring, shared by all its CPUs
+ * @nr_slots: slots per CPU, a power of two.
+ * @mask: @nr_slots - 1.
+ * @max_record_len: longest payload of a variable-size record; 0 makes an
+ *	event ring (fixed-size events only).
+ * @max_record_slots: the most slots one record may take (1 for an event
+ *	ring).
+ * @stop_when_full: keep the first records instead of the newest.
+ */
+struct frec_ring {
+	unsigned long nr_slots;
+	unsigned long mask;
+	unsigned int max_record_len;
+	unsigned int max_record_slots;
+	bool stop_when_full;
+};
+
+/**
+ * struct frec_ring_entry - a record as a reader copied it out
+ * @seq: global sequence number.
+ * @ts: timestamp (ns).
+ * @fmt: format string address (0 for a record of plain text).
+ * @caller: caller address.
+ * @args: the four arguments of an event.
+ * @len: payload length of a variable-size record, 0 for an event.
+ * @payload: the reader's buffer the payload was copied into.
+ */
+struct frec_ring_entry {
+	u64 seq;
+	u64 ts;
+	unsigned long fmt;
+	unsigned long caller;
+	unsigned long args[FREC_EVENT_MAX_ARGS];
+	unsigned int len;
+	void *payload;
+};
+
+/**
+ * struct frec_ring_cursor - a reader's place in one CPU's part of a ring
+ * @pos: the next position to look at.
+ * @end: the head when the read started; newer records are not read.
+ * @last_seq: sequence number of the last record returned.
+ * @raced: records skipped because a writer overwrote them while they were
+ *	being read.
+ */
+struct frec_ring_cursor {
+	unsigned long pos;
+	unsigned long end;
+	u64 last_seq;
+	unsigned long raced;
+};
+
+#ifdef FREC_RING_TEST_HOOKS
+/* Points inside a write where a test may nest another writer. */
+enum frec_ring_hook {
+	FREC_RING_HOOK_RESERVED,	/* positions reserved, slots not claimed */
+	FREC_RING_HOOK_FILLED,		/* slots filled, not committed */
+};
+
+extern void (*frec_ring_test_hook)(enum frec_ring_hook where);
+#endif
+
+int frec_ring_init(struct frec_ring *ring, unsigned long nr_slots,
+		   unsigned int max_record_len, bool stop_when_full);
+unsigned int frec_ring_record_slots(unsigned int len);
+void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
+			const struct frec_ring *ring);
+
+int frec_ring_write_event(const struct frec_ring *ring,
+			  struct frec_ring_cpu *rc, unsigned long fmt,
+			  unsigned long caller, const unsigned long *args);
+int frec_ring_write_record(const struct frec_ring *ring,
+			   struct frec_ring_cpu *rc, unsigned long fmt,
+			   unsigned long caller, const void *payload,
+			   unsigned int len);
+
+void frec_ring_cursor_init(const struct frec_ring *ring,
+			   struct frec_ring_cpu *rc,
+			   struct frec_ring_cursor *cur);
+bool frec_ring_cursor_next(const struct frec_ring *ring,
+			   struct frec_ring_cpu *rc,
+			   struct frec_ring_cursor *cur,
+			   struct frec_ring_entry *ent, void *buf,
+			   unsigned int buf_len);
+
+#endif /* _FREC_RING_H */
