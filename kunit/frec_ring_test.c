@@ -341,6 +341,41 @@ static void ring_nested_writer_never_laps(struct kunit *test)
 	check_nested(test, FREC_RING_HOOK_RESERVED, 4, 6, 10, 4, 7);
 }
 
+static int recurse_depth;
+
+static void test_recurse_hook(enum frec_ring_hook where)
+{
+	if (where != FREC_RING_HOOK_FILLED || recurse_depth > 2 * FREC_RING_MAX_NEST)
+		return;
+	recurse_depth++;
+	frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[smp_processor_id()],
+			      2000 + recurse_depth, 0, zero_args);
+	recurse_depth--;
+}
+
+/* Each write nests another inside itself; the one past the limit is
+ * dropped and counted, which ends the chain.
+ */
+static void ring_nesting_limit_drops_and_counts(struct kunit *test)
+{
+	struct test_ring *t = test_ring_new(test, 32, 0, false);
+	struct test_counts c;
+	int cpu;
+
+	cpu = get_cpu();
+	hook_ring = t;
+	frec_ring_test_hook = test_recurse_hook;
+	KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], 1, 0,
+						    zero_args), 0);
+	frec_ring_test_hook = NULL;
+	put_cpu();
+	c = test_read(t, cpu, NULL, 0);
+	KUNIT_EXPECT_EQ(test, c.readable, FREC_RING_MAX_NEST);
+	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_NEST]), 1);
+	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].nest), 0);
+	expect_reconciled(test, t);
+}
+
 /* ---- torture: every context on every CPU ----------------------------- */
 
 struct torture_cpu {
@@ -599,6 +634,7 @@ static struct kunit_case frec_ring_cases[] = {
 	KUNIT_CASE(ring_stop_when_full_keeps_first),
 	KUNIT_CASE(ring_nested_writer_keeps_both),
 	KUNIT_CASE(ring_nested_writer_never_laps),
+	KUNIT_CASE(ring_nesting_limit_drops_and_counts),
 	KUNIT_CASE(ring_torture_events),
 	KUNIT_CASE(ring_torture_records),
 	KUNIT_CASE(ring_torture_tiny_ring),

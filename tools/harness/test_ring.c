@@ -438,6 +438,35 @@ static void nested_writer_never_laps_the_interrupted_one(struct ht_case *c)
 	run_nested(c, FREC_RING_HOOK_RESERVED, 4, 10, 6, 4, 7);
 }
 
+static void recurse_hook(enum frec_ring_hook where)
+{
+	if (where != FREC_RING_HOOK_FILLED || hook_depth > 2 * FREC_RING_MAX_NEST)
+		return;
+	hook_depth++;
+	frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[0], 2000 + hook_depth,
+			      0, ALL_ARGS(0));
+	hook_depth--;
+}
+
+static void nesting_deeper_than_the_limit_is_dropped_and_counted(struct ht_case *c)
+{
+	struct tring t;
+
+	/* Each write nests another from inside itself, like IRQ in IRQ;
+	 * the one past FREC_RING_MAX_NEST is dropped, which ends the chain.
+	 */
+	tring_setup(&t, 1, 32, 0, false);
+	hook_ring = &t;
+	frec_ring_test_hook = recurse_hook;
+	HT_EXPECT_EQ(c, event(&t, 0, 1, 0, ALL_ARGS(0)), 0);
+	frec_ring_test_hook = NULL;
+	HT_EXPECT_EQ(c, read_all(&t, 0, NULL, NULL, 64), FREC_RING_MAX_NEST);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_NEST]), 1);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 0);
+	expect_reconciled(c, &t);
+	tring_free(&t);
+}
+
 /* ---- stress: writer threads, signal-handler nesting, readers --------- */
 
 struct stress {
@@ -657,6 +686,7 @@ static struct ht_case cases[] = {
 	HT_CASE(nested_writer_after_fill_keeps_both),
 	HT_CASE(nested_writer_after_reserve_on_wrapped_ring),
 	HT_CASE(nested_writer_never_laps_the_interrupted_one),
+	HT_CASE(nesting_deeper_than_the_limit_is_dropped_and_counted),
 	HT_CASE(stress_events_2_writers),
 	HT_CASE(stress_events_4_writers),
 	HT_CASE(stress_events_16_writers),
