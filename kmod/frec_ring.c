@@ -249,7 +249,13 @@ static bool frec_ring_reserve(const struct frec_ring *ring,
 	}
 	head = local_read(&rc->head);
 	if (nest == 1) {
-		/* Outermost: no writer in progress below us on this CPU. */
+		/*
+		 * Outermost: no writer in progress below us on this CPU.
+		 * Only interrupts on this CPU read pending_pos, and they see
+		 * program order; barrier() keeps the compiler from moving
+		 * the store past the reservation below.  CPU-local, pairs
+		 * with the READ_ONCE() of a nested writer's lap check.
+		 */
 		WRITE_ONCE(rc->pending_pos, head);
 		barrier();
 	}
@@ -323,6 +329,12 @@ static void frec_ring_commit(const struct frec_ring *ring,
 	}
 }
 
+/*
+ * Leave the write.  barrier() keeps the compiler from moving the commit
+ * stores after the nest decrement: an interrupt arriving once nest has
+ * dropped may take this writer for finished (CPU-local ordering, pairs
+ * with local_inc_return() of the nest count in frec_ring_reserve()).
+ */
 static void frec_ring_end(struct frec_ring_cpu *rc)
 {
 	barrier();
