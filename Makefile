@@ -33,6 +33,7 @@ debug-modules:
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
 		Kbuild kmod include uapi kunit $(BUILD)/debug/src/ && \
+	find $(BUILD)/debug/src -name '*.ko' -delete && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src modules && \
 	rm -f $(BUILD)/debug/ko/*.ko && \
 	find $(BUILD)/debug/src -name '*.ko' -exec cp {} $(BUILD)/debug/ko/ \;

@@ -16,6 +16,8 @@
 #include <frec.h>
 #include <frec_raw.h>
 
+#include "frec_rings.h"
+
 static struct dentry *frec_debugfs_root;
 
 static int frec_version_show(struct seq_file *m, void *unused)
@@ -30,10 +32,15 @@ DEFINE_SHOW_ATTRIBUTE(frec_version);
 static int __init frec_init(void)
 {
 	struct dentry *root;
+	int err;
 
+	err = frec_rings_init();
+	if (err)
+		return err;
 	root = debugfs_create_dir("frec", NULL);
 	if (IS_ERR(root)) {
 		pr_err("cannot create debugfs directory: %ld\n", PTR_ERR(root));
+		frec_rings_exit();
 		return PTR_ERR(root);
 	}
 	frec_debugfs_root = root;
@@ -46,6 +53,7 @@ static int __init frec_init(void)
 static void __exit frec_exit(void)
 {
 	debugfs_remove(frec_debugfs_root);
+	frec_rings_exit();
 }
 
 module_init(frec_init);

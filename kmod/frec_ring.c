@@ -185,7 +185,7 @@ unsigned int frec_ring_record_slots(unsigned int len)
  * Return: 0, or -EINVAL if @nr_slots is not a power of two >= 2 or a
  * record of @max_record_len would not fit in one CPU's part.
  */
-int frec_ring_init(struct frec_ring *ring, unsigned long nr_slots,
+int frec_ring_init(struct frec_ring_layout *ring, unsigned long nr_slots,
 		   unsigned int max_record_len, bool stop_when_full)
 {
 	unsigned int max_slots = 1;
@@ -213,7 +213,7 @@ int frec_ring_init(struct frec_ring *ring, unsigned long nr_slots,
  * Context: Any context; nobody may use @rc meanwhile.
  */
 void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
-			const struct frec_ring *ring)
+			const struct frec_ring_layout *ring)
 {
 	int i;
 
@@ -234,7 +234,7 @@ void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
  * the caller owns [*pos, *pos + k) until it commits; the nest count stays
  * raised either way and frec_ring_end() lowers it.
  */
-static bool frec_ring_reserve(const struct frec_ring *ring,
+static bool frec_ring_reserve(const struct frec_ring_layout *ring,
 			      struct frec_ring_cpu *rc, unsigned int k,
 			      unsigned long *pos, u64 *seq, u64 *ts)
 {
@@ -287,7 +287,7 @@ static bool frec_ring_reserve(const struct frec_ring *ring,
 }
 
 /* Claim the @k slots of [pos, pos + k): count what they destroy, set BUSY. */
-static void frec_ring_claim(const struct frec_ring *ring,
+static void frec_ring_claim(const struct frec_ring_layout *ring,
 			    struct frec_ring_cpu *rc, unsigned long pos,
 			    unsigned int k)
 {
@@ -311,7 +311,7 @@ static void frec_ring_claim(const struct frec_ring *ring,
 }
 
 /* Publish the @k slots of record @seq at [pos, pos + k). */
-static void frec_ring_commit(const struct frec_ring *ring,
+static void frec_ring_commit(const struct frec_ring_layout *ring,
 			     struct frec_ring_cpu *rc, unsigned long pos,
 			     unsigned int k, u64 seq)
 {
@@ -353,7 +353,7 @@ static void frec_ring_end(struct frec_ring_cpu *rc)
  * Return: 0 if stored, -ENOSPC if dropped (counted in @rc->dropped),
  * -EINVAL if @ring is a record ring.
  */
-int frec_ring_write_event(const struct frec_ring *ring,
+int frec_ring_write_event(const struct frec_ring_layout *ring,
 			  struct frec_ring_cpu *rc, unsigned long fmt,
 			  unsigned long caller, const unsigned long *args)
 {
@@ -414,7 +414,7 @@ static void frec_ring_fill_words(u64 *words, unsigned int nwords,
  * dropped for another reason (each counted in @rc->dropped), -EINVAL if
  * @ring is an event ring.
  */
-int frec_ring_write_record(const struct frec_ring *ring,
+int frec_ring_write_record(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc, unsigned long fmt,
 			   unsigned long caller, const void *payload,
 			   unsigned int len)
@@ -428,8 +428,7 @@ int frec_ring_write_record(const struct frec_ring *ring,
 	if (unlikely(!ring->max_record_len))
 		return -EINVAL;
 	if (unlikely(len > ring->max_record_len)) {
-		local_inc(&rc->written);
-		local_inc(&rc->dropped[FREC_DROP_SIZE]);
+		frec_ring_count_drop(rc, FREC_DROP_SIZE);
 		return -E2BIG;
 	}
 	if (!frec_ring_reserve(ring, rc, k, &pos, &seq, &ts)) {
@@ -472,7 +471,7 @@ int frec_ring_write_record(const struct frec_ring *ring,
  *
  * Context: Any context.
  */
-void frec_ring_cursor_init(const struct frec_ring *ring,
+void frec_ring_cursor_init(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc,
 			   struct frec_ring_cursor *cur)
 {
@@ -503,7 +502,7 @@ static void frec_ring_copy_words(u8 *dst, const u64 *words, unsigned int len)
  * Copy the record whose first slot is at @pos, committed with @state, into
  * @ent and @buf.  Returns its number of slots, or 0 if it is not whole.
  */
-static unsigned int frec_ring_copy(const struct frec_ring *ring,
+static unsigned int frec_ring_copy(const struct frec_ring_layout *ring,
 				   struct frec_ring_cpu *rc,
 				   struct frec_ring_cursor *cur,
 				   unsigned long pos, u64 state,
@@ -552,7 +551,7 @@ static unsigned int frec_ring_copy(const struct frec_ring *ring,
 }
 
 /* Did any of the @k slots at @pos change from record @state's? */
-static bool frec_ring_changed(const struct frec_ring *ring,
+static bool frec_ring_changed(const struct frec_ring_layout *ring,
 			      struct frec_ring_cpu *rc, unsigned long pos,
 			      unsigned int k, u64 state)
 {
@@ -582,7 +581,7 @@ static bool frec_ring_changed(const struct frec_ring *ring,
  * Context: Any context; never blocks writers.
  * Return: true if @ent holds a record, false at the end of the read.
  */
-bool frec_ring_cursor_next(const struct frec_ring *ring,
+bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc,
 			   struct frec_ring_cursor *cur,
 			   struct frec_ring_entry *ent, void *buf,

@@ -71,7 +71,7 @@ struct frec_ring_cpu {
 };
 
 /**
- * struct frec_ring - the shape of a ring, shared by all its CPUs
+ * struct frec_ring_layout - the shape of a ring, shared by all its CPUs
  * @nr_slots: slots per CPU, a power of two.
  * @mask: @nr_slots - 1.
  * @max_record_len: longest payload of a variable-size record; 0 makes an
@@ -80,7 +80,7 @@ struct frec_ring_cpu {
  *	ring).
  * @stop_when_full: keep the first records instead of the newest.
  */
-struct frec_ring {
+struct frec_ring_layout {
 	unsigned long nr_slots;
 	unsigned long mask;
 	unsigned int max_record_len;
@@ -133,24 +133,32 @@ enum frec_ring_hook {
 extern void (*frec_ring_test_hook)(enum frec_ring_hook where);
 #endif
 
-int frec_ring_init(struct frec_ring *ring, unsigned long nr_slots,
+/* Count a record @rc did not store, for @why. */
+static inline void frec_ring_count_drop(struct frec_ring_cpu *rc,
+					enum frec_drop_reason why)
+{
+	local_inc(&rc->written);
+	local_inc(&rc->dropped[why]);
+}
+
+int frec_ring_init(struct frec_ring_layout *ring, unsigned long nr_slots,
 		   unsigned int max_record_len, bool stop_when_full);
 unsigned int frec_ring_record_slots(unsigned int len);
 void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
-			const struct frec_ring *ring);
+			const struct frec_ring_layout *ring);
 
-int frec_ring_write_event(const struct frec_ring *ring,
+int frec_ring_write_event(const struct frec_ring_layout *ring,
 			  struct frec_ring_cpu *rc, unsigned long fmt,
 			  unsigned long caller, const unsigned long *args);
-int frec_ring_write_record(const struct frec_ring *ring,
+int frec_ring_write_record(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc, unsigned long fmt,
 			   unsigned long caller, const void *payload,
 			   unsigned int len);
 
-void frec_ring_cursor_init(const struct frec_ring *ring,
+void frec_ring_cursor_init(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc,
 			   struct frec_ring_cursor *cur);
-bool frec_ring_cursor_next(const struct frec_ring *ring,
+bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc,
 			   struct frec_ring_cursor *cur,
 			   struct frec_ring_entry *ent, void *buf,

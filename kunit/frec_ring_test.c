@@ -38,7 +38,7 @@ MODULE_PARM_DESC(torture_ms, "how long each torture case runs (ms)");
 
 /* A ring with a part for every possible CPU. */
 struct test_ring {
-	struct frec_ring ring;
+	struct frec_ring_layout ring;
 	struct frec_ring_cpu *cpu;
 };
 
@@ -243,7 +243,7 @@ static void ring_record_of_max_size(struct kunit *test)
 
 static void ring_bad_sizes_are_rejected(struct kunit *test)
 {
-	struct frec_ring r;
+	struct frec_ring_layout r;
 
 	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 0, 0, false), -EINVAL);
 	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 1, 0, false), -EINVAL);

@@ -3,7 +3,8 @@
 # `make check`: every test frec has, on both kernels.
 #
 #   1. lint: checkpatch --strict, kernel-doc, sparse + W=1
-#   2. build: frec.ko for Debian's stock kernel, the userspace tools
+#   2. build: frec.ko for Debian's stock kernel, the userspace tools, and
+#      the client-API build checks (scripts/compile-fail.sh)
 #   3. harness: userspace tests of kernel-shared code, native, under TSan
 #      and under ASan/UBSan
 #   4. guest-stock: the guest tests on Debian's linux-image-amd64 (QEMU TCG)
@@ -13,12 +14,13 @@
 # Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name";
 # the run ends with the failures again and the plain line
 # "N passed, N failed" (", N skipped"), and exits non-zero on any failure.
-# FREC_CHECK_PARTS="lint build harness guest-stock guest-debug" picks parts.
+# FREC_CHECK_PARTS="lint build compile-fail harness guest-stock guest-debug"
+# picks parts.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$FREC_ROOT" || exit 1
 
-parts=${FREC_CHECK_PARTS:-lint build harness guest-stock guest-debug}
+parts=${FREC_CHECK_PARTS:-lint build compile-fail harness guest-stock guest-debug}
 logs=$FREC_BUILD/logs
 mkdir -p "$logs"
 results=$logs/results.txt
@@ -119,6 +121,7 @@ for p in $parts; do
 	case $p in
 	lint)		part lint scripts/lint.sh ;;
 	build)		part build build_stock ;;
+	compile-fail)	part compile-fail scripts/compile-fail.sh ;;
 	harness)	part harness harness ;;
 	guest-stock)	part guest-stock guest stock ;;
 	guest-debug)	part guest-debug guest debug ;;

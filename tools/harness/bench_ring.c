@@ -27,7 +27,7 @@ static const char * const kind_name[] = {
 	"event (4 args)", "record (32 bytes)", "shared seq counter", "private counter",
 };
 
-static struct frec_ring ring;
+static struct frec_ring_layout ring;
 static struct frec_ring_cpu parts[2];
 static atomic64_t shared_seq;
 static long iterations;

@@ -30,7 +30,7 @@
 #define ALL_ARGS(a)	((unsigned long[FREC_EVENT_MAX_ARGS]){ (a), (a) + 1, (a) + 2, (a) + 3 })
 
 struct tring {
-	struct frec_ring ring;
+	struct frec_ring_layout ring;
 	struct frec_ring_cpu cpu[MAX_CPUS];
 	int ncpu;
 };
@@ -321,7 +321,7 @@ static void oversized_record_is_dropped_and_counted(struct ht_case *c)
 
 static void bad_sizes_are_rejected(struct ht_case *c)
 {
-	struct frec_ring r;
+	struct frec_ring_layout r;
 
 	HT_EXPECT_EQ(c, frec_ring_init(&r, 0, 0, false), -EINVAL);
 	HT_EXPECT_EQ(c, frec_ring_init(&r, 1, 0, false), -EINVAL);

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_rings.c - named rings: create, look up, destroy, and the record
+ * entry points clients call.
+ *
+ * Rings live on one list under frec_rings_lock (a mutex: creation and
+ * destruction sleep, allocating).  The record path never touches the list:
+ * a client holds its ring's pointer, and a ring is freed only when its
+ * owner destroys it, after which the owner must not record into it.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/ctype.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/list.h>
+#include <linux/log2.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include <frec.h>
+
+#include "frec_ring.h"
+#include "frec_rings.h"
+
+static LIST_HEAD(frec_rings);
+static DEFINE_MUTEX(frec_rings_lock);
+static struct frec_ring *frec_default;
+
+static unsigned long default_ring_bytes = 64 * 1024;
+module_param(default_ring_bytes, ulong, 0444);
+MODULE_PARM_DESC(default_ring_bytes,
+		 "bytes per CPU of the default ring (a power of two, at least 128)");
+
+/* A name is 1..FREC_RING_NAME_MAX of [A-Za-z0-9_-], usable as a file name. */
+static bool frec_ring_name_valid(const char *name)
+{
+	size_t i, len = strnlen(name, FREC_RING_NAME_MAX + 1);
+
+	if (!len || len > FREC_RING_NAME_MAX)
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
+			return false;
+	return true;
+}
+
+static struct frec_ring *frec_ring_find_locked(const char *name)
+{
+	struct frec_ring *ring;
+
+	lockdep_assert_held(&frec_rings_lock);
+	list_for_each_entry(ring, &frec_rings, node)
+		if (!strcmp(ring->name, name))
+			return ring;
+	return NULL;
+}
+
+static void frec_ring_free(struct frec_ring *ring)
+{
+	int cpu;
+
+	if (ring->cpus)
+		for_each_possible_cpu(cpu)
+			vfree(per_cpu_ptr(ring->cpus, cpu)->slots);
+	free_percpu(ring->cpus);
+	kfree(ring);
+}
+
+/**
+ * frec_ring_create() - create a named ring
+ * @name: unique name, 1 to FREC_RING_NAME_MAX characters of [A-Za-z0-9_-].
+ * @kind: FREC_RING_EVENTS or FREC_RING_RECORDS.
+ * @bytes_per_cpu: size of each CPU's part, a power of two of at least two
+ *	slots (128 bytes).
+ * @max_record_len: longest payload of a record ring; 0 for an event ring.
+ *
+ * Each CPU gets its own part, so the ring takes @bytes_per_cpu times the
+ * number of possible CPUs.  The ring records as soon as it is returned.
+ *
+ * Context: Process context; sleeps.
+ * Return: the ring, or ERR_PTR(-EINVAL) for a bad name, kind or size,
+ * ERR_PTR(-EEXIST) if the name is taken, ERR_PTR(-ENOMEM).  Every error
+ * is also logged with the offending value.
+ */
+struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
+				   unsigned long bytes_per_cpu,
+				   unsigned int max_record_len)
+{
+	struct frec_ring *ring;
+	struct frec_slot *slots;
+	unsigned long nr_slots;
+	int cpu, err;
+
+	if (!name || !frec_ring_name_valid(name)) {
+		pr_err("bad ring name '%.*s': use 1 to %d of [A-Za-z0-9_-]\n",
+		       FREC_RING_NAME_MAX + 1, name ?: "(null)", FREC_RING_NAME_MAX);
+		return ERR_PTR(-EINVAL);
+	}
+	if (kind != FREC_RING_EVENTS && kind != FREC_RING_RECORDS) {
+		pr_err("ring %s: bad kind %d\n", name, kind);
+		return ERR_PTR(-EINVAL);
+	}
+	if (kind == FREC_RING_EVENTS ? max_record_len : !max_record_len) {
+		pr_err("ring %s: max_record_len %u does not fit its kind\n",
+		       name, max_record_len);
+		return ERR_PTR(-EINVAL);
+	}
+	nr_slots = bytes_per_cpu / FREC_SLOT_BYTES;
+	if (bytes_per_cpu % FREC_SLOT_BYTES || !is_power_of_2(nr_slots) ||
+	    nr_slots < 2) {
+		pr_err("ring %s: bad size %lu bytes per CPU: want a power of two >= %d\n",
+		       name, bytes_per_cpu, 2 * FREC_SLOT_BYTES);
+		return ERR_PTR(-EINVAL);
+	}
+
+	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
+	if (!ring)
+		return ERR_PTR(-ENOMEM);
+	strscpy(ring->name, name, sizeof(ring->name));
+	ring->kind = kind;
+	err = frec_ring_init(&ring->layout, nr_slots, max_record_len, false);
+	if (err) {
+		pr_err("ring %s: %u-byte records do not fit in %lu bytes per CPU\n",
+		       name, max_record_len, bytes_per_cpu);
+		kfree(ring);
+		return ERR_PTR(err);
+	}
+	ring->cpus = alloc_percpu(struct frec_ring_cpu);
+	if (!ring->cpus)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		slots = vzalloc_node(bytes_per_cpu, cpu_to_node(cpu));
+		if (!slots)
+			goto nomem;
+		frec_ring_cpu_init(per_cpu_ptr(ring->cpus, cpu), slots, &ring->layout);
+	}
+	WRITE_ONCE(ring->enabled, true);
+
+	mutex_lock(&frec_rings_lock);
+	if (frec_ring_find_locked(name)) {
+		mutex_unlock(&frec_rings_lock);
+		pr_err("ring %s exists already\n", name);
+		frec_ring_free(ring);
+		return ERR_PTR(-EEXIST);
+	}
+	list_add_tail(&ring->node, &frec_rings);
+	mutex_unlock(&frec_rings_lock);
+	return ring;
+
+nomem:
+	pr_err("ring %s: cannot allocate %lu bytes per CPU\n", name, bytes_per_cpu);
+	frec_ring_free(ring);
+	return ERR_PTR(-ENOMEM);
+}
+EXPORT_SYMBOL_GPL(frec_ring_create);
+
+/**
+ * frec_ring_destroy() - remove a ring and free it
+ * @ring: a ring from frec_ring_create(); NULL or an error pointer is a
+ *	no-op.
+ *
+ * The caller must make sure nothing records into @ring any more.
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_ring_destroy(struct frec_ring *ring)
+{
+	if (IS_ERR_OR_NULL(ring) || ring == frec_default)
+		return;
+	mutex_lock(&frec_rings_lock);
+	list_del(&ring->node);
+	mutex_unlock(&frec_rings_lock);
+	frec_ring_free(ring);
+}
+EXPORT_SYMBOL_GPL(frec_ring_destroy);
+
+/**
+ * frec_default_ring() - the ring named "default", for quick use
+ *
+ * Context: Any context.
+ * Return: the default event ring; it exists while frec is loaded.
+ */
+struct frec_ring *frec_default_ring(void)
+{
+	return frec_default;
+}
+EXPORT_SYMBOL_GPL(frec_default_ring);
+
+/**
+ * __frec_record() - store a fixed-size event; use frec_record()
+ * @ring: an event ring.
+ * @fmt: the format (its address is stored).
+ * @caller: the caller's address.
+ * @a0: first argument.
+ * @a1: second argument.
+ * @a2: third argument.
+ * @a3: fourth argument.
+ *
+ * Context: Any context, NMI included.
+ * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
+ * -EINVAL if @ring is not an event ring.
+ */
+int __frec_record(struct frec_ring *ring, const char *fmt,
+		  unsigned long caller, unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3)
+{
+	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
+	struct frec_ring_cpu *rc;
+	int ret;
+
+	preempt_disable_notrace();
+	rc = this_cpu_ptr(ring->cpus);
+	if (unlikely(!READ_ONCE(ring->enabled))) {
+		frec_ring_count_drop(rc, FREC_DROP_DISABLED);
+		ret = -ENOSPC;
+	} else {
+		ret = frec_ring_write_event(&ring->layout, rc, (unsigned long)fmt,
+					    caller, args);
+	}
+	preempt_enable_notrace();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__frec_record);
+
+/* Create the default ring; called when frec loads. */
+int frec_rings_init(void)
+{
+	struct frec_ring *ring;
+
+	ring = frec_ring_create("default", FREC_RING_EVENTS, default_ring_bytes, 0);
+	if (IS_ERR(ring))
+		return PTR_ERR(ring);
+	frec_default = ring;
+	return 0;
+}
+
+/* Free every ring left; called when frec unloads (clients are gone). */
+void frec_rings_exit(void)
+{
+	struct frec_ring *ring, *next;
+
+	mutex_lock(&frec_rings_lock);
+	list_for_each_entry_safe(ring, next, &frec_rings, node) {
+		list_del(&ring->node);
+		frec_ring_free(ring);
+	}
+	frec_default = NULL;
+	mutex_unlock(&frec_rings_lock);
+}

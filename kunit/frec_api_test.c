@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_api_test.c - KUnit tests of the client API (include/frec.h):
+ * creating and destroying named rings, bad names and sizes, frec_record()
+ * with 0 to 4 arguments, and ring creation racing with recording on other
+ * CPUs.  Needs frec.ko loaded.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/kallsyms.h>
+#include <linux/kernel.h>
+
+#include <frec.h>
+
+#include "frec_ring.h"
+#include "frec_rings.h"
+
+/* The newest record of this CPU's part of @ring, or false if none. */
+static bool api_newest(struct frec_ring *ring, int cpu, struct frec_ring_entry *out)
+{
+	struct frec_ring_cpu *rc = per_cpu_ptr(ring->cpus, cpu);
+	struct frec_ring_cursor cur;
+	struct frec_ring_entry ent;
+	bool found = false;
+
+	frec_ring_cursor_init(&ring->layout, rc, &cur);
+	while (frec_ring_cursor_next(&ring->layout, rc, &cur, &ent, NULL, 0)) {
+		*out = ent;
+		found = true;
+	}
+	return found;
+}
+
+static void api_bad_names_are_rejected(struct kunit *test)
+{
+	static const char * const bad[] = {
+		"", "has space", "a/b", "dot.ted", "0123456789012345678901234567890123",
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(frec_ring_create(bad[i], FREC_RING_EVENTS,
+								   4096, 0)),
+				    -EINVAL, "name '%s'", bad[i]);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(frec_ring_create(NULL, FREC_RING_EVENTS, 4096, 0)),
+			-EINVAL);
+}
+
+static void api_bad_sizes_are_rejected(struct kunit *test)
+{
+	static const unsigned long bad[] = { 0, 64, 100, 3 * 64, 4095, 4097 };
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++)
+		KUNIT_EXPECT_EQ_MSG(test, PTR_ERR(frec_ring_create("api_size", FREC_RING_EVENTS,
+								   bad[i], 0)),
+				    -EINVAL, "size %lu", bad[i]);
+	/* An event ring takes no record length, a record ring needs one... */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(frec_ring_create("api_size", FREC_RING_EVENTS, 4096, 100)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(frec_ring_create("api_size", FREC_RING_RECORDS, 4096, 0)),
+			-EINVAL);
+	/* ...that fits in one CPU's part. */
+	KUNIT_EXPECT_EQ(test, PTR_ERR(frec_ring_create("api_size", FREC_RING_RECORDS, 512, 1000)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(frec_ring_create("api_size", 7, 4096, 0)), -EINVAL);
+}
+
+static void api_names_are_unique(struct kunit *test)
+{
+	struct frec_ring *a, *b;
+
+	a = frec_ring_create("api_unique", FREC_RING_EVENTS, 4096, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(a));
+	b = frec_ring_create("api_unique", FREC_RING_RECORDS, 8192, 100);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(b), -EEXIST);
+	frec_ring_destroy(a);
+	/* Free again once destroyed. */
+	b = frec_ring_create("api_unique", FREC_RING_RECORDS, 8192, 100);
+	KUNIT_EXPECT_FALSE(test, IS_ERR(b));
+	frec_ring_destroy(b);
+	KUNIT_EXPECT_EQ(test, PTR_ERR(frec_ring_create("default", FREC_RING_EVENTS, 4096, 0)),
+			-EEXIST);
+}
+
+static void api_default_ring_exists(struct kunit *test)
+{
+	struct frec_ring *ring = frec_default_ring();
+
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, ring);
+	KUNIT_EXPECT_STREQ(test, ring->name, "default");
+	KUNIT_EXPECT_EQ(test, ring->kind, FREC_RING_EVENTS);
+	/* Destroying it is refused: it lives as long as frec. */
+	frec_ring_destroy(ring);
+	KUNIT_EXPECT_PTR_EQ(test, frec_default_ring(), ring);
+}
+
+static void api_record_stores_format_args_and_caller(struct kunit *test)
+{
+	static const char fmt0[] = "no args";
+	struct frec_ring *ring = frec_ring_create("api_record", FREC_RING_EVENTS, 4096, 0);
+	struct frec_ring_entry e;
+	char sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN];
+	int cpu;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	cpu = get_cpu();
+	KUNIT_EXPECT_EQ(test, frec_record(ring, fmt0), 0);
+	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
+	KUNIT_EXPECT_EQ(test, e.fmt, (unsigned long)fmt0);
+	KUNIT_EXPECT_EQ(test, e.args[0], 0UL);
+
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "%d %u %lx %p", -1, 2U, 0xabcUL, ring), 0);
+	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
+	KUNIT_EXPECT_EQ(test, (int)e.args[0], -1);
+	KUNIT_EXPECT_EQ(test, e.args[1], 2UL);
+	KUNIT_EXPECT_EQ(test, e.args[2], 0xabcUL);
+	KUNIT_EXPECT_EQ(test, e.args[3], (unsigned long)ring);
+	put_cpu();
+	/* The caller is this function (in this module). */
+	snprintf(sym, sizeof(sym), "%ps", (void *)e.caller);
+	snprintf(want, sizeof(want), "%s [%s]", __func__, KBUILD_MODNAME);
+	KUNIT_EXPECT_STREQ(test, sym, want);
+	frec_ring_destroy(ring);
+}
+
+/* Rings come and go while every CPU records into the default ring. */
+static int api_race_writer(void *data)
+{
+	unsigned long n = 0;
+
+	while (!kthread_should_stop()) {
+		frec_record(frec_default_ring(), "race %lu", ++n);
+		if (!(n & 255))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void api_create_destroy_while_recording(struct kunit *test)
+{
+	struct task_struct *w[NR_CPUS] = { };
+	struct frec_ring *ring;
+	int cpu, i;
+
+	for_each_online_cpu(cpu) {
+		w[cpu] = kthread_create_on_cpu(api_race_writer, NULL, cpu, "frec_api_race/%u");
+		if (!IS_ERR(w[cpu]))
+			wake_up_process(w[cpu]);
+	}
+	for (i = 0; i < 100; i++) {
+		ring = frec_ring_create("api_race", i & 1 ? FREC_RING_RECORDS : FREC_RING_EVENTS,
+					8192, i & 1 ? 200 : 0);
+		KUNIT_EXPECT_FALSE(test, IS_ERR(ring));
+		if (!IS_ERR(ring) && ring->kind == FREC_RING_EVENTS)
+			frec_record(ring, "created %d", i);
+		frec_ring_destroy(ring);
+	}
+	for_each_online_cpu(cpu)
+		if (!IS_ERR_OR_NULL(w[cpu]))
+			kthread_stop(w[cpu]);
+}
+
+static struct kunit_case frec_api_cases[] = {
+	KUNIT_CASE(api_bad_names_are_rejected),
+	KUNIT_CASE(api_bad_sizes_are_rejected),
+	KUNIT_CASE(api_names_are_unique),
+	KUNIT_CASE(api_default_ring_exists),
+	KUNIT_CASE(api_record_stores_format_args_and_caller),
+	KUNIT_CASE(api_create_destroy_while_recording),
+	{}
+};
+
+static struct kunit_suite frec_api_suite = {
+	.name = "frec_api",
+	.test_cases = frec_api_cases,
+};
+
+kunit_test_suite(frec_api_suite);
