@@ -28,6 +28,9 @@
 /* Arguments frec_record() stores after the format. */
 #define FREC_RECORD_MAX_ARGS	4
 
+/* Longest text frec_printk() stores; longer messages are cut. */
+#define FREC_PRINTK_MAX		256
+
 /* What a ring holds. */
 enum frec_ring_kind {
 	FREC_RING_EVENTS,	/* fixed-size events: frec_record() */
@@ -41,10 +44,15 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 				   unsigned int max_record_len);
 void frec_ring_destroy(struct frec_ring *ring);
 struct frec_ring *frec_default_ring(void);
+void frec_ring_set_enabled(struct frec_ring *ring, bool enabled);
+bool frec_ring_enabled(struct frec_ring *ring);
 
 int __frec_record(struct frec_ring *ring, const char *fmt,
 		  unsigned long caller, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3);
+
+__printf(3, 4) int __frec_printk(struct frec_ring *ring, unsigned long caller,
+				 const char *fmt, ...);
 
 /* Never called: lets the compiler check arguments against the format. */
 static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
@@ -89,6 +97,31 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 		_Pragma("GCC diagnostic pop")				\
 		__frec_record_call(ring, fmt, _THIS_IP_,		\
 				   ##__VA_ARGS__, 0, 0, 0, 0);		\
+	})
+
+/**
+ * frec_printk() - record a formatted message as a variable-size record
+ * @ring: a record ring (FREC_RING_RECORDS).
+ * @fmt: a printf format, formatted now (unlike frec_record()).
+ * @...: its arguments.
+ *
+ * The text (at most the ring's max_record_len and FREC_PRINTK_MAX bytes;
+ * longer messages are cut) is copied into the ring, so %s may point to
+ * any string.  Costs a vsnprintf(); prefer frec_record() on hot paths.
+ * A format that does not match its arguments is a build error.
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: 0 if stored, a negative errno if dropped (and counted), -EINVAL
+ * if @ring is an event ring.
+ */
+#define frec_printk(ring, fmt, ...)					\
+	({								\
+		int __frec_ret;						\
+		_Pragma("GCC diagnostic push")				\
+		_Pragma("GCC diagnostic error \"-Wformat\"")		\
+		__frec_ret = __frec_printk(ring, _THIS_IP_, fmt, ##__VA_ARGS__); \
+		_Pragma("GCC diagnostic pop")				\
+		__frec_ret;						\
 	})
 
 #endif /* _FREC_H */

@@ -227,6 +227,74 @@ int __frec_record(struct frec_ring *ring, const char *fmt,
 }
 EXPORT_SYMBOL_GPL(__frec_record);
 
+/**
+ * __frec_printk() - format a message into a record ring; use frec_printk()
+ * @ring: a record ring.
+ * @caller: the caller's address.
+ * @fmt: printf format.
+ * @...: its arguments.
+ *
+ * Context: Any context, NMI included.
+ * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
+ * -EINVAL if @ring is an event ring.
+ */
+int __frec_printk(struct frec_ring *ring, unsigned long caller,
+		  const char *fmt, ...)
+{
+	char text[FREC_PRINTK_MAX + 1];
+	struct frec_ring_cpu *rc;
+	unsigned int size;
+	va_list ap;
+	int len, ret;
+
+	if (unlikely(ring->kind != FREC_RING_RECORDS))
+		return -EINVAL;
+	size = min_t(unsigned int, sizeof(text), ring->layout.max_record_len + 1);
+	preempt_disable_notrace();
+	rc = this_cpu_ptr(ring->cpus);
+	if (unlikely(!READ_ONCE(ring->enabled))) {
+		frec_ring_count_drop(rc, FREC_DROP_DISABLED);
+		ret = -ENOSPC;
+	} else {
+		va_start(ap, fmt);
+		len = vscnprintf(text, size, fmt, ap);
+		va_end(ap);
+		ret = frec_ring_write_record(&ring->layout, rc, 0, caller, text, len);
+	}
+	preempt_enable_notrace();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__frec_printk);
+
+/**
+ * frec_ring_set_enabled() - start or stop storing records in a ring
+ * @ring: the ring.
+ * @enabled: store records (true) or drop and count them (false).
+ *
+ * A disabled ring costs a record one load and a counter increment; what
+ * it holds stays readable.
+ *
+ * Context: Any context.
+ */
+void frec_ring_set_enabled(struct frec_ring *ring, bool enabled)
+{
+	WRITE_ONCE(ring->enabled, enabled);
+}
+EXPORT_SYMBOL_GPL(frec_ring_set_enabled);
+
+/**
+ * frec_ring_enabled() - whether a ring stores records
+ * @ring: the ring.
+ *
+ * Context: Any context.
+ * Return: true if @ring stores records.
+ */
+bool frec_ring_enabled(struct frec_ring *ring)
+{
+	return READ_ONCE(ring->enabled);
+}
+EXPORT_SYMBOL_GPL(frec_ring_enabled);
+
 /* Create the default ring; called when frec loads. */
 int frec_rings_init(void)
 {

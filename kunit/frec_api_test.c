@@ -2,8 +2,8 @@
 /*
  * frec_api_test.c - KUnit tests of the client API (include/frec.h):
  * creating and destroying named rings, bad names and sizes, frec_record()
- * with 0 to 4 arguments, and ring creation racing with recording on other
- * CPUs.  Needs frec.ko loaded.
+ * with 0 to 4 arguments, frec_printk(), disabling a ring, and ring creation
+ * racing with recording on other CPUs.  Needs frec.ko loaded.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -125,6 +125,78 @@ static void api_record_stores_format_args_and_caller(struct kunit *test)
 	frec_ring_destroy(ring);
 }
 
+static void api_printk_stores_text(struct kunit *test)
+{
+	struct frec_ring *ring = frec_ring_create("api_printk", FREC_RING_RECORDS, 8192, 100);
+	struct frec_ring_cpu *rc;
+	struct frec_ring_cursor cur;
+	struct frec_ring_entry e;
+	char *text, *long_word, sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN];
+	int cpu, n = 0;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	text = kunit_kzalloc(test, 200, GFP_KERNEL);
+	long_word = kunit_kzalloc(test, 300, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, text);
+	KUNIT_ASSERT_NOT_NULL(test, long_word);
+	memset(long_word, 'x', 299);
+
+	cpu = get_cpu();
+	KUNIT_EXPECT_EQ(test, frec_printk(ring, "hello %s %d", "world", 42), 0);
+	/* 299 characters: cut to the ring's 100. */
+	KUNIT_EXPECT_EQ(test, frec_printk(ring, "%s", long_word), 0);
+	put_cpu();
+
+	rc = per_cpu_ptr(ring->cpus, cpu);
+	frec_ring_cursor_init(&ring->layout, rc, &cur);
+	KUNIT_ASSERT_TRUE(test, frec_ring_cursor_next(&ring->layout, rc, &cur, &e, text, 200));
+	KUNIT_EXPECT_EQ(test, e.len, 14U);
+	KUNIT_EXPECT_EQ(test, memcmp(text, "hello world 42", 14), 0);
+	KUNIT_EXPECT_EQ(test, e.fmt, 0UL);
+	snprintf(sym, sizeof(sym), "%ps", (void *)e.caller);
+	snprintf(want, sizeof(want), "%s [%s]", __func__, KBUILD_MODNAME);
+	KUNIT_EXPECT_STREQ(test, sym, want);
+	KUNIT_ASSERT_TRUE(test, frec_ring_cursor_next(&ring->layout, rc, &cur, &e, text, 200));
+	KUNIT_EXPECT_EQ(test, e.len, 100U);
+	KUNIT_EXPECT_EQ(test, memcmp(text, long_word, 100), 0);
+	while (frec_ring_cursor_next(&ring->layout, rc, &cur, &e, text, 200))
+		n++;
+	KUNIT_EXPECT_EQ(test, n, 0);
+
+	/* Kinds are not mixed. */
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "event"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, frec_printk(frec_default_ring(), "text"), -EINVAL);
+	frec_ring_destroy(ring);
+}
+
+static void api_disabled_ring_drops_and_counts(struct kunit *test)
+{
+	struct frec_ring *ring = frec_ring_create("api_disabled", FREC_RING_EVENTS, 4096, 0);
+	struct frec_ring_cpu *rc;
+	struct frec_ring_entry e;
+	int cpu;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	KUNIT_EXPECT_TRUE(test, frec_ring_enabled(ring));
+	cpu = get_cpu();
+	rc = per_cpu_ptr(ring->cpus, cpu);
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "kept %d", 1), 0);
+	frec_ring_set_enabled(ring, false);
+	KUNIT_EXPECT_FALSE(test, frec_ring_enabled(ring));
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "dropped %d", 2), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, local_read(&rc->dropped[FREC_DROP_DISABLED]), 1);
+	KUNIT_EXPECT_EQ(test, local_read(&rc->written), 2);
+	/* What the ring holds stays readable. */
+	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
+	KUNIT_EXPECT_EQ(test, e.args[0], 1UL);
+	frec_ring_set_enabled(ring, true);
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "kept %d", 3), 0);
+	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
+	KUNIT_EXPECT_EQ(test, e.args[0], 3UL);
+	put_cpu();
+	frec_ring_destroy(ring);
+}
+
 /* Rings come and go while every CPU records into the default ring. */
 static int api_race_writer(void *data)
 {
@@ -168,6 +240,8 @@ static struct kunit_case frec_api_cases[] = {
 	KUNIT_CASE(api_names_are_unique),
 	KUNIT_CASE(api_default_ring_exists),
 	KUNIT_CASE(api_record_stores_format_args_and_caller),
+	KUNIT_CASE(api_printk_stores_text),
+	KUNIT_CASE(api_disabled_ring_drops_and_counts),
 	KUNIT_CASE(api_create_destroy_while_recording),
 	{}
 };
