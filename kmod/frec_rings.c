@@ -161,8 +161,8 @@ EXPORT_SYMBOL_GPL(frec_ring_create);
 
 /**
  * frec_ring_destroy() - remove a ring and free it
- * @ring: a ring from frec_ring_create(); NULL or an error pointer is a
- *	no-op.
+ * @ring: a ring from frec_ring_create(); NULL, an error pointer or the
+ *	default ring (which lives as long as frec) is a no-op.
  *
  * The caller must make sure nothing records into @ring any more.
  *
