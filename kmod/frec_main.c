@@ -16,6 +16,7 @@
 #include <frec.h>
 #include <frec_raw.h>
 
+#include "frec_formats.h"
 #include "frec_rings.h"
 
 static struct dentry *frec_debugfs_root;
@@ -34,26 +35,36 @@ static int __init frec_init(void)
 	struct dentry *root;
 	int err;
 
-	err = frec_rings_init();
+	err = frec_formats_init();
 	if (err)
 		return err;
+	err = frec_rings_init();
+	if (err)
+		goto out_formats;
 	root = debugfs_create_dir("frec", NULL);
 	if (IS_ERR(root)) {
 		pr_err("cannot create debugfs directory: %ld\n", PTR_ERR(root));
-		frec_rings_exit();
-		return PTR_ERR(root);
+		err = PTR_ERR(root);
+		goto out_rings;
 	}
 	frec_debugfs_root = root;
 
 	/* Root only: later files expose kernel addresses. */
 	debugfs_create_file("version", 0400, root, NULL, &frec_version_fops);
 	return 0;
+
+out_rings:
+	frec_rings_exit();
+out_formats:
+	frec_formats_exit();
+	return err;
 }
 
 static void __exit frec_exit(void)
 {
 	debugfs_remove(frec_debugfs_root);
 	frec_rings_exit();
+	frec_formats_exit();
 }
 
 module_init(frec_init);

@@ -295,6 +295,23 @@ bool frec_ring_enabled(struct frec_ring *ring)
 }
 EXPORT_SYMBOL_GPL(frec_ring_enabled);
 
+/**
+ * frec_rings_for_each() - call @fn on every ring, with the ring list locked
+ * @fn: the function; it may sleep but not create or destroy rings.
+ * @data: passed to @fn.
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_rings_for_each(void (*fn)(struct frec_ring *ring, void *data), void *data)
+{
+	struct frec_ring *ring;
+
+	mutex_lock(&frec_rings_lock);
+	list_for_each_entry(ring, &frec_rings, node)
+		fn(ring, data);
+	mutex_unlock(&frec_rings_lock);
+}
+
 /* Create the default ring; called when frec loads. */
 int frec_rings_init(void)
 {

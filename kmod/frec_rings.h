@@ -32,5 +32,6 @@ struct frec_ring {
 
 int frec_rings_init(void);
 void frec_rings_exit(void);
+void frec_rings_for_each(void (*fn)(struct frec_ring *ring, void *data), void *data);
 
 #endif /* _FREC_RINGS_H */

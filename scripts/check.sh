@@ -102,6 +102,7 @@ kunit_results() { # out_dir
 	awk -v ktap="$ktap" '
 		/^    # Subtest: / { suite = $3 }
 		/^        # Subtest: / { next }
+		/^    ok [0-9]+ .*# SKIP/ { print "SKIP kunit:" suite "." $3; next }
 		/^    ok [0-9]+ / { print "PASS kunit:" suite "." $3 }
 		/^    not ok [0-9]+ / { print "FAIL kunit:" suite "." $4 ": (see " ktap ")" }
 		/^ok [0-9]+ |^not ok [0-9]+ / { suite = "" }

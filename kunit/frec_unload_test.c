@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_unload_test.c - after frec_test_client.ko recorded and was
+ * unloaded (guest test 0006), its formats and %s strings are frec's own
+ * copies: same text, no longer in any module.  Skipped unless the guest
+ * test says the client ran (UNLOAD_CLIENT_GONE).  Also unit cases of
+ * the %s scanner.
+ */
+#include <kunit/test.h>
+#include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/string.h>
+
+#include <frec.h>
+
+#include "frec_formats.h"
+#include "frec_ring.h"
+#include "frec_rings.h"
+
+/*
+ * The guest test creates this file once frec_test_client.ko has recorded
+ * and gone.  (Not a module parameter: KUnit runs a module's suites before
+ * its parameters are parsed.)
+ */
+#define UNLOAD_CLIENT_GONE "/tmp/frec_test_client.gone"
+
+static bool unload_client_gone(void)
+{
+	struct file *f = filp_open(UNLOAD_CLIENT_GONE, O_RDONLY, 0);
+
+	if (IS_ERR(f))
+		return false;
+	filp_close(f, NULL);
+	return true;
+}
+
+static void unload_format_scanner_finds_string_args(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, frec_format_string_args("no conversions"), 0U);
+	KUNIT_EXPECT_EQ(test, frec_format_string_args("%s"), 0x1U);
+	KUNIT_EXPECT_EQ(test, frec_format_string_args("%d %s %%s %s"), 0x6U);
+	KUNIT_EXPECT_EQ(test, frec_format_string_args("%*d %.*s"), 0x8U);
+	KUNIT_EXPECT_EQ(test, frec_format_string_args("%pS %s %-08lx %s"), 0xaU);
+	KUNIT_EXPECT_EQ(test, frec_format_string_args("%lld %hhu %zu %s %s"), 0x8U);
+}
+
+static void unload_client_strings_outlive_the_client(struct kunit *test)
+{
+	static const char want_fmt[] = "frec test client: %s %d of %s";
+	struct frec_ring *ring = frec_default_ring();
+	struct frec_ring_cursor cur;
+	struct frec_ring_entry e;
+	struct frec_ring_cpu *rc;
+	int cpu, found = 0, done = 0;
+	const char *fmt;
+
+	for_each_possible_cpu(cpu) {
+		rc = per_cpu_ptr(ring->cpus, cpu);
+		frec_ring_cursor_init(&ring->layout, rc, &cur);
+		while (frec_ring_cursor_next(&ring->layout, rc, &cur, &e, NULL, 0)) {
+			fmt = (const char *)e.fmt;
+			/*
+			 * Frec's copies are in the kernel heap (the direct
+			 * map); module memory is not.
+			 */
+			if (!virt_addr_valid(fmt))
+				continue;
+			if (!strcmp(fmt, "frec test client: done")) {
+				done++;
+				continue;
+			}
+			if (strcmp(fmt, want_fmt))
+				continue;
+			KUNIT_EXPECT_TRUE(test, virt_addr_valid(e.args[0]));
+			KUNIT_EXPECT_TRUE(test, virt_addr_valid(e.args[2]));
+			KUNIT_EXPECT_STREQ(test, (const char *)e.args[0], "literal");
+			KUNIT_EXPECT_EQ(test, e.args[1], (unsigned long)found);
+			KUNIT_EXPECT_STREQ(test, (const char *)e.args[2], "three");
+			found++;
+		}
+	}
+	if (!unload_client_gone())
+		kunit_skip(test, "frec_test_client.ko has not recorded and gone");
+	KUNIT_EXPECT_EQ(test, found, 3);
+	KUNIT_EXPECT_EQ(test, done, 1);
+}
+
+static struct kunit_case frec_unload_cases[] = {
+	KUNIT_CASE(unload_format_scanner_finds_string_args),
+	KUNIT_CASE(unload_client_strings_outlive_the_client),
+	{}
+};
+
+static struct kunit_suite frec_unload_suite = {
+	.name = "frec_unload",
+	.test_cases = frec_unload_cases,
+};
+
+kunit_test_suite(frec_unload_suite);
+
+MODULE_DESCRIPTION("KUnit: records outlive the module that wrote them");
+MODULE_LICENSE("GPL");
