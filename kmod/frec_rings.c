@@ -191,6 +191,15 @@ struct frec_ring *frec_default_ring(void)
 }
 EXPORT_SYMBOL_GPL(frec_default_ring);
 
+/* Is @ring storing?  If not, count the record @rc drops.  Preemption off. */
+static bool frec_ring_accepts(struct frec_ring *ring, struct frec_ring_cpu *rc)
+{
+	if (likely(READ_ONCE(ring->enabled)))
+		return true;
+	frec_ring_count_drop(rc, FREC_DROP_DISABLED);
+	return false;
+}
+
 /**
  * __frec_record() - store a fixed-size event; use frec_record()
  * @ring: an event ring.
@@ -211,17 +220,13 @@ int __frec_record(struct frec_ring *ring, const char *fmt,
 {
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
 	struct frec_ring_cpu *rc;
-	int ret;
+	int ret = -ENOSPC;
 
 	preempt_disable_notrace();
 	rc = this_cpu_ptr(ring->cpus);
-	if (unlikely(!READ_ONCE(ring->enabled))) {
-		frec_ring_count_drop(rc, FREC_DROP_DISABLED);
-		ret = -ENOSPC;
-	} else {
+	if (frec_ring_accepts(ring, rc))
 		ret = frec_ring_write_event(&ring->layout, rc, (unsigned long)fmt,
 					    caller, args);
-	}
 	preempt_enable_notrace();
 	return ret;
 }
@@ -245,17 +250,14 @@ int __frec_printk(struct frec_ring *ring, unsigned long caller,
 	struct frec_ring_cpu *rc;
 	unsigned int size;
 	va_list ap;
-	int len, ret;
+	int len, ret = -ENOSPC;
 
 	if (unlikely(ring->kind != FREC_RING_RECORDS))
 		return -EINVAL;
 	size = min_t(unsigned int, sizeof(text), ring->layout.max_record_len + 1);
 	preempt_disable_notrace();
 	rc = this_cpu_ptr(ring->cpus);
-	if (unlikely(!READ_ONCE(ring->enabled))) {
-		frec_ring_count_drop(rc, FREC_DROP_DISABLED);
-		ret = -ENOSPC;
-	} else {
+	if (frec_ring_accepts(ring, rc)) {
 		va_start(ap, fmt);
 		len = vscnprintf(text, size, fmt, ap);
 		va_end(ap);
