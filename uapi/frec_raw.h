@@ -73,4 +73,103 @@ struct frec_slot {
 /* Name of the clock timestamps are taken with (as in trace_clock). */
 #define FREC_CLOCK_NAME		"local"
 
+/*
+ * The raw dump (debugfs frec/raw): a stream a tool reads front to back.
+ *
+ *   struct frec_raw_header                      once, at offset 0
+ *   entries, each a struct frec_raw_entry_head  in any number, each
+ *   followed by its body and padded to a        starting 8-byte aligned
+ *   multiple of 8 bytes
+ *
+ * Every ring appears as a FREC_RAW_RING entry before the first record that
+ * names it.  Records (FREC_RAW_EVENT, FREC_RAW_TEXT) come merged in global
+ * sequence order.  Numbers are in the recording machine's byte order, which
+ * @byte_order tells: it reads FREC_RAW_BYTE_ORDER there.  A reader skips
+ * entry types it does not know by @bytes, so new types need no new version.
+ */
+#define FREC_RAW_MAGIC		"FRECRAW"	/* 8 bytes with its NUL */
+#define FREC_RAW_BYTE_ORDER	0x01020304U
+#define FREC_RAW_CLOCK_LEN	16
+
+/**
+ * struct frec_raw_header - start of a raw dump
+ * @magic: FREC_RAW_MAGIC, NUL-padded.
+ * @byte_order: FREC_RAW_BYTE_ORDER in the writer's byte order.
+ * @version: FREC_RAW_VERSION.
+ * @header_bytes: sizeof(struct frec_raw_header), where entries start.
+ * @slot_bytes: FREC_SLOT_BYTES, the size of one ring slot.
+ * @word_bytes: sizeof(unsigned long) of the recording kernel (arguments
+ *	and addresses were that wide).
+ * @clock: name of the timestamps' clock (FREC_CLOCK_NAME), NUL-padded.
+ */
+struct frec_raw_header {
+	char magic[8];
+	__u32 byte_order;
+	__u32 version;
+	__u32 header_bytes;
+	__u32 slot_bytes;
+	__u32 word_bytes;
+	__u32 reserved;
+	char clock[FREC_RAW_CLOCK_LEN];
+};
+
+enum frec_raw_entry_type {
+	FREC_RAW_RING = 1,	/* struct frec_raw_ring */
+	FREC_RAW_EVENT = 2,	/* struct frec_raw_record, no payload */
+	FREC_RAW_TEXT = 3,	/* struct frec_raw_record + @len bytes of text */
+};
+
+/**
+ * struct frec_raw_entry_head - start of every entry
+ * @type: enum frec_raw_entry_type.
+ * @bytes: size of the entry from this head on, padding included; a
+ *	multiple of 8, at least 8.
+ */
+struct frec_raw_entry_head {
+	__u32 type;
+	__u32 bytes;
+};
+
+#define FREC_RAW_RING_NAME_LEN	32
+
+/**
+ * struct frec_raw_ring - FREC_RAW_RING: a ring records refer to by @id
+ * @head: type and size.
+ * @id: the number records use for this ring in this dump.
+ * @kind: 0 event ring, 1 record ring (enum frec_ring_kind).
+ * @name: the ring's name, NUL-padded.
+ */
+struct frec_raw_ring {
+	struct frec_raw_entry_head head;
+	__u32 id;
+	__u32 kind;
+	char name[FREC_RAW_RING_NAME_LEN];
+};
+
+/**
+ * struct frec_raw_record - FREC_RAW_EVENT or FREC_RAW_TEXT: one record
+ * @head: type and size.
+ * @seq: global sequence number.
+ * @ts: timestamp in ns.
+ * @fmt: address of the format (an event's; 0 for text).
+ * @caller: the caller's address.
+ * @ring: id of its ring's FREC_RAW_RING entry.
+ * @cpu: the CPU that recorded it.
+ * @len: bytes of text after this struct (FREC_RAW_TEXT), else 0.
+ * @reserved: 0.
+ * @args: an event's four arguments (FREC_RAW_EVENT), else 0.
+ */
+struct frec_raw_record {
+	struct frec_raw_entry_head head;
+	__u64 seq;
+	__u64 ts;
+	__u64 fmt;
+	__u64 caller;
+	__u32 ring;
+	__u32 cpu;
+	__u32 len;
+	__u32 reserved;
+	__u64 args[FREC_EVENT_MAX_ARGS];
+};
+
 #endif /* _UAPI_FREC_RAW_H */

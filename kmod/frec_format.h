@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_format.h - turning a stored record into its line of text.
+ *
+ * Written once and compiled into the module (the debugfs dump and the
+ * console dump) and into tools/frec-decode, so the two print the same
+ * bytes for the same record.  Only the lookups differ, behind struct
+ * frec_format_env: the module reads %s strings with the nofault helpers
+ * and names callers with sprint_symbol(); the decoder uses the formats
+ * and kallsyms files it was given.
+ *
+ * A line is:
+ *
+ *   <seq> [<s>.<ns>] cpu<cpu> <ring>: <caller> <message>\n
+ *   253 [   12.027638123] cpu1 hanoi_moves: hanoi_move+0x1a/0x80 [frec_hanoi] move disk 3 from A to C
+ *
+ * with seconds right-aligned in 5 columns and nanoseconds in 9 digits.
+ * The caller is printed as %pS prints it ("sym+0xoff/0xsize [module]"),
+ * or as 0x%llx when it resolves nowhere.  The message has one trailing
+ * newline removed and every other byte below 0x20, and 0x7f, written
+ * as \xNN, so that a record is always exactly one line.
+ *
+ * Formats are read as vsnprintf() reads them: flags "-+ #0", width and
+ * precision (digits or '*', which takes an argument), length modifiers
+ * hh h l ll L q z Z t j, and the conversions d i u o x X c s p %.  Each
+ * stored argument is the caller's value cast to unsigned long, and is
+ * cast back per conversion (an int for %d, a signed char for %hhd...).
+ * Integers are rendered by frec itself, as the kernel's vsnprintf()
+ * renders them (so "%#x" of 0 is "0x0", unlike glibc's "0").
+ *
+ *   %s        the string at the address, through env->string(); NULL
+ *             prints "(null)", an unreadable address "(efault)"
+ *   %pS %pSR %ps %pB %pBb
+ *             the symbol, through env->symbol()
+ *   %p %px %pK
+ *             the address as 0x%016llx: dumps are root-only, and a
+ *             hashed value could not be decoded offline
+ *   other %p extensions, floating point, %n
+ *             "[%<conversion>:0x<argument in hex>]", e.g.
+ *             "[%pI4:0xffff888003a1c000]": they would dereference memory
+ *             that may be gone by the time the ring is read
+ *   a conversion past the stored arguments
+ *             "[%<conversion>:noarg]"
+ *   a malformed conversion (unknown character, format ends inside one)
+ *             formatting stops there and "[bad format at byte <offset>]"
+ *             is appended; frec_format_message() reports the offset
+ */
+#ifndef _FREC_FORMAT_H
+#define _FREC_FORMAT_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include <stddef.h>
+#include <stdint.h>
+typedef uint64_t u64;
+#endif
+
+/*
+ * Longest line, newline included.  A longer one is cut to fit and ends in
+ * "[...]\n"; the module and the decoder both use this size, so they cut
+ * alike.
+ */
+#define FREC_FORMAT_LINE_MAX	1024
+
+/* The dump's first lines: the clock name follows "clock=". */
+#define FREC_FORMAT_HEADER_FMT \
+	"# frec dump: clock=%s\n# seq [seconds] cpu ring: caller message\n"
+
+/**
+ * struct frec_format_env - how a formatter finds what records point to
+ * @symbol: write the symbol at @addr into @buf of @size bytes, for
+ *	extension @ext ('S' full "sym+0xoff/0xsize [mod]", 's' name only,
+ *	'B' as 'S' for a return address); return the length written (not
+ *	counting the NUL), or a negative value if @addr resolves nowhere.
+ * @string: copy the NUL-terminated string at @addr into @buf, at most
+ *	@size - 1 bytes and a NUL; return its length, or a negative value if
+ *	it cannot be read.
+ * @ctx: passed to both.
+ */
+struct frec_format_env {
+	int (*symbol)(void *ctx, char *buf, size_t size, u64 addr, char ext);
+	int (*string)(void *ctx, char *buf, size_t size, u64 addr);
+	void *ctx;
+};
+
+/**
+ * struct frec_format_record - what a line is made of
+ * @seq: global sequence number.
+ * @ts: timestamp, ns.
+ * @cpu: the CPU that recorded it.
+ * @ring: the ring's name.
+ * @caller: the caller's address.
+ * @fmt: an event's format, already read into memory; NULL for text.
+ * @args: an event's arguments.
+ * @nr_args: how many of @args were stored (FREC_EVENT_MAX_ARGS).
+ * @text: a text record's payload (not NUL-terminated), NULL for events.
+ * @text_len: its length.
+ */
+struct frec_format_record {
+	u64 seq;
+	u64 ts;
+	unsigned int cpu;
+	const char *ring;
+	u64 caller;
+	const char *fmt;
+	const u64 *args;
+	unsigned int nr_args;
+	const char *text;
+	unsigned int text_len;
+};
+
+int frec_format_message(char *buf, size_t size, const char *fmt,
+			const u64 *args, unsigned int nr_args,
+			const struct frec_format_env *env, size_t *bad_offset);
+size_t frec_format_line(char *buf, size_t size,
+			const struct frec_format_record *rec,
+			const struct frec_format_env *env);
+
+#endif /* _FREC_FORMAT_H */
