@@ -22,8 +22,12 @@ BUILD := $(CURDIR)/build
 
 all: modules tools
 
+# The sample client is built as a driver outside frec would be: on its
+# own, with frec's Module.symvers (README.md, "Recording from a driver").
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples \
+		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
 
 # The debug kernel gets its own copy of the sources: kbuild writes objects
 # next to them, and one tree cannot hold objects for two kernels.
@@ -35,6 +39,8 @@ debug-modules:
 		Kbuild kmod include uapi kunit $(BUILD)/debug/src/ && \
 	find $(BUILD)/debug/src -name '*.ko' -delete && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src modules && \
+	$(MAKE) -C $$kdir M=$(BUILD)/debug/src/kmod/samples \
+		KBUILD_EXTRA_SYMBOLS=$(BUILD)/debug/src/Module.symvers modules && \
 	rm -f $(BUILD)/debug/ko/*.ko && \
 	find $(BUILD)/debug/src -name '*.ko' -exec cp {} $(BUILD)/debug/ko/ \;
 
@@ -55,6 +61,7 @@ demo: modules
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples clean
 	$(MAKE) -C tools clean
 	rm -rf $(BUILD)
 

@@ -16,11 +16,13 @@
 
 #include <linux/build_bug.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
+#include <linux/jump_label.h>
 #include <linux/kernel.h>
 
 /* Version of the client API declared in this header. */
 #define FREC_API_VERSION_MAJOR	0
-#define FREC_API_VERSION_MINOR	1
+#define FREC_API_VERSION_MINOR	2
 
 /* Longest ring name, not counting the NUL. */
 #define FREC_RING_NAME_MAX	31
@@ -37,7 +39,103 @@ enum frec_ring_kind {
 	FREC_RING_RECORDS,	/* variable-size records: frec_printk() */
 };
 
+/*
+ * Levels, most important first.  A call site records at a level (
+ * frec_record() and frec_printk() at FREC_LEVEL_INFO) and a ring stores
+ * what is at or below its own level, set at run time (debugfs
+ * rings/<name>/level, or frec_ring_set_level()).  As seed 001's trace,
+ * app, packet and library priorities, it lets a frequent, detailed call
+ * site stay in the code at no cost until someone needs it.
+ */
+enum frec_level {
+	FREC_LEVEL_ERR = 1,	/* something went wrong */
+	FREC_LEVEL_WARN,	/* something unusual */
+	FREC_LEVEL_INFO,	/* the default: what the driver does */
+	FREC_LEVEL_DEBUG,	/* detail, off unless asked for */
+	FREC_LEVEL_TRACE,	/* very frequent detail (per packet, per IRQ) */
+	FREC_LEVEL_MAX = FREC_LEVEL_TRACE
+};
+
+/* A new ring's level. */
+#define FREC_LEVEL_DEFAULT	FREC_LEVEL_INFO
+
+/*
+ * The one field of a ring a call site reads, inline, before it calls into
+ * frec: a record of level L is stored only if L <= @pass.  @pass is 0
+ * while the ring is disabled.  Every struct frec_ring starts with it.
+ */
+struct frec_ring_gate {
+	unsigned int pass;
+};
+
 struct frec_ring;
+
+/* Off while frec as a whole is disabled (debugfs frec/enable). */
+DECLARE_STATIC_KEY_TRUE(frec_enabled_key);
+
+/**
+ * frec_ring_passes() - whether a record of @level would be stored in @ring
+ * @ring: a ring, or NULL (a static ring that failed to register).
+ * @level: enum frec_level.
+ *
+ * What frec_record() and frec_printk() test before they call into frec:
+ * a static branch and one load.
+ *
+ * Context: Any context.
+ * Return: true unless frec or @ring is disabled, @ring is NULL or @level
+ * is above the ring's level.
+ */
+static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
+					     unsigned int level)
+{
+	return static_branch_likely(&frec_enabled_key) && likely(ring) &&
+	       READ_ONCE(((const struct frec_ring_gate *)ring)->pass) >= level;
+}
+
+/**
+ * struct frec_ring_def - a ring a module defines with FREC_DEFINE_RING()
+ * @name: the ring's name.
+ * @kind: what it holds.
+ * @bytes_per_cpu: size of each CPU's part.
+ * @max_record_len: longest record of a record ring, 0 for an event ring.
+ * @ring: the ring while the module is loaded and the ring registered;
+ *	NULL before, after, and if registering failed (logged).
+ */
+struct frec_ring_def {
+	const char *name;
+	enum frec_ring_kind kind;
+	unsigned long bytes_per_cpu;
+	unsigned int max_record_len;
+	struct frec_ring *ring;
+};
+
+/* frec finds a module's definitions by this symbol prefix. */
+#define FREC_RING_DEF_PREFIX	"__frec_ring_def_"
+
+/**
+ * FREC_DEFINE_RING() - define a ring that lives as long as the module
+ * @id: a C identifier, also the ring's name.
+ * @ring_kind: FREC_RING_EVENTS or FREC_RING_RECORDS.
+ * @bytes: bytes per CPU, a power of two of at least 128.
+ * @max_len: longest record of a record ring, 0 for an event ring.
+ *
+ * frec registers the ring when the module loads, before its init function
+ * runs, and unregisters it when the module unloads; the records stay
+ * readable until the ring is registered again by the next load of a
+ * module defining a ring of that name, kind and size, which goes on
+ * recording into it.  Record into it with FREC_RING(@id).  frec must be
+ * loaded first (the module depends on it).  A clash or bad size is
+ * logged and leaves FREC_RING(@id) NULL, which records nothing.
+ */
+#define FREC_DEFINE_RING(id, ring_kind, bytes, max_len)			\
+	static struct frec_ring_def __frec_ring_def_##id __used		\
+	__aligned(sizeof(void *)) = {					\
+		.name = #id, .kind = (ring_kind), .bytes_per_cpu = (bytes),	\
+		.max_record_len = (max_len),				\
+	}
+
+/* The ring FREC_DEFINE_RING(@id, ...) defined (NULL when not registered). */
+#define FREC_RING(id)	READ_ONCE(__frec_ring_def_##id.ring)
 
 struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 				   unsigned long bytes_per_cpu,
@@ -46,6 +144,8 @@ void frec_ring_destroy(struct frec_ring *ring);
 struct frec_ring *frec_default_ring(void);
 void frec_ring_set_enabled(struct frec_ring *ring, bool enabled);
 bool frec_ring_enabled(struct frec_ring *ring);
+int frec_ring_set_level(struct frec_ring *ring, unsigned int level);
+unsigned int frec_ring_level(struct frec_ring *ring);
 
 int __frec_record(struct frec_ring *ring, const char *fmt,
 		  unsigned long caller, unsigned long a0, unsigned long a1,
@@ -71,23 +171,31 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 		      __frec_arg(c), __frec_arg(d))
 
 /**
- * frec_record() - record a fixed-size event
- * @ring: the ring, from frec_ring_create() or frec_default_ring().
+ * frec_record_level() - record a fixed-size event at a level
+ * @ring: the ring, from frec_ring_create(), FREC_RING() or
+ *	frec_default_ring().
+ * @level: enum frec_level; the event is stored only if the ring's level
+ *	is at least this.
  * @fmt: a printf format that lives as long as the module (a literal).
  * @...: up to four arguments, each no wider than unsigned long.
  *
  * Stores the format's address and the arguments, not the text: the text
  * is formatted when the ring is read.  A %s argument is read at that time
  * too, so it must point to a string that outlives the record (a literal);
- * copy other strings with a record ring.  The format is checked against
+ * copy other strings with frec_printk().  The format is checked against
  * the arguments at compile time: a mismatch, more than four arguments or
- * an argument wider than unsigned long is a build error.
+ * an argument wider than unsigned long is a build error.  When frec or
+ * the ring is disabled, or @level is filtered out, this costs a static
+ * branch and a load and is not counted.
  *
  * Context: Any context, NMI included.  Never sleeps, locks or allocates.
- * Return: 0 if stored, a negative errno if dropped (and counted).
+ * Return: 0 if stored, -ENOENT if filtered out, another negative errno if
+ * dropped (and counted in the ring's stats).
  */
-#define frec_record(ring, fmt, ...)					\
+#define frec_record_level(ring, level, fmt, ...)			\
 	({								\
+		struct frec_ring *__frec_ring = (ring);			\
+		int __frec_ret = -ENOENT;				\
 		static_assert(COUNT_ARGS(__VA_ARGS__) <= FREC_RECORD_MAX_ARGS, \
 			      "frec_record() takes at most 4 arguments"); \
 		_Pragma("GCC diagnostic push")				\
@@ -95,33 +203,73 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 		if (0)							\
 			__frec_check_format(fmt, ##__VA_ARGS__);	\
 		_Pragma("GCC diagnostic pop")				\
-		__frec_record_call(ring, fmt, _THIS_IP_,		\
-				   ##__VA_ARGS__, 0, 0, 0, 0);		\
+		if (frec_ring_passes(__frec_ring, level))		\
+			__frec_ret = __frec_record_call(__frec_ring, fmt, \
+							_THIS_IP_,	\
+							##__VA_ARGS__,	\
+							0, 0, 0, 0);	\
+		__frec_ret;						\
 	})
 
 /**
- * frec_printk() - record a formatted message as a variable-size record
+ * frec_record() - record a fixed-size event at FREC_LEVEL_INFO
+ * @ring: the ring.
+ * @fmt: a printf format that lives as long as the module (a literal).
+ * @...: up to four arguments, each no wider than unsigned long.
+ *
+ * See frec_record_level().
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: 0 if stored, -ENOENT if filtered out, another negative errno if
+ * dropped (and counted).
+ */
+#define frec_record(ring, fmt, ...)					\
+	frec_record_level(ring, FREC_LEVEL_INFO, fmt, ##__VA_ARGS__)
+
+/**
+ * frec_printk_level() - record a formatted message at a level
  * @ring: a record ring (FREC_RING_RECORDS).
+ * @level: enum frec_level, as for frec_record_level().
  * @fmt: a printf format, formatted now (unlike frec_record()).
  * @...: its arguments.
  *
  * The text (at most the ring's max_record_len and FREC_PRINTK_MAX bytes;
  * longer messages are cut) is copied into the ring, so %s may point to
  * any string.  Costs a vsnprintf(); prefer frec_record() on hot paths.
- * A format that does not match its arguments is a build error.
+ * A format that does not match its arguments is a build error.  The
+ * arguments are not evaluated when the record is filtered out.
  *
  * Context: Any context, NMI included.  Never sleeps, locks or allocates.
- * Return: 0 if stored, a negative errno if dropped (and counted), -EINVAL
- * if @ring is an event ring.
+ * Return: 0 if stored, -ENOENT if filtered out, -EINVAL if @ring is an
+ * event ring, another negative errno if dropped (and counted).
  */
-#define frec_printk(ring, fmt, ...)					\
+#define frec_printk_level(ring, level, fmt, ...)			\
 	({								\
-		int __frec_ret;						\
-		_Pragma("GCC diagnostic push")				\
-		_Pragma("GCC diagnostic error \"-Wformat\"")		\
-		__frec_ret = __frec_printk(ring, _THIS_IP_, fmt, ##__VA_ARGS__); \
-		_Pragma("GCC diagnostic pop")				\
+		struct frec_ring *__frec_ring = (ring);			\
+		int __frec_ret = -ENOENT;				\
+		if (frec_ring_passes(__frec_ring, level)) {		\
+			_Pragma("GCC diagnostic push")			\
+			_Pragma("GCC diagnostic error \"-Wformat\"")	\
+			__frec_ret = __frec_printk(__frec_ring, _THIS_IP_, \
+						   fmt, ##__VA_ARGS__); \
+			_Pragma("GCC diagnostic pop")			\
+		}							\
 		__frec_ret;						\
 	})
+
+/**
+ * frec_printk() - record a formatted message at FREC_LEVEL_INFO
+ * @ring: a record ring (FREC_RING_RECORDS).
+ * @fmt: a printf format, formatted now.
+ * @...: its arguments.
+ *
+ * See frec_printk_level().
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: 0 if stored, -ENOENT if filtered out, -EINVAL if @ring is an
+ * event ring, another negative errno if dropped (and counted).
+ */
+#define frec_printk(ring, fmt, ...)					\
+	frec_printk_level(ring, FREC_LEVEL_INFO, fmt, ##__VA_ARGS__)
 
 #endif /* _FREC_H */

@@ -12,7 +12,10 @@
  * A line is:
  *
  *   <seq> [<s>.<ns>] cpu<cpu> <ring>: <caller> <message>\n
- *   253 [   12.027638123] cpu1 hanoi_moves: hanoi_move+0x1a/0x80 [frec_hanoi] move disk 3 from A to C
+ *   253 [   12.027638123] cpu1 hanoi_moves: hanoi_frec+0x1a/0x80 [frec_hanoi]
+ *       move disk 3 from A to C
+ *
+ * (one line, shown folded here)
  *
  * with seconds right-aligned in 5 columns and nanoseconds in 9 digits.
  * The caller is printed as %pS prints it ("sym+0xoff/0xsize [module]"),
@@ -51,9 +54,9 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
+#include <linux/types.h>
 #include <stddef.h>
-#include <stdint.h>
-typedef uint64_t u64;
+typedef __u64 u64;
 #endif
 
 /*

@@ -18,6 +18,7 @@
 
 #include "frec_formats.h"
 #include "frec_rings.h"
+#include "frec_static_rings.h"
 
 static struct dentry *frec_debugfs_root;
 
@@ -41,11 +42,14 @@ static int __init frec_init(void)
 	err = frec_rings_init();
 	if (err)
 		goto out_formats;
+	err = frec_static_rings_init();
+	if (err)
+		goto out_rings;
 	root = debugfs_create_dir("frec", NULL);
 	if (IS_ERR(root)) {
 		pr_err("cannot create debugfs directory: %ld\n", PTR_ERR(root));
 		err = PTR_ERR(root);
-		goto out_rings;
+		goto out_static;
 	}
 	frec_debugfs_root = root;
 
@@ -53,6 +57,8 @@ static int __init frec_init(void)
 	debugfs_create_file("version", 0400, root, NULL, &frec_version_fops);
 	return 0;
 
+out_static:
+	frec_static_rings_exit();
 out_rings:
 	frec_rings_exit();
 out_formats:
@@ -63,6 +69,7 @@ out_formats:
 static void __exit frec_exit(void)
 {
 	debugfs_remove(frec_debugfs_root);
+	frec_static_rings_exit();
 	frec_rings_exit();
 	frec_formats_exit();
 }

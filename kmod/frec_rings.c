@@ -7,12 +7,18 @@
  * destruction sleep, allocating).  The record path never touches the list:
  * a client holds its ring's pointer, and a ring is freed only when its
  * owner destroys it, after which the owner must not record into it.
+ *
+ * A static ring (FREC_DEFINE_RING(), registered by frec_static_rings.c) is
+ * never freed when its module unloads: it becomes an orphan, still listed
+ * and readable, and the next module to define a ring of the same name and
+ * shape adopts it and records on after the old records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/export.h>
+#include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/module.h>
@@ -26,6 +32,9 @@
 
 #include "frec_ring.h"
 #include "frec_rings.h"
+
+DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
+EXPORT_SYMBOL_GPL(frec_enabled_key);
 
 static LIST_HEAD(frec_rings);
 static DEFINE_MUTEX(frec_rings_lock);
@@ -60,6 +69,13 @@ static struct frec_ring *frec_ring_find_locked(const char *name)
 	return NULL;
 }
 
+/* Recompute the gate call sites test, from @enabled and @level. */
+static void frec_ring_update_gate(struct frec_ring *ring)
+{
+	lockdep_assert_held(&ring->gate_lock);
+	WRITE_ONCE(ring->gate.pass, ring->enabled ? ring->level : 0);
+}
+
 static void frec_ring_free(struct frec_ring *ring)
 {
 	int cpu;
@@ -71,25 +87,10 @@ static void frec_ring_free(struct frec_ring *ring)
 	kfree(ring);
 }
 
-/**
- * frec_ring_create() - create a named ring
- * @name: unique name, 1 to FREC_RING_NAME_MAX characters of [A-Za-z0-9_-].
- * @kind: FREC_RING_EVENTS or FREC_RING_RECORDS.
- * @bytes_per_cpu: size of each CPU's part, a power of two of at least two
- *	slots (128 bytes).
- * @max_record_len: longest payload of a record ring; 0 for an event ring.
- *
- * Each CPU gets its own part, so the ring takes @bytes_per_cpu times the
- * number of possible CPUs.  The ring records as soon as it is returned.
- *
- * Context: Process context; sleeps.
- * Return: the ring, or ERR_PTR(-EINVAL) for a bad name, kind or size,
- * ERR_PTR(-EEXIST) if the name is taken, ERR_PTR(-ENOMEM).  Every error
- * is also logged with the offending value.
- */
-struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
-				   unsigned long bytes_per_cpu,
-				   unsigned int max_record_len)
+/* A ring, not yet listed; every error is logged with its value. */
+static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind kind,
+					 unsigned long bytes_per_cpu,
+					 unsigned int max_record_len)
 {
 	struct frec_ring *ring;
 	struct frec_slot *slots;
@@ -123,6 +124,8 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 		return ERR_PTR(-ENOMEM);
 	strscpy(ring->name, name, sizeof(ring->name));
 	ring->kind = kind;
+	ring->bytes_per_cpu = bytes_per_cpu;
+	raw_spin_lock_init(&ring->gate_lock);
 	err = frec_ring_init(&ring->layout, nr_slots, max_record_len, false);
 	if (err) {
 		pr_err("ring %s: %u-byte records do not fit in %lu bytes per CPU\n",
@@ -139,8 +142,43 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 			goto nomem;
 		frec_ring_cpu_init(per_cpu_ptr(ring->cpus, cpu), slots, &ring->layout);
 	}
-	WRITE_ONCE(ring->enabled, true);
+	ring->enabled = true;
+	ring->level = FREC_LEVEL_DEFAULT;
+	ring->gate.pass = FREC_LEVEL_DEFAULT;
+	return ring;
 
+nomem:
+	pr_err("ring %s: cannot allocate %lu bytes per CPU\n", name, bytes_per_cpu);
+	frec_ring_free(ring);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * frec_ring_create() - create a named ring
+ * @name: unique name, 1 to FREC_RING_NAME_MAX characters of [A-Za-z0-9_-].
+ * @kind: FREC_RING_EVENTS or FREC_RING_RECORDS.
+ * @bytes_per_cpu: size of each CPU's part, a power of two of at least two
+ *	slots (128 bytes).
+ * @max_record_len: longest payload of a record ring; 0 for an event ring.
+ *
+ * Each CPU gets its own part, so the ring takes @bytes_per_cpu times the
+ * number of possible CPUs.  The ring records as soon as it is returned,
+ * at level FREC_LEVEL_DEFAULT.
+ *
+ * Context: Process context; sleeps.
+ * Return: the ring, or ERR_PTR(-EINVAL) for a bad name, kind or size,
+ * ERR_PTR(-EEXIST) if the name is taken, ERR_PTR(-ENOMEM).  Every error
+ * is also logged with the offending value.
+ */
+struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
+				   unsigned long bytes_per_cpu,
+				   unsigned int max_record_len)
+{
+	struct frec_ring *ring;
+
+	ring = frec_ring_alloc(name, kind, bytes_per_cpu, max_record_len);
+	if (IS_ERR(ring))
+		return ring;
 	mutex_lock(&frec_rings_lock);
 	if (frec_ring_find_locked(name)) {
 		mutex_unlock(&frec_rings_lock);
@@ -151,18 +189,14 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 	list_add_tail(&ring->node, &frec_rings);
 	mutex_unlock(&frec_rings_lock);
 	return ring;
-
-nomem:
-	pr_err("ring %s: cannot allocate %lu bytes per CPU\n", name, bytes_per_cpu);
-	frec_ring_free(ring);
-	return ERR_PTR(-ENOMEM);
 }
 EXPORT_SYMBOL_GPL(frec_ring_create);
 
 /**
  * frec_ring_destroy() - remove a ring and free it
- * @ring: a ring from frec_ring_create(); NULL, an error pointer or the
- *	default ring (which lives as long as frec) is a no-op.
+ * @ring: a ring from frec_ring_create(); NULL, an error pointer, the
+ *	default ring (which lives as long as frec) or a FREC_DEFINE_RING()
+ *	ring (which lives as long as its module) is a no-op.
  *
  * The caller must make sure nothing records into @ring any more.
  *
@@ -170,7 +204,7 @@ EXPORT_SYMBOL_GPL(frec_ring_create);
  */
 void frec_ring_destroy(struct frec_ring *ring)
 {
-	if (IS_ERR_OR_NULL(ring) || ring == frec_default)
+	if (IS_ERR_OR_NULL(ring) || ring == frec_default || ring->static_def)
 		return;
 	mutex_lock(&frec_rings_lock);
 	list_del(&ring->node);
@@ -273,14 +307,19 @@ EXPORT_SYMBOL_GPL(__frec_printk);
  * @ring: the ring.
  * @enabled: store records (true) or drop and count them (false).
  *
- * A disabled ring costs a record one load and a counter increment; what
- * it holds stays readable.
+ * A disabled ring costs a call site a static branch and one load (see
+ * frec_ring_passes()); what it holds stays readable.
  *
- * Context: Any context.
+ * Context: Any context but NMI.
  */
 void frec_ring_set_enabled(struct frec_ring *ring, bool enabled)
 {
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ring->gate_lock, flags);
 	WRITE_ONCE(ring->enabled, enabled);
+	frec_ring_update_gate(ring);
+	raw_spin_unlock_irqrestore(&ring->gate_lock, flags);
 }
 EXPORT_SYMBOL_GPL(frec_ring_set_enabled);
 
@@ -296,6 +335,109 @@ bool frec_ring_enabled(struct frec_ring *ring)
 	return READ_ONCE(ring->enabled);
 }
 EXPORT_SYMBOL_GPL(frec_ring_enabled);
+
+/**
+ * frec_ring_set_level() - choose which levels a ring stores
+ * @ring: the ring.
+ * @level: store records of this level and below (enum frec_level).
+ *
+ * Context: Any context but NMI.
+ * Return: 0, or -ERANGE if @level is not an enum frec_level.
+ */
+int frec_ring_set_level(struct frec_ring *ring, unsigned int level)
+{
+	unsigned long flags;
+
+	if (level < FREC_LEVEL_ERR || level > FREC_LEVEL_MAX)
+		return -ERANGE;
+	raw_spin_lock_irqsave(&ring->gate_lock, flags);
+	WRITE_ONCE(ring->level, level);
+	frec_ring_update_gate(ring);
+	raw_spin_unlock_irqrestore(&ring->gate_lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(frec_ring_set_level);
+
+/**
+ * frec_ring_level() - the level up to which a ring stores records
+ * @ring: the ring.
+ *
+ * Context: Any context.
+ * Return: an enum frec_level.
+ */
+unsigned int frec_ring_level(struct frec_ring *ring)
+{
+	return READ_ONCE(ring->level);
+}
+EXPORT_SYMBOL_GPL(frec_ring_level);
+
+/**
+ * frec_ring_adopt() - register the ring a FREC_DEFINE_RING() defines
+ * @def: the definition, in a module being loaded.
+ *
+ * Takes over an orphan of the same name, kind and size (the records of an
+ * earlier load of the module stay, and new ones follow); replaces an
+ * orphan of another shape; otherwise creates the ring.
+ *
+ * Context: Process context; sleeps.
+ * Return: the ring, or an ERR_PTR() as frec_ring_create() returns; a name
+ * held by a live ring is -EEXIST.
+ */
+struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
+{
+	struct frec_ring *ring, *old, *stale = NULL;
+
+	ring = frec_ring_alloc(def->name, def->kind, def->bytes_per_cpu,
+			       def->max_record_len);
+	if (IS_ERR(ring))
+		return ring;
+	ring->static_def = def;
+
+	mutex_lock(&frec_rings_lock);
+	old = frec_ring_find_locked(def->name);
+	if (old && !old->orphan) {
+		mutex_unlock(&frec_rings_lock);
+		pr_err("ring %s exists already\n", def->name);
+		frec_ring_free(ring);
+		return ERR_PTR(-EEXIST);
+	}
+	if (old && old->kind == def->kind && old->bytes_per_cpu == def->bytes_per_cpu &&
+	    old->layout.max_record_len == def->max_record_len) {
+		old->static_def = def;
+		old->orphan = false;
+		mutex_unlock(&frec_rings_lock);
+		frec_ring_free(ring);
+		return old;
+	}
+	if (old) {
+		list_del(&old->node);
+		stale = old;
+	}
+	list_add_tail(&ring->node, &frec_rings);
+	mutex_unlock(&frec_rings_lock);
+	if (stale) {
+		pr_info("ring %s: replacing the unloaded module's ring of another shape\n",
+			def->name);
+		frec_ring_free(stale);
+	}
+	return ring;
+}
+
+/**
+ * frec_ring_disown() - the module of a FREC_DEFINE_RING() ring unloads
+ * @ring: the ring.
+ *
+ * The ring stays listed and readable, as an orphan.
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_ring_disown(struct frec_ring *ring)
+{
+	mutex_lock(&frec_rings_lock);
+	ring->orphan = true;
+	ring->static_def = NULL;
+	mutex_unlock(&frec_rings_lock);
+}
 
 /**
  * frec_rings_for_each() - call @fn on every ring, with the ring list locked
@@ -317,6 +459,9 @@ void frec_rings_for_each(void (*fn)(struct frec_ring *ring, void *data), void *d
 /* Create the default ring; called when frec loads. */
 int frec_rings_init(void)
 {
+	/* Call sites read the gate through the client's opaque pointer. */
+	BUILD_BUG_ON(offsetof(struct frec_ring, gate) != 0);
+
 	struct frec_ring *ring;
 
 	ring = frec_ring_create("default", FREC_RING_EVENTS, default_ring_bytes, 0);

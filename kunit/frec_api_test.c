@@ -183,18 +183,69 @@ static void api_disabled_ring_drops_and_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, frec_record(ring, "kept %d", 1), 0);
 	frec_ring_set_enabled(ring, false);
 	KUNIT_EXPECT_FALSE(test, frec_ring_enabled(ring));
-	KUNIT_EXPECT_EQ(test, frec_record(ring, "dropped %d", 2), -ENOSPC);
+	/* The call site's gate filters it: not stored, not counted. */
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "filtered %d", 2), -ENOENT);
+	KUNIT_EXPECT_EQ(test, local_read(&rc->written), 1);
+	/* A writer that passed the gate before the ring was disabled. */
+	KUNIT_EXPECT_EQ(test, __frec_record(ring, "raced %d", _THIS_IP_, 3, 0, 0, 0), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, local_read(&rc->dropped[FREC_DROP_DISABLED]), 1);
 	KUNIT_EXPECT_EQ(test, local_read(&rc->written), 2);
 	/* What the ring holds stays readable. */
 	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
 	KUNIT_EXPECT_EQ(test, e.args[0], 1UL);
 	frec_ring_set_enabled(ring, true);
-	KUNIT_EXPECT_EQ(test, frec_record(ring, "kept %d", 3), 0);
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "kept %d", 4), 0);
 	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
-	KUNIT_EXPECT_EQ(test, e.args[0], 3UL);
+	KUNIT_EXPECT_EQ(test, e.args[0], 4UL);
 	put_cpu();
 	frec_ring_destroy(ring);
+}
+
+static void api_levels_filter_call_sites(struct kunit *test)
+{
+	struct frec_ring *ring = frec_ring_create("api_levels", FREC_RING_RECORDS, 4096, 100);
+	struct frec_ring_entry e;
+	int cpu;
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	KUNIT_EXPECT_EQ(test, frec_ring_level(ring), FREC_LEVEL_DEFAULT);
+	KUNIT_EXPECT_EQ(test, frec_ring_set_level(ring, 0), -ERANGE);
+	KUNIT_EXPECT_EQ(test, frec_ring_set_level(ring, FREC_LEVEL_MAX + 1), -ERANGE);
+	KUNIT_EXPECT_EQ(test, frec_ring_level(ring), FREC_LEVEL_DEFAULT);
+
+	cpu = get_cpu();
+	KUNIT_EXPECT_EQ(test, frec_printk_level(ring, FREC_LEVEL_ERR, "err %d", 1), 0);
+	KUNIT_EXPECT_EQ(test, frec_printk_level(ring, FREC_LEVEL_DEBUG, "debug %d", 2), -ENOENT);
+	KUNIT_EXPECT_EQ(test, frec_ring_set_level(ring, FREC_LEVEL_DEBUG), 0);
+	KUNIT_EXPECT_EQ(test, frec_printk_level(ring, FREC_LEVEL_DEBUG, "debug %d", 3), 0);
+	KUNIT_EXPECT_EQ(test, frec_printk_level(ring, FREC_LEVEL_TRACE, "trace %d", 4), -ENOENT);
+	KUNIT_EXPECT_EQ(test, frec_ring_set_level(ring, FREC_LEVEL_ERR), 0);
+	KUNIT_EXPECT_EQ(test, frec_printk(ring, "info %d", 5), -ENOENT);
+	/* Disabling and enabling keeps the level. */
+	frec_ring_set_enabled(ring, false);
+	KUNIT_EXPECT_EQ(test, frec_printk_level(ring, FREC_LEVEL_ERR, "err %d", 6), -ENOENT);
+	frec_ring_set_enabled(ring, true);
+	KUNIT_EXPECT_EQ(test, frec_printk_level(ring, FREC_LEVEL_ERR, "err %d", 7), 0);
+	KUNIT_EXPECT_EQ(test, frec_ring_level(ring), FREC_LEVEL_ERR);
+	KUNIT_EXPECT_EQ(test, local_read(&per_cpu_ptr(ring->cpus, cpu)->written), 3);
+	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
+	put_cpu();
+	frec_ring_destroy(ring);
+}
+
+static void api_global_switch_filters_everything(struct kunit *test)
+{
+	struct frec_ring *ring = frec_default_ring();
+
+	static_branch_disable(&frec_enabled_key);
+	KUNIT_EXPECT_FALSE(test, frec_ring_passes(ring, FREC_LEVEL_ERR));
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "off %d", 1), -ENOENT);
+	static_branch_enable(&frec_enabled_key);
+	KUNIT_EXPECT_TRUE(test, frec_ring_passes(ring, FREC_LEVEL_ERR));
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "on %d", 2), 0);
+	/* A static ring whose registration failed is NULL: records nothing. */
+	KUNIT_EXPECT_FALSE(test, frec_ring_passes(NULL, FREC_LEVEL_ERR));
+	KUNIT_EXPECT_EQ(test, frec_record(NULL, "null %d", 3), -ENOENT);
 }
 
 /* Rings come and go while every CPU records into the default ring. */
@@ -242,6 +293,8 @@ static struct kunit_case frec_api_cases[] = {
 	KUNIT_CASE(api_record_stores_format_args_and_caller),
 	KUNIT_CASE(api_printk_stores_text),
 	KUNIT_CASE(api_disabled_ring_drops_and_counts),
+	KUNIT_CASE(api_levels_filter_call_sites),
+	KUNIT_CASE(api_global_switch_filters_everything),
 	KUNIT_CASE(api_create_destroy_while_recording),
 	{}
 };
