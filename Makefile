@@ -24,8 +24,11 @@ all: modules tools
 
 # The sample client is built as a driver outside frec would be: on its
 # own, with frec's Module.symvers (README.md, "Recording from a driver").
+# Kbuild does not see frec's symbol versions change: the sample (one
+# small file) is cleaned and built again every time.
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples clean
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples \
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
 
@@ -39,6 +42,7 @@ debug-modules:
 		Kbuild kmod include uapi kunit $(BUILD)/debug/src/ && \
 	find $(BUILD)/debug/src -name '*.ko' -delete && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src modules && \
+	$(MAKE) -C $$kdir M=$(BUILD)/debug/src/kmod/samples clean && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src/kmod/samples \
 		KBUILD_EXTRA_SYMBOLS=$(BUILD)/debug/src/Module.symvers modules && \
 	rm -f $(BUILD)/debug/ko/*.ko && \

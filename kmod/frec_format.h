@@ -34,10 +34,11 @@
  *   %s        the string at the address, through env->string(); NULL
  *             prints "(null)", an unreadable address "(efault)"
  *   %pS %pSR %ps %pB %pBb
- *             the symbol, through env->symbol()
+ *             the symbol, through env->symbol() (the module prints %pB
+ *             as %pS); an address that resolves nowhere as 0x%llx
  *   %p %px %pK
- *             the address as 0x%016llx: dumps are root-only, and a
- *             hashed value could not be decoded offline
+ *             the address as %px prints it (16 hex digits): dumps are
+ *             root-only, and a hashed value could not be decoded offline
  *   other %p extensions, floating point, %n
  *             "[%<conversion>:0x<argument in hex>]", e.g.
  *             "[%pI4:0xffff888003a1c000]": they would dereference memory
@@ -65,6 +66,13 @@ typedef __u64 u64;
  * alike.
  */
 #define FREC_FORMAT_LINE_MAX	1024
+
+/*
+ * The message of an event whose format cannot be read (the module that
+ * recorded it went before frec could copy it, or the decoder's formats
+ * file lacks it), with the format's address.
+ */
+#define FREC_FORMAT_UNREADABLE	"[format 0x%llx unreadable]"
 
 /* The dump's first lines: the clock name follows "clock=". */
 #define FREC_FORMAT_HEADER_FMT \

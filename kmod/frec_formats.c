@@ -85,6 +85,7 @@ static bool frec_rehome_match(const struct frec_rehome *rh, u64 addr)
 static void frec_rehome_ring(struct frec_ring *ring, void *data)
 {
 	const struct frec_rehome *rh = data;
+	struct frec_ring_store *store = frec_ring_store_locked(ring);
 	struct frec_ring_cpu *rc;
 	struct frec_slot *slot;
 	unsigned long i;
@@ -96,8 +97,8 @@ static void frec_rehome_ring(struct frec_ring *ring, void *data)
 	if (ring->kind != FREC_RING_EVENTS)
 		return;
 	for_each_possible_cpu(cpu) {
-		rc = per_cpu_ptr(ring->cpus, cpu);
-		for (i = 0; i < ring->layout.nr_slots; i++) {
+		rc = per_cpu_ptr(store->cpus, cpu);
+		for (i = 0; i < store->layout.nr_slots; i++) {
 			slot = &rc->slots[i];
 			/*
 			 * Pairs with frec_ring_commit:A: once committed, the

@@ -348,6 +348,7 @@ static void frec_ring_end(struct frec_ring_cpu *rc)
  * @fmt: format string address.
  * @caller: caller address.
  * @args: FREC_EVENT_MAX_ARGS arguments.
+ * @seqp: if not NULL, where the stored record's sequence number goes.
  *
  * Context: Any context, NMI included, with preemption disabled.
  * Return: 0 if stored, -ENOSPC if dropped (counted in @rc->dropped),
@@ -355,7 +356,8 @@ static void frec_ring_end(struct frec_ring_cpu *rc)
  */
 int frec_ring_write_event(const struct frec_ring_layout *ring,
 			  struct frec_ring_cpu *rc, unsigned long fmt,
-			  unsigned long caller, const unsigned long *args)
+			  unsigned long caller, const unsigned long *args,
+			  u64 *seqp)
 {
 	struct frec_slot *slot;
 	unsigned long pos;
@@ -380,6 +382,8 @@ int frec_ring_write_event(const struct frec_ring_layout *ring,
 	frec_ring_hook(FREC_RING_HOOK_FILLED);
 	frec_ring_commit(ring, rc, pos, 1, seq);
 	frec_ring_end(rc);
+	if (seqp)
+		*seqp = seq;
 	return 0;
 }
 
@@ -408,6 +412,7 @@ static void frec_ring_fill_words(u64 *words, unsigned int nwords,
  * @caller: caller address.
  * @payload: the bytes to store.
  * @len: their number, at most the ring's maximum record length.
+ * @seqp: if not NULL, where the stored record's sequence number goes.
  *
  * Context: Any context, NMI included, with preemption disabled.
  * Return: 0 if stored, -E2BIG if @len is too long for the ring, -ENOSPC if
@@ -417,7 +422,7 @@ static void frec_ring_fill_words(u64 *words, unsigned int nwords,
 int frec_ring_write_record(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc, unsigned long fmt,
 			   unsigned long caller, const void *payload,
-			   unsigned int len)
+			   unsigned int len, u64 *seqp)
 {
 	unsigned int k = frec_ring_record_slots(len), i, n;
 	const u8 *src = payload;
@@ -457,6 +462,8 @@ int frec_ring_write_record(const struct frec_ring_layout *ring,
 	frec_ring_hook(FREC_RING_HOOK_FILLED);
 	frec_ring_commit(ring, rc, pos, k, seq);
 	frec_ring_end(rc);
+	if (seqp)
+		*seqp = seq;
 	return 0;
 }
 
@@ -529,13 +536,15 @@ static unsigned int frec_ring_copy(const struct frec_ring_layout *ring,
 	k = word >> 32;
 	len = (u32)word;
 	if (k < 1 || k > ring->max_record_slots || pos + k > cur->end ||
-	    frec_ring_record_slots(len) != k || len > buf_len)
+	    frec_ring_record_slots(len) != k || (buf && len > buf_len))
 		return 0;
 	ent->len = len;
 	memset(ent->args, 0, sizeof(ent->args));
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
-	frec_ring_copy_words(buf, &first->data[FREC_RECORD_PAYLOAD], n);
-	buf += n;
+	if (buf) {
+		frec_ring_copy_words(buf, &first->data[FREC_RECORD_PAYLOAD], n);
+		buf += n;
+	}
 	len -= n;
 	for (i = 1; i < k; i++) {
 		slot = &rc->slots[(pos + i) & ring->mask];
@@ -543,8 +552,10 @@ static unsigned int frec_ring_copy(const struct frec_ring_layout *ring,
 		if (smp_load_acquire(&slot->state) != cont)
 			return 0;
 		n = min_t(unsigned int, len, FREC_RECORD_CONT_BYTES);
-		frec_ring_copy_words(buf, slot->data, n);
-		buf += n;
+		if (buf) {
+			frec_ring_copy_words(buf, slot->data, n);
+			buf += n;
+		}
 		len -= n;
 	}
 	return k;
@@ -571,7 +582,8 @@ static bool frec_ring_changed(const struct frec_ring_layout *ring,
  * @rc: the CPU's part @cur reads.
  * @cur: the cursor.
  * @ent: where the record's fields go.
- * @buf: where a variable-size record's payload goes (@ent->payload).
+ * @buf: where a variable-size record's payload goes (@ent->payload), or
+ *	NULL to count records without copying payloads.
  * @buf_len: size of @buf; a longer record is skipped.
  *
  * Records come in position order, which on one CPU is seq order.  Only

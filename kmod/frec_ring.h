@@ -149,11 +149,12 @@ void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
 
 int frec_ring_write_event(const struct frec_ring_layout *ring,
 			  struct frec_ring_cpu *rc, unsigned long fmt,
-			  unsigned long caller, const unsigned long *args);
+			  unsigned long caller, const unsigned long *args,
+			  u64 *seqp);
 int frec_ring_write_record(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc, unsigned long fmt,
 			   unsigned long caller, const void *payload,
-			   unsigned int len);
+			   unsigned int len, u64 *seqp);
 
 void frec_ring_cursor_init(const struct frec_ring_layout *ring,
 			   struct frec_ring_cpu *rc,

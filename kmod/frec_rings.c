@@ -3,10 +3,19 @@
  * frec_rings.c - named rings: create, look up, destroy, and the record
  * entry points clients call.
  *
- * Rings live on one list under frec_rings_lock (a mutex: creation and
- * destruction sleep, allocating).  The record path never touches the list:
- * a client holds its ring's pointer, and a ring is freed only when its
- * owner destroys it, after which the owner must not record into it.
+ * Rings live on one list under frec_rings_rwsem: creating, destroying,
+ * resizing and clearing take it for writing; readers (the dump files, the
+ * stats) for reading, one read() at a time, so a ring never goes away
+ * under a reader.  The record path never touches the list or the lock: a
+ * client holds its ring's pointer, and a ring is freed only when its owner
+ * destroys it, after which the owner must not record into it.
+ *
+ * Resizing and clearing swap the ring's store (its per-CPU slot arrays)
+ * for a new one while writers go on: a writer, with preemption off,
+ * records into whichever store it loaded, and synchronize_rcu() waits
+ * for every such writer (NMI handlers included) before the old store's
+ * counts are folded into the ring's totals and the store freed.  The
+ * records the old store held are counted as cleared.
  *
  * A static ring (FREC_DEFINE_RING(), registered by frec_static_rings.c) is
  * never freed when its module unloads: it becomes an orphan, still listed
@@ -28,17 +37,28 @@
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
+#define CREATE_TRACE_POINTS
+#include "frec_trace.h"
+
 #include <frec.h>
 
+#include "frec_debugfs.h"
 #include "frec_ring.h"
 #include "frec_rings.h"
 
 DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
 EXPORT_SYMBOL_GPL(frec_enabled_key);
 
-static LIST_HEAD(frec_rings);
-static DEFINE_MUTEX(frec_rings_lock);
+LIST_HEAD(frec_rings_list);
+DECLARE_RWSEM(frec_rings_rwsem);
+/*
+ * Serializes whoever changes the list (create, destroy, adopt) and clears
+ * all rings, so that a ring found on the list stays there.  Taken before
+ * frec_rings_rwsem; never while waiting for a debugfs file's users.
+ */
+static DEFINE_MUTEX(frec_rings_admin_lock);
 static struct frec_ring *frec_default;
+static u64 frec_ring_next_id;
 
 static unsigned long default_ring_bytes = 64 * 1024;
 module_param(default_ring_bytes, ulong, 0444);
@@ -62,8 +82,8 @@ static struct frec_ring *frec_ring_find_locked(const char *name)
 {
 	struct frec_ring *ring;
 
-	lockdep_assert_held(&frec_rings_lock);
-	list_for_each_entry(ring, &frec_rings, node)
+	lockdep_assert_held(&frec_rings_rwsem);
+	list_for_each_entry(ring, &frec_rings_list, node)
 		if (!strcmp(ring->name, name))
 			return ring;
 	return NULL;
@@ -76,14 +96,68 @@ static void frec_ring_update_gate(struct frec_ring *ring)
 	WRITE_ONCE(ring->gate.pass, ring->enabled ? ring->level : 0);
 }
 
-static void frec_ring_free(struct frec_ring *ring)
+static void frec_ring_store_free(struct frec_ring_store *store)
 {
 	int cpu;
 
-	if (ring->cpus)
+	if (!store)
+		return;
+	if (store->cpus)
 		for_each_possible_cpu(cpu)
-			vfree(per_cpu_ptr(ring->cpus, cpu)->slots);
-	free_percpu(ring->cpus);
+			vfree(per_cpu_ptr(store->cpus, cpu)->slots);
+	free_percpu(store->cpus);
+	kfree(store);
+}
+
+/* A store of @bytes_per_cpu per CPU, checked and logged as @name's. */
+static struct frec_ring_store *frec_ring_store_alloc(const char *name,
+						     unsigned long bytes_per_cpu,
+						     unsigned int max_record_len)
+{
+	struct frec_ring_store *store;
+	struct frec_slot *slots;
+	unsigned long nr_slots;
+	int cpu, err;
+
+	nr_slots = bytes_per_cpu / FREC_SLOT_BYTES;
+	if (bytes_per_cpu % FREC_SLOT_BYTES || !is_power_of_2(nr_slots) ||
+	    nr_slots < 2) {
+		pr_err("ring %s: bad size %lu bytes per CPU: want a power of two >= %d\n",
+		       name, bytes_per_cpu, 2 * FREC_SLOT_BYTES);
+		return ERR_PTR(-EINVAL);
+	}
+	store = kzalloc(sizeof(*store), GFP_KERNEL);
+	if (!store)
+		return ERR_PTR(-ENOMEM);
+	store->bytes_per_cpu = bytes_per_cpu;
+	err = frec_ring_init(&store->layout, nr_slots, max_record_len, false);
+	if (err) {
+		pr_err("ring %s: %u-byte records do not fit in %lu bytes per CPU\n",
+		       name, max_record_len, bytes_per_cpu);
+		kfree(store);
+		return ERR_PTR(err);
+	}
+	store->cpus = alloc_percpu(struct frec_ring_cpu);
+	if (!store->cpus)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		slots = vzalloc_node(bytes_per_cpu, cpu_to_node(cpu));
+		if (!slots)
+			goto nomem;
+		frec_ring_cpu_init(per_cpu_ptr(store->cpus, cpu), slots, &store->layout);
+	}
+	return store;
+
+nomem:
+	pr_err("ring %s: cannot allocate %lu bytes per CPU\n", name, bytes_per_cpu);
+	frec_ring_store_free(store);
+	return ERR_PTR(-ENOMEM);
+}
+
+static void frec_ring_free(struct frec_ring *ring)
+{
+	frec_ring_store_free(rcu_dereference_protected(ring->store, true));
+	free_percpu(ring->base);
 	kfree(ring);
 }
 
@@ -92,10 +166,8 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 					 unsigned long bytes_per_cpu,
 					 unsigned int max_record_len)
 {
+	struct frec_ring_store *store;
 	struct frec_ring *ring;
-	struct frec_slot *slots;
-	unsigned long nr_slots;
-	int cpu, err;
 
 	if (!name || !frec_ring_name_valid(name)) {
 		pr_err("bad ring name '%.*s': use 1 to %d of [A-Za-z0-9_-]\n",
@@ -111,46 +183,42 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 		       name, max_record_len);
 		return ERR_PTR(-EINVAL);
 	}
-	nr_slots = bytes_per_cpu / FREC_SLOT_BYTES;
-	if (bytes_per_cpu % FREC_SLOT_BYTES || !is_power_of_2(nr_slots) ||
-	    nr_slots < 2) {
-		pr_err("ring %s: bad size %lu bytes per CPU: want a power of two >= %d\n",
-		       name, bytes_per_cpu, 2 * FREC_SLOT_BYTES);
+	if (max_record_len > FREC_RING_MAX_RECORD_LEN) {
+		pr_err("ring %s: max_record_len %u is above %d\n",
+		       name, max_record_len, FREC_RING_MAX_RECORD_LEN);
 		return ERR_PTR(-EINVAL);
 	}
-
+	store = frec_ring_store_alloc(name, bytes_per_cpu, max_record_len);
+	if (IS_ERR(store))
+		return ERR_CAST(store);
 	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
-	if (!ring)
+	if (!ring) {
+		frec_ring_store_free(store);
 		return ERR_PTR(-ENOMEM);
+	}
+	ring->base = alloc_percpu(struct frec_ring_totals);
+	if (!ring->base) {
+		frec_ring_store_free(store);
+		kfree(ring);
+		return ERR_PTR(-ENOMEM);
+	}
+	RCU_INIT_POINTER(ring->store, store);
 	strscpy(ring->name, name, sizeof(ring->name));
 	ring->kind = kind;
-	ring->bytes_per_cpu = bytes_per_cpu;
+	ring->max_record_len = max_record_len;
 	raw_spin_lock_init(&ring->gate_lock);
-	err = frec_ring_init(&ring->layout, nr_slots, max_record_len, false);
-	if (err) {
-		pr_err("ring %s: %u-byte records do not fit in %lu bytes per CPU\n",
-		       name, max_record_len, bytes_per_cpu);
-		kfree(ring);
-		return ERR_PTR(err);
-	}
-	ring->cpus = alloc_percpu(struct frec_ring_cpu);
-	if (!ring->cpus)
-		goto nomem;
-	for_each_possible_cpu(cpu) {
-		slots = vzalloc_node(bytes_per_cpu, cpu_to_node(cpu));
-		if (!slots)
-			goto nomem;
-		frec_ring_cpu_init(per_cpu_ptr(ring->cpus, cpu), slots, &ring->layout);
-	}
 	ring->enabled = true;
 	ring->level = FREC_LEVEL_DEFAULT;
 	ring->gate.pass = FREC_LEVEL_DEFAULT;
 	return ring;
+}
 
-nomem:
-	pr_err("ring %s: cannot allocate %lu bytes per CPU\n", name, bytes_per_cpu);
-	frec_ring_free(ring);
-	return ERR_PTR(-ENOMEM);
+/* Put @ring on the list, unless its name is taken.  frec_rings_rwsem held. */
+static void frec_ring_list_add(struct frec_ring *ring)
+{
+	lockdep_assert_held_write(&frec_rings_rwsem);
+	ring->id = ++frec_ring_next_id;
+	list_add_tail(&ring->node, &frec_rings_list);
 }
 
 /**
@@ -179,15 +247,19 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 	ring = frec_ring_alloc(name, kind, bytes_per_cpu, max_record_len);
 	if (IS_ERR(ring))
 		return ring;
-	mutex_lock(&frec_rings_lock);
+	mutex_lock(&frec_rings_admin_lock);
+	down_write(&frec_rings_rwsem);
 	if (frec_ring_find_locked(name)) {
-		mutex_unlock(&frec_rings_lock);
+		up_write(&frec_rings_rwsem);
+		mutex_unlock(&frec_rings_admin_lock);
 		pr_err("ring %s exists already\n", name);
 		frec_ring_free(ring);
 		return ERR_PTR(-EEXIST);
 	}
-	list_add_tail(&ring->node, &frec_rings);
-	mutex_unlock(&frec_rings_lock);
+	frec_ring_list_add(ring);
+	up_write(&frec_rings_rwsem);
+	frec_debugfs_add_ring(ring);
+	mutex_unlock(&frec_rings_admin_lock);
 	return ring;
 }
 EXPORT_SYMBOL_GPL(frec_ring_create);
@@ -206,9 +278,13 @@ void frec_ring_destroy(struct frec_ring *ring)
 {
 	if (IS_ERR_OR_NULL(ring) || ring == frec_default || ring->static_def)
 		return;
-	mutex_lock(&frec_rings_lock);
+	/* First, and unlocked: removal waits for the ring's files' users. */
+	frec_debugfs_remove_ring(ring);
+	mutex_lock(&frec_rings_admin_lock);
+	down_write(&frec_rings_rwsem);
 	list_del(&ring->node);
-	mutex_unlock(&frec_rings_lock);
+	up_write(&frec_rings_rwsem);
+	mutex_unlock(&frec_rings_admin_lock);
 	frec_ring_free(ring);
 }
 EXPORT_SYMBOL_GPL(frec_ring_destroy);
@@ -244,6 +320,8 @@ static bool frec_ring_accepts(struct frec_ring *ring, struct frec_ring_cpu *rc)
  * @a2: third argument.
  * @a3: fourth argument.
  *
+ * A stored event also fires the frec:frec_record tracepoint.
+ *
  * Context: Any context, NMI included.
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is not an event ring.
@@ -253,14 +331,20 @@ int __frec_record(struct frec_ring *ring, const char *fmt,
 		  unsigned long a2, unsigned long a3)
 {
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
+	struct frec_ring_store *store;
 	struct frec_ring_cpu *rc;
 	int ret = -ENOSPC;
+	u64 seq;
 
+	/* An RCU-sched reader of ring->store until preemption is back on. */
 	preempt_disable_notrace();
-	rc = this_cpu_ptr(ring->cpus);
+	store = rcu_dereference_sched(ring->store);
+	rc = this_cpu_ptr(store->cpus);
 	if (frec_ring_accepts(ring, rc))
-		ret = frec_ring_write_event(&ring->layout, rc, (unsigned long)fmt,
-					    caller, args);
+		ret = frec_ring_write_event(&store->layout, rc, (unsigned long)fmt,
+					    caller, args, &seq);
+	if (!ret)
+		trace_frec_record(ring->name, seq, caller, fmt, args);
 	preempt_enable_notrace();
 	return ret;
 }
@@ -273,6 +357,8 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * @fmt: printf format.
  * @...: its arguments.
  *
+ * A stored record also fires the frec:frec_printk tracepoint.
+ *
  * Context: Any context, NMI included.
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is an event ring.
@@ -281,22 +367,28 @@ int __frec_printk(struct frec_ring *ring, unsigned long caller,
 		  const char *fmt, ...)
 {
 	char text[FREC_PRINTK_MAX + 1];
+	struct frec_ring_store *store;
 	struct frec_ring_cpu *rc;
 	unsigned int size;
 	va_list ap;
-	int len, ret = -ENOSPC;
+	int len = 0, ret = -ENOSPC;
+	u64 seq;
 
 	if (unlikely(ring->kind != FREC_RING_RECORDS))
 		return -EINVAL;
-	size = min_t(unsigned int, sizeof(text), ring->layout.max_record_len + 1);
+	size = min_t(unsigned int, sizeof(text), ring->max_record_len + 1);
 	preempt_disable_notrace();
-	rc = this_cpu_ptr(ring->cpus);
+	store = rcu_dereference_sched(ring->store);
+	rc = this_cpu_ptr(store->cpus);
 	if (frec_ring_accepts(ring, rc)) {
 		va_start(ap, fmt);
 		len = vscnprintf(text, size, fmt, ap);
 		va_end(ap);
-		ret = frec_ring_write_record(&ring->layout, rc, 0, caller, text, len);
+		ret = frec_ring_write_record(&store->layout, rc, 0, caller, text, len,
+					     &seq);
 	}
+	if (!ret)
+		trace_frec_printk(ring->name, seq, caller, text, len);
 	preempt_enable_notrace();
 	return ret;
 }
@@ -393,19 +485,23 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 		return ring;
 	ring->static_def = def;
 
-	mutex_lock(&frec_rings_lock);
+	mutex_lock(&frec_rings_admin_lock);
+	down_write(&frec_rings_rwsem);
 	old = frec_ring_find_locked(def->name);
 	if (old && !old->orphan) {
-		mutex_unlock(&frec_rings_lock);
+		up_write(&frec_rings_rwsem);
+		mutex_unlock(&frec_rings_admin_lock);
 		pr_err("ring %s exists already\n", def->name);
 		frec_ring_free(ring);
 		return ERR_PTR(-EEXIST);
 	}
-	if (old && old->kind == def->kind && old->bytes_per_cpu == def->bytes_per_cpu &&
-	    old->layout.max_record_len == def->max_record_len) {
+	if (old && old->kind == def->kind &&
+	    frec_ring_store_locked(old)->bytes_per_cpu == def->bytes_per_cpu &&
+	    old->max_record_len == def->max_record_len) {
 		old->static_def = def;
 		old->orphan = false;
-		mutex_unlock(&frec_rings_lock);
+		up_write(&frec_rings_rwsem);
+		mutex_unlock(&frec_rings_admin_lock);
 		frec_ring_free(ring);
 		return old;
 	}
@@ -413,13 +509,17 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 		list_del(&old->node);
 		stale = old;
 	}
-	list_add_tail(&ring->node, &frec_rings);
-	mutex_unlock(&frec_rings_lock);
+	frec_ring_list_add(ring);
+	up_write(&frec_rings_rwsem);
 	if (stale) {
 		pr_info("ring %s: replacing the unloaded module's ring of another shape\n",
 			def->name);
+		/* An orphan's files are only used by readers, never waiting on us. */
+		frec_debugfs_remove_ring(stale);
 		frec_ring_free(stale);
 	}
+	frec_debugfs_add_ring(ring);
+	mutex_unlock(&frec_rings_admin_lock);
 	return ring;
 }
 
@@ -433,15 +533,153 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
  */
 void frec_ring_disown(struct frec_ring *ring)
 {
-	mutex_lock(&frec_rings_lock);
+	down_write(&frec_rings_rwsem);
 	ring->orphan = true;
 	ring->static_def = NULL;
-	mutex_unlock(&frec_rings_lock);
+	up_write(&frec_rings_rwsem);
+}
+
+/**
+ * frec_ring_find() - look a ring up by name
+ * @name: the name.
+ *
+ * Context: Process context, frec_rings_rwsem held.
+ * Return: the ring, or NULL.
+ */
+struct frec_ring *frec_ring_find(const char *name)
+{
+	return frec_ring_find_locked(name);
+}
+
+/* Add one CPU's counters of @store to @t. */
+static void frec_ring_store_add_counts(struct frec_ring_store *store, int cpu,
+				       struct frec_ring_totals *t)
+{
+	struct frec_ring_cpu *rc = per_cpu_ptr(store->cpus, cpu);
+	int i;
+
+	t->written += local_read(&rc->written);
+	t->overwritten += local_read(&rc->overwritten);
+	for (i = 0; i < FREC_DROP_NR; i++)
+		t->dropped[i] += local_read(&rc->dropped[i]);
+}
+
+/* Records @store holds on @cpu; no writer may be left in it. */
+static u64 frec_ring_store_count_readable(struct frec_ring_store *store, int cpu)
+{
+	struct frec_ring_cpu *rc = per_cpu_ptr(store->cpus, cpu);
+	struct frec_ring_cursor cur;
+	struct frec_ring_entry ent;
+	u64 n = 0;
+
+	frec_ring_cursor_init(&store->layout, rc, &cur);
+	while (frec_ring_cursor_next(&store->layout, rc, &cur, &ent, NULL, 0))
+		n++;
+	return n;
+}
+
+/* Put @store in place of @ring's and retire the old one. */
+static void frec_ring_swap_store(struct frec_ring *ring, struct frec_ring_store *store)
+{
+	struct frec_ring_store *old;
+	struct frec_ring_totals *base;
+	int cpu;
+
+	down_write(&frec_rings_rwsem);
+	old = frec_ring_store_locked(ring);
+	rcu_assign_pointer(ring->store, store);
+	ring->store_gen++;
+	/* Writers that loaded the old store (preemption off) are done after this. */
+	synchronize_rcu();
+	for_each_possible_cpu(cpu) {
+		base = per_cpu_ptr(ring->base, cpu);
+		base->cleared += frec_ring_store_count_readable(old, cpu);
+		frec_ring_store_add_counts(old, cpu, base);
+	}
+	up_write(&frec_rings_rwsem);
+	frec_ring_store_free(old);
+}
+
+/**
+ * frec_ring_resize() - give a ring another size, while writers go on
+ * @ring: the ring.
+ * @bytes_per_cpu: the new size of each CPU's part, as for
+ *	frec_ring_create().
+ *
+ * The records the ring holds are thrown away and counted as cleared;
+ * records written during the resize land in the old or the new store and
+ * are counted either way.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, -EINVAL for a bad size (logged), -ENOMEM.
+ */
+int frec_ring_resize(struct frec_ring *ring, unsigned long bytes_per_cpu)
+{
+	struct frec_ring_store *store;
+
+	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len);
+	if (IS_ERR(store))
+		return PTR_ERR(store);
+	frec_ring_swap_store(ring, store);
+	return 0;
+}
+
+/**
+ * frec_ring_clear() - throw away what a ring holds, while writers go on
+ * @ring: the ring.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0 or -ENOMEM (the ring is then left as it was).
+ */
+int frec_ring_clear(struct frec_ring *ring)
+{
+	unsigned long bytes;
+
+	down_read(&frec_rings_rwsem);
+	bytes = frec_ring_store_locked(ring)->bytes_per_cpu;
+	up_read(&frec_rings_rwsem);
+	return frec_ring_resize(ring, bytes);
+}
+
+/**
+ * frec_rings_clear_all() - clear every ring
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, or the first error of a ring that could not be cleared.
+ */
+int frec_rings_clear_all(void)
+{
+	struct frec_ring *ring;
+	int err, ret = 0;
+
+	mutex_lock(&frec_rings_admin_lock);
+	list_for_each_entry(ring, &frec_rings_list, node) {
+		err = frec_ring_clear(ring);
+		if (err && !ret)
+			ret = err;
+	}
+	mutex_unlock(&frec_rings_admin_lock);
+	return ret;
+}
+
+/**
+ * frec_ring_totals() - one CPU's counts of a ring since it was created
+ * @ring: the ring.
+ * @cpu: the CPU.
+ * @t: filled with the counts.
+ *
+ * Context: Process context, frec_rings_rwsem held.
+ */
+void frec_ring_totals(struct frec_ring *ring, int cpu, struct frec_ring_totals *t)
+{
+	*t = *per_cpu_ptr(ring->base, cpu);
+	frec_ring_store_add_counts(frec_ring_store_locked(ring), cpu, t);
 }
 
 /**
  * frec_rings_for_each() - call @fn on every ring, with the ring list locked
- * @fn: the function; it may sleep but not create or destroy rings.
+ * @fn: the function; it may sleep but not create, destroy, resize or
+ *	clear rings.
  * @data: passed to @fn.
  *
  * Context: Process context; sleeps.
@@ -450,10 +688,10 @@ void frec_rings_for_each(void (*fn)(struct frec_ring *ring, void *data), void *d
 {
 	struct frec_ring *ring;
 
-	mutex_lock(&frec_rings_lock);
-	list_for_each_entry(ring, &frec_rings, node)
+	down_read(&frec_rings_rwsem);
+	list_for_each_entry(ring, &frec_rings_list, node)
 		fn(ring, data);
-	mutex_unlock(&frec_rings_lock);
+	up_read(&frec_rings_rwsem);
 }
 
 /* Create the default ring; called when frec loads. */
@@ -476,11 +714,13 @@ void frec_rings_exit(void)
 {
 	struct frec_ring *ring, *next;
 
-	mutex_lock(&frec_rings_lock);
-	list_for_each_entry_safe(ring, next, &frec_rings, node) {
+	/* Clients are gone (they depend on frec): nothing changes the list. */
+	list_for_each_entry_safe(ring, next, &frec_rings_list, node) {
+		frec_debugfs_remove_ring(ring);
+		down_write(&frec_rings_rwsem);
 		list_del(&ring->node);
+		up_write(&frec_rings_rwsem);
 		frec_ring_free(ring);
 	}
 	frec_default = NULL;
-	mutex_unlock(&frec_rings_lock);
 }

@@ -7,49 +7,106 @@
 #define _FREC_RINGS_H
 
 #include <linux/list.h>
+#include <linux/rcupdate.h>
+#include <linux/rwsem.h>
 #include <linux/spinlock.h>
 
 #include <frec.h>
 
 #include "frec_ring.h"
 
+/* Longest payload of a record ring. */
+#define FREC_RING_MAX_RECORD_LEN	4096
+
+/**
+ * struct frec_ring_store - the memory a ring records into
+ * @layout: the shape every CPU's part shares.
+ * @bytes_per_cpu: size of each CPU's part.
+ * @cpus: the CPUs' parts.
+ *
+ * Resizing or clearing a ring swaps in a new store (see frec_rings.c).
+ */
+struct frec_ring_store {
+	struct frec_ring_layout layout;
+	unsigned long bytes_per_cpu;
+	struct frec_ring_cpu __percpu *cpus;
+};
+
+/**
+ * struct frec_ring_totals - one CPU's counts of a ring, over all stores
+ * @written: records offered.
+ * @overwritten: stored records destroyed by newer ones.
+ * @dropped: records not stored, by enum frec_drop_reason.
+ * @cleared: stored records thrown away by a clear or a resize.
+ *
+ * When writers are quiet: written == readable + overwritten +
+ * sum(dropped) + cleared.
+ */
+struct frec_ring_totals {
+	u64 written;
+	u64 overwritten;
+	u64 dropped[FREC_DROP_NR];
+	u64 cleared;
+};
+
 /**
  * struct frec_ring - a named ring
  * @gate: what call sites test inline (include/frec.h); first, so that a
  *	client can read it through its opaque pointer.
- * @node: entry in the list of rings, under frec_rings_lock.
+ * @node: entry in the list of rings, under frec_rings_rwsem.
+ * @id: unique for the life of frec; readers find their rings again by it.
  * @name: unique name.
  * @kind: events or records.
+ * @max_record_len: longest payload of a record ring, 0 for an event ring.
  * @gate_lock: serializes changes of @enabled and @level into @gate.
  * @enabled: records are stored only while set.
  * @level: records above this level are not stored.
  * @static_def: the FREC_DEFINE_RING() definition this ring belongs to,
  *	NULL for a ring from frec_ring_create().
  * @orphan: a static ring whose module unloaded; its records stay readable
- *	until a module registers it again.  Under frec_rings_lock.
- * @bytes_per_cpu: size of each CPU's part.
- * @layout: the shape every CPU's part shares.
- * @cpus: the CPUs' parts.
+ *	until a module registers it again.  Under frec_rings_rwsem.
+ * @store: where writers record; replaced under frec_rings_rwsem, and
+ *	read by writers under RCU-sched (preemption off).
+ * @store_gen: bumped when @store is replaced, under frec_rings_rwsem.
+ * @base: per-CPU counts of the stores replaced so far.
+ * @debugfs: the ring's directory under frec/rings/.
  */
 struct frec_ring {
 	struct frec_ring_gate gate;
 	struct list_head node;
+	u64 id;
 	char name[FREC_RING_NAME_MAX + 1];
 	enum frec_ring_kind kind;
+	unsigned int max_record_len;
 	raw_spinlock_t gate_lock;
 	bool enabled;
 	unsigned int level;
 	const struct frec_ring_def *static_def;
 	bool orphan;
-	unsigned long bytes_per_cpu;
-	struct frec_ring_layout layout;
-	struct frec_ring_cpu __percpu *cpus;
+	struct frec_ring_store __rcu *store;
+	u64 store_gen;
+	struct frec_ring_totals __percpu *base;
+	struct dentry *debugfs;
 };
+
+extern struct rw_semaphore frec_rings_rwsem;
+extern struct list_head frec_rings_list;
+
+/* The ring's store; frec_rings_rwsem held. */
+static inline struct frec_ring_store *frec_ring_store_locked(struct frec_ring *ring)
+{
+	return rcu_dereference_protected(ring->store, lockdep_is_held(&frec_rings_rwsem));
+}
 
 int frec_rings_init(void);
 void frec_rings_exit(void);
 struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def);
 void frec_ring_disown(struct frec_ring *ring);
+struct frec_ring *frec_ring_find(const char *name);
+int frec_ring_resize(struct frec_ring *ring, unsigned long bytes_per_cpu);
+int frec_ring_clear(struct frec_ring *ring);
+int frec_rings_clear_all(void);
+void frec_ring_totals(struct frec_ring *ring, int cpu, struct frec_ring_totals *t);
 void frec_rings_for_each(void (*fn)(struct frec_ring *ring, void *data), void *data);
 
 #endif /* _FREC_RINGS_H */

@@ -170,7 +170,7 @@ static void ring_one_event_reads_back(struct kunit *test)
 	preempt_disable();
 	cpu = smp_processor_id();
 	KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], 0x1234,
-						    0x5678, one_to_four), 0);
+						    0x5678, one_to_four, NULL), 0);
 	preempt_enable();
 	frec_ring_cursor_init(&t->ring, &t->cpu[cpu], &cur);
 	KUNIT_ASSERT_TRUE(test, frec_ring_cursor_next(&t->ring, &t->cpu[cpu], &cur,
@@ -198,12 +198,12 @@ static void ring_exact_wrap_overwrites_oldest(struct kunit *test)
 	cpu = get_cpu();
 	for (i = 0; i < 8; i++)
 		frec_ring_write_event(&t->ring, &t->cpu[cpu], 100 + i, 0,
-				      zero_args);
+				      zero_args, NULL);
 	c = test_read(t, cpu, fmts, 8);
 	KUNIT_EXPECT_EQ(test, c.readable, 8);
 	KUNIT_EXPECT_EQ(test, c.overwritten, 0);
 	KUNIT_EXPECT_EQ(test, fmts[0], 100UL);
-	frec_ring_write_event(&t->ring, &t->cpu[cpu], 108, 0, zero_args);
+	frec_ring_write_event(&t->ring, &t->cpu[cpu], 108, 0, zero_args, NULL);
 	put_cpu();
 	c = test_read(t, cpu, fmts, 8);
 	KUNIT_EXPECT_EQ(test, c.readable, 8);
@@ -227,9 +227,10 @@ static void ring_record_of_max_size(struct kunit *test)
 	for (i = 0; i < 1001; i++)
 		in[i] = i * 7;
 	cpu = get_cpu();
-	KUNIT_EXPECT_EQ(test, frec_ring_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1000), 0);
+	KUNIT_EXPECT_EQ(test,
+			frec_ring_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1000, NULL), 0);
 	/* One byte more than the maximum: dropped and counted. */
-	KUNIT_EXPECT_EQ(test, frec_ring_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1001),
+	KUNIT_EXPECT_EQ(test, frec_ring_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1001, NULL),
 			-E2BIG);
 	put_cpu();
 	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_SIZE]), 1);
@@ -265,7 +266,7 @@ static void ring_stop_when_full_keeps_first(struct kunit *test)
 	cpu = get_cpu();
 	for (i = 0; i < 12; i++)
 		KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], i, 0,
-							    zero_args),
+							    zero_args, NULL),
 				i < 8 ? 0 : -ENOSPC);
 	put_cpu();
 	c = test_read(t, cpu, fmts, 8);
@@ -291,7 +292,7 @@ static void test_nest_hook(enum frec_ring_hook where)
 	for (i = 0; i < hook_nested; i++)
 		frec_ring_write_event(&hook_ring->ring,
 				      &hook_ring->cpu[smp_processor_id()], 1000 + i, 0,
-				      zero_args);
+				      zero_args, NULL);
 	hook_busy = 0;
 }
 
@@ -309,13 +310,13 @@ static void check_nested(struct kunit *test, enum frec_ring_hook at,
 	cpu = get_cpu();
 	for (i = 0; i < prefill; i++)
 		frec_ring_write_event(&t->ring, &t->cpu[cpu], 500 + i, 0,
-				      zero_args);
+				      zero_args, NULL);
 	hook_ring = t;
 	hook_at = at;
 	hook_nested = nested;
 	frec_ring_test_hook = test_nest_hook;
 	KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], 1, 0,
-						    zero_args), 0);
+						    zero_args, NULL), 0);
 	frec_ring_test_hook = NULL;
 	put_cpu();
 
@@ -349,7 +350,7 @@ static void test_recurse_hook(enum frec_ring_hook where)
 		return;
 	recurse_depth++;
 	frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[smp_processor_id()],
-			      2000 + recurse_depth, 0, zero_args);
+			      2000 + recurse_depth, 0, zero_args, NULL);
 	recurse_depth--;
 }
 
@@ -366,7 +367,7 @@ static void ring_nesting_limit_drops_and_counts(struct kunit *test)
 	hook_ring = t;
 	frec_ring_test_hook = test_recurse_hook;
 	KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], 1, 0,
-						    zero_args), 0);
+						    zero_args, NULL), 0);
 	frec_ring_test_hook = NULL;
 	put_cpu();
 	c = test_read(t, cpu, NULL, 0);
@@ -416,12 +417,12 @@ static void torture_write(enum frec_test_level level)
 		u8 p[256];
 		unsigned int len = frec_test_payload(p, torture->max_len, w, n);
 
-		frec_ring_write_record(&t->ring, rc, w, n, p, len);
+		frec_ring_write_record(&t->ring, rc, w, n, p, len, NULL);
 	} else {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
 		frec_test_args(args, cpu, w, n);
-		frec_ring_write_event(&t->ring, rc, w, n, args);
+		frec_ring_write_event(&t->ring, rc, w, n, args, NULL);
 	}
 	atomic_long_inc(&torture->by_level[level]);
 }

@@ -18,6 +18,12 @@
 #include "frec_ring.h"
 #include "frec_rings.h"
 
+/* The ring's store; tests do not resize or clear the rings they read. */
+static struct frec_ring_store *frec_test_store(struct frec_ring *ring)
+{
+	return rcu_dereference_raw(ring->store);
+}
+
 /*
  * The guest test creates this file once frec_test_client.ko has recorded
  * and gone.  (Not a module parameter: KUnit runs a module's suites before
@@ -49,6 +55,7 @@ static void unload_client_strings_outlive_the_client(struct kunit *test)
 {
 	static const char want_fmt[] = "frec test client: %s %d of %s";
 	struct frec_ring *ring = frec_default_ring();
+	struct frec_ring_store *store = frec_test_store(ring);
 	struct frec_ring_cursor cur;
 	struct frec_ring_entry e;
 	struct frec_ring_cpu *rc;
@@ -56,9 +63,9 @@ static void unload_client_strings_outlive_the_client(struct kunit *test)
 	const char *fmt;
 
 	for_each_possible_cpu(cpu) {
-		rc = per_cpu_ptr(ring->cpus, cpu);
-		frec_ring_cursor_init(&ring->layout, rc, &cur);
-		while (frec_ring_cursor_next(&ring->layout, rc, &cur, &e, NULL, 0)) {
+		rc = per_cpu_ptr(store->cpus, cpu);
+		frec_ring_cursor_init(&store->layout, rc, &cur);
+		while (frec_ring_cursor_next(&store->layout, rc, &cur, &e, NULL, 0)) {
 			fmt = (const char *)e.fmt;
 			/*
 			 * Frec's copies are in the kernel heap (the direct

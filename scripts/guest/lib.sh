@@ -28,6 +28,9 @@ frec_unload() {
 
 # Unload frec if a previous test left it loaded.
 frec_reset() {
+	for m in frec_hanoi frec_stress; do
+		grep -q "^$m " /proc/modules && rmmod $m
+	done
 	if frec_loaded; then
 		rmmod frec || fail "cannot unload frec left by an earlier test"
 	fi

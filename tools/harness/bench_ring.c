@@ -54,11 +54,11 @@ static void *bench_thread(void *arg)
 	switch (b->kind) {
 	case BENCH_EVENT:
 		for (i = 0; i < iterations; i++)
-			frec_ring_write_event(&ring, rc, 0x1000, 0x2000, args);
+			frec_ring_write_event(&ring, rc, 0x1000, 0x2000, args, NULL);
 		break;
 	case BENCH_RECORD:
 		for (i = 0; i < iterations; i++)
-			frec_ring_write_record(&ring, rc, 0, 0x2000, MSG, sizeof(MSG) - 1);
+			frec_ring_write_record(&ring, rc, 0, 0x2000, MSG, sizeof(MSG) - 1, NULL);
 		break;
 	case BENCH_SHARED_SEQ:
 		for (i = 0; i < iterations; i++)

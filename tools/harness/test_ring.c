@@ -67,7 +67,7 @@ static int event(struct tring *t, int cpu, unsigned long fmt,
 		 unsigned long caller, const unsigned long *args)
 {
 	compat_set_cpu(cpu);
-	return frec_ring_write_event(&t->ring, &t->cpu[cpu], fmt, caller, args);
+	return frec_ring_write_event(&t->ring, &t->cpu[cpu], fmt, caller, args, NULL);
 }
 
 struct cpu_counts {
@@ -260,10 +260,10 @@ static void record_of_max_size_reads_back(struct ht_case *c)
 	HT_EXPECT_EQ(c, tring_setup(&t, 1, 64, 1000, false), 0);
 	for (len = 1; len <= 1000; len += 111) {
 		fill_pattern(in, len, len);
-		HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 5, 6, in, len), 0);
+		HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 5, 6, in, len, NULL), 0);
 	}
 	fill_pattern(in, 1000, 1000);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 5, 6, in, 1000), 0);
+	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 5, 6, in, 1000, NULL), 0);
 	/* 1000 bytes take 1 + ceil(976 / 56) = 19 slots: only the newest 3 fit. */
 	HT_EXPECT_EQ(c, frec_ring_record_slots(1000), 19);
 	frec_ring_cursor_init(&t.ring, &t.cpu[0], &cur);
@@ -290,7 +290,7 @@ static void records_wrap_around_the_slot_array(struct ht_case *c)
 	/* 100-byte records take 3 slots: they straddle the end of 16 slots. */
 	for (i = 0; i < 40; i++) {
 		fill_pattern(in, 100, i);
-		frec_ring_write_record(&t.ring, &t.cpu[0], i, 0, in, 100);
+		frec_ring_write_record(&t.ring, &t.cpu[0], i, 0, in, 100, NULL);
 	}
 	frec_ring_cursor_init(&t.ring, &t.cpu[0], &cur);
 	while (frec_ring_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, out, sizeof(out))) {
@@ -311,10 +311,10 @@ static void oversized_record_is_dropped_and_counted(struct ht_case *c)
 	struct tring t;
 
 	tring_setup(&t, 1, 16, 300, false);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, in, 301), -E2BIG);
+	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, in, 301, NULL), -E2BIG);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_SIZE]), 1);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].written), 1);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, in, 300), 0);
+	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, in, 300, NULL), 0);
 	expect_reconciled(c, &t);
 	tring_free(&t);
 }
@@ -339,8 +339,8 @@ static void kinds_are_not_mixed(struct ht_case *c)
 
 	tring_setup(&ev, 1, 8, 0, false);
 	tring_setup(&rec, 1, 8, 100, false);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&ev.ring, &ev.cpu[0], 0, 0, "x", 1), -EINVAL);
-	HT_EXPECT_EQ(c, frec_ring_write_event(&rec.ring, &rec.cpu[0], 0, 0, ALL_ARGS(0)),
+	HT_EXPECT_EQ(c, frec_ring_write_record(&ev.ring, &ev.cpu[0], 0, 0, "x", 1, NULL), -EINVAL);
+	HT_EXPECT_EQ(c, frec_ring_write_event(&rec.ring, &rec.cpu[0], 0, 0, ALL_ARGS(0), NULL),
 		     -EINVAL);
 	tring_free(&ev);
 	tring_free(&rec);
@@ -380,7 +380,7 @@ static void nest_hook(enum frec_ring_hook where)
 	hook_depth++;
 	for (i = 0; i < hook_nested_writes; i++)
 		frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[0],
-				      1000 + i, 0, ALL_ARGS(1000 + i));
+				      1000 + i, 0, ALL_ARGS(1000 + i), NULL);
 	hook_depth--;
 }
 
@@ -444,7 +444,7 @@ static void recurse_hook(enum frec_ring_hook where)
 		return;
 	hook_depth++;
 	frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[0], 2000 + hook_depth,
-			      0, ALL_ARGS(0));
+			      0, ALL_ARGS(0), NULL);
 	hook_depth--;
 }
 
@@ -492,12 +492,12 @@ static void stress_write(enum frec_test_level level)
 		u8 p[256];
 		unsigned int len = frec_test_payload(p, st->max_len, w, n);
 
-		frec_ring_write_record(&st->t.ring, &st->t.cpu[cpu], w, n, p, len);
+		frec_ring_write_record(&st->t.ring, &st->t.cpu[cpu], w, n, p, len, NULL);
 	} else {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
 		frec_test_args(args, cpu, w, n);
-		frec_ring_write_event(&st->t.ring, &st->t.cpu[cpu], w, n, args);
+		frec_ring_write_event(&st->t.ring, &st->t.cpu[cpu], w, n, args, NULL);
 	}
 }
 

@@ -1,0 +1,487 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_debugfs.c - /sys/kernel/debug/frec/: the control files, and the
+ * directory of each ring.
+ *
+ *   version              API and raw format versions
+ *   dump, raw, formats   records out (frec_dump.c)
+ *   filter               what dump shows (frec_filter.c); read: the filter
+ *   enable               1/0: frec as a whole (a static key)
+ *   clear                write 1: clear every ring
+ *   rings/<name>/        dump, enable, level, size, clear, stats
+ *
+ * Every file is root-only: records hold kernel addresses.  Every write is
+ * parsed whole and strictly; a bad one returns an error and changes
+ * nothing.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/jump_label.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+
+#include <frec.h>
+#include <frec_raw.h>
+
+#include "frec_debugfs.h"
+#include "frec_dump.h"
+#include "frec_filter.h"
+#include "frec_rings.h"
+
+static struct dentry *frec_debugfs_root;
+static struct dentry *frec_debugfs_rings;
+
+static struct frec_filter *frec_filter_active;
+static DEFINE_MUTEX(frec_filter_lock);
+
+static const char * const frec_level_names[] = {
+	[FREC_LEVEL_ERR] = "err",
+	[FREC_LEVEL_WARN] = "warn",
+	[FREC_LEVEL_INFO] = "info",
+	[FREC_LEVEL_DEBUG] = "debug",
+	[FREC_LEVEL_TRACE] = "trace",
+};
+
+static const char * const frec_drop_names[FREC_DROP_NR] = {
+	[FREC_DROP_NEST] = "dropped_nest",
+	[FREC_DROP_LAP] = "dropped_lap",
+	[FREC_DROP_FULL] = "dropped_full",
+	[FREC_DROP_SIZE] = "dropped_size",
+	[FREC_DROP_DISABLED] = "dropped_disabled",
+};
+
+/*
+ * Copy a write of at most @size - 1 bytes into @buf, NUL-terminated, with
+ * one trailing newline removed.  Longer writes are -EINVAL, and so is a
+ * write that is not the whole input (a nonzero offset).
+ */
+static int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t *ppos,
+				  char *buf, size_t size)
+{
+	if (*ppos || !count || count >= size)
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (buf[count - 1] == '\n')
+		buf[count - 1] = '\0';
+	return 0;
+}
+
+/* "0" or "1", nothing else. */
+static int frec_debugfs_get_bool(const char __user *ubuf, size_t count, loff_t *ppos,
+				 bool *val)
+{
+	char buf[4];
+	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	if (strcmp(buf, "0") && strcmp(buf, "1"))
+		return -EINVAL;
+	*val = buf[0] == '1';
+	return 0;
+}
+
+/* frec/enable */
+
+static ssize_t frec_enable_read(struct file *file, char __user *ubuf, size_t count,
+				loff_t *ppos)
+{
+	char buf[3];
+
+	snprintf(buf, sizeof(buf), "%d\n", static_key_enabled(&frec_enabled_key));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static ssize_t frec_enable_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	bool on;
+	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
+
+	if (err)
+		return err;
+	if (on)
+		static_branch_enable(&frec_enabled_key);
+	else
+		static_branch_disable(&frec_enabled_key);
+	return count;
+}
+
+static const struct file_operations frec_enable_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_enable_read,
+	.write = frec_enable_write,
+	.llseek = default_llseek,
+};
+
+/* frec/clear and rings/<name>/clear */
+
+static ssize_t frec_clear_write(struct file *file, const char __user *ubuf,
+				size_t count, loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	bool yes;
+	int err = frec_debugfs_get_bool(ubuf, count, ppos, &yes);
+
+	if (err)
+		return err;
+	if (!yes)
+		return -EINVAL;
+	err = ring ? frec_ring_clear(ring) : frec_rings_clear_all();
+	return err ?: count;
+}
+
+static const struct file_operations frec_clear_fops = {
+	.owner = THIS_MODULE,
+	.write = frec_clear_write,
+	.llseek = noop_llseek,
+};
+
+/* frec/filter */
+
+/**
+ * frec_debugfs_get_filter() - a copy of the filter in force
+ * @f: where to copy it; its ring globs point into its own buffer.
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_debugfs_get_filter(struct frec_filter *f)
+{
+	unsigned int i;
+
+	mutex_lock(&frec_filter_lock);
+	*f = *frec_filter_active;
+	for (i = 0; i < f->nr_globs; i++)
+		f->globs[i] = f->buf + (frec_filter_active->globs[i] - frec_filter_active->buf);
+	mutex_unlock(&frec_filter_lock);
+}
+
+static ssize_t frec_filter_read(struct file *file, char __user *ubuf, size_t count,
+				loff_t *ppos)
+{
+	char *buf = kmalloc(2 * FREC_FILTER_MAX, GFP_KERNEL);
+	ssize_t ret;
+	int n;
+
+	if (!buf)
+		return -ENOMEM;
+	mutex_lock(&frec_filter_lock);
+	n = frec_filter_print(frec_filter_active, buf, 2 * FREC_FILTER_MAX);
+	mutex_unlock(&frec_filter_lock);
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, n);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t frec_filter_write(struct file *file, const char __user *ubuf,
+				 size_t count, loff_t *ppos)
+{
+	struct frec_filter *f, *old;
+	char *line;
+	int err;
+
+	if (*ppos || !count || count > FREC_FILTER_MAX + 1)
+		return -EINVAL;
+	line = kmalloc(count + 1, GFP_KERNEL);
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	err = -ENOMEM;
+	if (!line || !f)
+		goto out;
+	err = -EFAULT;
+	if (copy_from_user(line, ubuf, count))
+		goto out;
+	line[count] = '\0';
+	err = -EINVAL;
+	if (strlen(line) != count)
+		goto out;
+	/* An empty line clears the filter. */
+	err = frec_filter_parse(f, line);
+	if (err)
+		goto out;
+	mutex_lock(&frec_filter_lock);
+	old = frec_filter_active;
+	frec_filter_active = f;
+	mutex_unlock(&frec_filter_lock);
+	f = old;
+out:
+	kfree(line);
+	kfree(f);
+	return err ?: count;
+}
+
+static const struct file_operations frec_filter_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_filter_read,
+	.write = frec_filter_write,
+	.llseek = default_llseek,
+};
+
+/* rings/<name>/enable */
+
+static ssize_t frec_ring_enable_read(struct file *file, char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+
+	return simple_read_from_buffer(ubuf, count, ppos,
+				       frec_ring_enabled(ring) ? "1\n" : "0\n", 2);
+}
+
+static ssize_t frec_ring_enable_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	bool on;
+	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
+
+	if (err)
+		return err;
+	frec_ring_set_enabled(ring, on);
+	return count;
+}
+
+static const struct file_operations frec_ring_enable_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_ring_enable_read,
+	.write = frec_ring_enable_write,
+	.llseek = default_llseek,
+};
+
+/* rings/<name>/level: a name (err warn info debug trace) or its number */
+
+static ssize_t frec_ring_level_read(struct file *file, char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	unsigned int level = frec_ring_level(ring);
+	char buf[16];
+	int n;
+
+	n = scnprintf(buf, sizeof(buf), "%s\n", frec_level_names[level]);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static ssize_t frec_ring_level_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	unsigned int level;
+	char buf[16];
+	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	err = match_string(frec_level_names, ARRAY_SIZE(frec_level_names), buf);
+	if (err >= FREC_LEVEL_ERR) {
+		level = err;
+	} else {
+		err = kstrtouint(buf, 10, &level);
+		if (err)
+			return err;
+	}
+	err = frec_ring_set_level(ring, level);
+	return err ?: count;
+}
+
+static const struct file_operations frec_ring_level_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_ring_level_read,
+	.write = frec_ring_level_write,
+	.llseek = default_llseek,
+};
+
+/* rings/<name>/size: bytes per CPU; writing resizes */
+
+static ssize_t frec_ring_size_read(struct file *file, char __user *ubuf, size_t count,
+				   loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	unsigned long bytes;
+	char buf[24];
+	int n;
+
+	down_read(&frec_rings_rwsem);
+	bytes = frec_ring_store_locked(ring)->bytes_per_cpu;
+	up_read(&frec_rings_rwsem);
+	n = scnprintf(buf, sizeof(buf), "%lu\n", bytes);
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static ssize_t frec_ring_size_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	unsigned long bytes;
+	char buf[24];
+	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	err = kstrtoul(buf, 10, &bytes);
+	if (err)
+		return err;
+	/* Sizes a ring can take: 128 bytes to 1 GiB per CPU. */
+	if (bytes < 2 * FREC_SLOT_BYTES || bytes > (1UL << 30))
+		return -ERANGE;
+	err = frec_ring_resize(ring, bytes);
+	return err ?: count;
+}
+
+static const struct file_operations frec_ring_size_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_ring_size_read,
+	.write = frec_ring_size_write,
+	.llseek = default_llseek,
+};
+
+/* rings/<name>/stats */
+
+static void frec_ring_stats_line(struct seq_file *m, const char *who,
+				 const struct frec_ring_totals *t, u64 readable)
+{
+	int i;
+
+	seq_printf(m, "%-5s written=%llu readable=%llu overwritten=%llu", who, t->written,
+		   readable, t->overwritten);
+	for (i = 0; i < FREC_DROP_NR; i++)
+		seq_printf(m, " %s=%llu", frec_drop_names[i], t->dropped[i]);
+	seq_printf(m, " cleared=%llu\n", t->cleared);
+}
+
+static int frec_ring_stats_show(struct seq_file *m, void *unused)
+{
+	struct frec_ring *ring = m->private;
+	struct frec_ring_totals t, sum = {};
+	struct frec_ring_store *store;
+	struct frec_ring_cursor cur;
+	struct frec_ring_entry ent;
+	struct frec_ring_cpu *rc;
+	u64 readable, all = 0;
+	char who[16];
+	int cpu, i;
+
+	down_read(&frec_rings_rwsem);
+	store = frec_ring_store_locked(ring);
+	for_each_possible_cpu(cpu) {
+		frec_ring_totals(ring, cpu, &t);
+		rc = per_cpu_ptr(store->cpus, cpu);
+		readable = 0;
+		frec_ring_cursor_init(&store->layout, rc, &cur);
+		while (frec_ring_cursor_next(&store->layout, rc, &cur, &ent, NULL, 0))
+			readable++;
+		snprintf(who, sizeof(who), "cpu%d", cpu);
+		frec_ring_stats_line(m, who, &t, readable);
+		sum.written += t.written;
+		sum.overwritten += t.overwritten;
+		for (i = 0; i < FREC_DROP_NR; i++)
+			sum.dropped[i] += t.dropped[i];
+		sum.cleared += t.cleared;
+		all += readable;
+	}
+	up_read(&frec_rings_rwsem);
+	frec_ring_stats_line(m, "all", &sum, all);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(frec_ring_stats);
+
+/* frec/version */
+
+static int frec_version_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "frec api %d.%d raw-format %d\n",
+		   FREC_API_VERSION_MAJOR, FREC_API_VERSION_MINOR,
+		   FREC_RAW_VERSION);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(frec_version);
+
+/**
+ * frec_debugfs_add_ring() - create rings/<name>/ for a new ring
+ * @ring: the ring.
+ *
+ * A failure is logged; the ring records all the same.
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_debugfs_add_ring(struct frec_ring *ring)
+{
+	struct dentry *dir;
+
+	dir = debugfs_create_dir(ring->name, frec_debugfs_rings);
+	if (IS_ERR(dir)) {
+		pr_warn("ring %s: no debugfs directory (%pe)\n", ring->name, dir);
+		return;
+	}
+	ring->debugfs = dir;
+	debugfs_create_file("dump", 0400, dir, ring, &frec_dump_fops);
+	debugfs_create_file("enable", 0600, dir, ring, &frec_ring_enable_fops);
+	debugfs_create_file("level", 0600, dir, ring, &frec_ring_level_fops);
+	debugfs_create_file("size", 0600, dir, ring, &frec_ring_size_fops);
+	debugfs_create_file("clear", 0200, dir, ring, &frec_clear_fops);
+	debugfs_create_file("stats", 0400, dir, ring, &frec_ring_stats_fops);
+}
+
+/**
+ * frec_debugfs_remove_ring() - remove rings/<name>/
+ * @ring: the ring.
+ *
+ * Waits for every operation in progress on its files to finish; later
+ * ones fail.
+ *
+ * Context: Process context; sleeps.  Not under frec_rings_rwsem.
+ */
+void frec_debugfs_remove_ring(struct frec_ring *ring)
+{
+	debugfs_remove(ring->debugfs);
+	ring->debugfs = NULL;
+}
+
+/**
+ * frec_debugfs_init() - create /sys/kernel/debug/frec/
+ *
+ * Context: Process context; sleeps.
+ * Return: 0 or a negative errno.
+ */
+int frec_debugfs_init(void)
+{
+	struct dentry *root;
+
+	frec_filter_active = kmalloc(sizeof(*frec_filter_active), GFP_KERNEL);
+	if (!frec_filter_active)
+		return -ENOMEM;
+	frec_filter_init(frec_filter_active);
+	root = debugfs_create_dir("frec", NULL);
+	if (IS_ERR(root)) {
+		pr_err("cannot create debugfs directory: %pe\n", root);
+		kfree(frec_filter_active);
+		return PTR_ERR(root);
+	}
+	frec_debugfs_root = root;
+	frec_debugfs_rings = debugfs_create_dir("rings", root);
+	debugfs_create_file("version", 0400, root, NULL, &frec_version_fops);
+	debugfs_create_file("dump", 0400, root, NULL, &frec_dump_fops);
+	debugfs_create_file("raw", 0400, root, NULL, &frec_raw_fops);
+	debugfs_create_file("formats", 0400, root, NULL, &frec_formats_fops);
+	debugfs_create_file("filter", 0600, root, NULL, &frec_filter_fops);
+	debugfs_create_file("enable", 0600, root, NULL, &frec_enable_fops);
+	debugfs_create_file("clear", 0200, root, NULL, &frec_clear_fops);
+	return 0;
+}
+
+/**
+ * frec_debugfs_exit() - remove /sys/kernel/debug/frec/
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_debugfs_exit(void)
+{
+	debugfs_remove(frec_debugfs_root);
+	kfree(frec_filter_active);
+}

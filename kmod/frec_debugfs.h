@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_debugfs.h - /sys/kernel/debug/frec/.
+ */
+#ifndef _FREC_DEBUGFS_H
+#define _FREC_DEBUGFS_H
+
+struct frec_ring;
+struct frec_filter;
+
+int frec_debugfs_init(void);
+void frec_debugfs_exit(void);
+void frec_debugfs_add_ring(struct frec_ring *ring);
+void frec_debugfs_remove_ring(struct frec_ring *ring);
+void frec_debugfs_get_filter(struct frec_filter *f);
+
+#endif /* _FREC_DEBUGFS_H */

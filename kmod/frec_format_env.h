@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_format_env.h - the kernel's lookups for frec_format.c.
+ */
+#ifndef _FREC_FORMAT_ENV_H
+#define _FREC_FORMAT_ENV_H
+
+#include <linux/kallsyms.h>
+
+#include "frec_format.h"
+#include "frec_reader.h"
+
+/* Longest format read from memory, NUL included. */
+#define FREC_FORMAT_FMT_MAX	1024
+
+/**
+ * struct frec_format_kernel - scratch space for formatting in the kernel
+ * @env: the lookups, with ctx pointing here.
+ * @sym: sprint_symbol()'s buffer.
+ * @fmt: the format, copied out of memory that may go away.
+ * @line: the formatted line.
+ */
+struct frec_format_kernel {
+	struct frec_format_env env;
+	char sym[KSYM_SYMBOL_LEN];
+	char fmt[FREC_FORMAT_FMT_MAX];
+	char line[FREC_FORMAT_LINE_MAX];
+};
+
+void frec_format_kernel_init(struct frec_format_kernel *fk);
+int frec_format_kernel_string(char *buf, size_t size, u64 addr);
+size_t frec_format_kernel_line(struct frec_format_kernel *fk,
+			       const struct frec_reader_record *rec);
+
+#endif /* _FREC_FORMAT_ENV_H */

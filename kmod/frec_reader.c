@@ -1,0 +1,306 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_reader.c - reading every ring's records merged in sequence order.
+ *
+ * A reader has one source per (ring, CPU): a cursor into that CPU's part
+ * and the next record it holds, copied out.  frec_reader_next() returns
+ * the source record with the lowest sequence number and refills that
+ * source, so records come out in global order whatever ring and CPU wrote
+ * them: the k-way merge of lists each already in order (positions on one
+ * CPU are in seq order, frec_ring.c).
+ *
+ * The rings a reader reads are fixed when it opens.  Between calls, with
+ * frec_rings_rwsem not held, a ring may be destroyed, resized or cleared:
+ * frec_reader_lock() takes the rwsem and looks every ring up again by id
+ * and store generation; a ring that is gone or has a new store simply
+ * ends, so a reader never touches freed memory.  Like the cursors, it
+ * never blocks writers and never shows a torn record.
+ */
+#include <linux/err.h>
+#include <linux/list.h>
+#include <linux/slab.h>
+
+#include "frec_filter.h"
+#include "frec_reader.h"
+
+/**
+ * struct frec_reader_ring - a ring as a reader saw it when it opened
+ * @ring: the ring; dereferenced only while @live.
+ * @id: its id, to find it again.
+ * @gen: its store generation then.
+ * @live: still listed with the same store, checked by frec_reader_lock().
+ */
+struct frec_reader_ring {
+	struct frec_ring *ring;
+	u64 id;
+	u64 gen;
+	bool live;
+};
+
+/**
+ * struct frec_reader_source - one CPU's part of one ring
+ * @ring_index: index into frec_reader.rings.
+ * @cpu: the CPU.
+ * @cur: the cursor.
+ * @have: @ent holds the next record.
+ * @done: nothing more to read here.
+ * @ent: the next record.
+ * @buf: payload buffer, the ring's max_record_len bytes (record rings).
+ */
+struct frec_reader_source {
+	unsigned int ring_index;
+	unsigned int cpu;
+	struct frec_ring_cursor cur;
+	bool have;
+	bool done;
+	struct frec_ring_entry ent;
+	char *buf;
+};
+
+/**
+ * struct frec_reader - a merged read of many rings
+ * @filter: CPU, sequence and time terms applied to every record, or NULL.
+ * @nr_rings: rings read.
+ * @rings: them.
+ * @nr_sources: sources.
+ * @sources: them.
+ */
+struct frec_reader {
+	const struct frec_filter *filter;
+	unsigned int nr_rings;
+	struct frec_reader_ring *rings;
+	unsigned int nr_sources;
+	struct frec_reader_source *sources;
+};
+
+static bool frec_reader_wants(const struct frec_filter *filter, struct frec_ring *ring,
+			      struct frec_ring *only)
+{
+	if (only)
+		return ring == only;
+	return !filter || frec_filter_ring(filter, ring->name);
+}
+
+static void frec_reader_free(struct frec_reader *rd)
+{
+	unsigned int i;
+
+	if (rd->sources)
+		for (i = 0; i < rd->nr_sources; i++)
+			kfree(rd->sources[i].buf);
+	kfree(rd->sources);
+	kfree(rd->rings);
+	kfree(rd);
+}
+
+/**
+ * frec_reader_open() - start a merged read of the rings as they are now
+ * @filter: which rings, CPUs, sequence numbers and times; NULL for all.
+ *	It must stay valid until frec_reader_close().
+ * @only: read this ring alone (then @filter's ring globs are ignored).
+ *
+ * Each CPU's part is read up to its head at this moment.
+ *
+ * Context: Process context; sleeps.
+ * Return: the reader, or ERR_PTR(-ENOMEM).
+ */
+struct frec_reader *frec_reader_open(const struct frec_filter *filter,
+				     struct frec_ring *only)
+{
+	struct frec_reader_source *src;
+	struct frec_ring_store *store;
+	struct frec_reader *rd;
+	struct frec_ring *ring;
+	unsigned int n = 0, r, i;
+	int cpu;
+
+	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
+	if (!rd)
+		return ERR_PTR(-ENOMEM);
+	rd->filter = filter;
+
+	down_read(&frec_rings_rwsem);
+	list_for_each_entry(ring, &frec_rings_list, node)
+		n += frec_reader_wants(filter, ring, only);
+	rd->rings = kcalloc(n ?: 1, sizeof(*rd->rings), GFP_KERNEL);
+	rd->sources = kcalloc((n ?: 1) * num_possible_cpus(), sizeof(*rd->sources),
+			      GFP_KERNEL);
+	if (!rd->rings || !rd->sources)
+		goto nomem;
+	r = 0;
+	i = 0;
+	list_for_each_entry(ring, &frec_rings_list, node) {
+		if (!frec_reader_wants(filter, ring, only))
+			continue;
+		store = frec_ring_store_locked(ring);
+		rd->rings[r] = (struct frec_reader_ring) {
+			.ring = ring, .id = ring->id, .gen = ring->store_gen, .live = true,
+		};
+		for_each_possible_cpu(cpu) {
+			src = &rd->sources[i++];
+			src->ring_index = r;
+			src->cpu = cpu;
+			if (filter && !filter->any_cpu && !cpumask_test_cpu(cpu, &filter->cpus)) {
+				src->done = true;
+				continue;
+			}
+			if (ring->max_record_len) {
+				src->buf = kmalloc(ring->max_record_len, GFP_KERNEL);
+				if (!src->buf)
+					goto nomem;
+			}
+			frec_ring_cursor_init(&store->layout, per_cpu_ptr(store->cpus, cpu),
+					      &src->cur);
+		}
+		r++;
+	}
+	rd->nr_rings = r;
+	rd->nr_sources = i;
+	up_read(&frec_rings_rwsem);
+	return rd;
+
+nomem:
+	up_read(&frec_rings_rwsem);
+	rd->nr_sources = i;
+	frec_reader_free(rd);
+	return ERR_PTR(-ENOMEM);
+}
+
+/**
+ * frec_reader_close() - end a read
+ * @rd: the reader, unlocked.
+ *
+ * Context: Process context.
+ */
+void frec_reader_close(struct frec_reader *rd)
+{
+	frec_reader_free(rd);
+}
+
+/**
+ * frec_reader_lock() - hold the rings still while reading from them
+ * @rd: the reader.
+ *
+ * Rings destroyed, resized or cleared since the last call end here.
+ *
+ * Context: Process context; sleeps.  Pairs with frec_reader_unlock().
+ */
+void frec_reader_lock(struct frec_reader *rd)
+{
+	struct frec_reader_ring *rr;
+	struct frec_ring *ring;
+	unsigned int r;
+
+	down_read(&frec_rings_rwsem);
+	for (r = 0; r < rd->nr_rings; r++) {
+		rr = &rd->rings[r];
+		if (!rr->live)
+			continue;
+		rr->live = false;
+		list_for_each_entry(ring, &frec_rings_list, node) {
+			if (ring->id == rr->id) {
+				rr->live = ring == rr->ring && ring->store_gen == rr->gen;
+				break;
+			}
+		}
+	}
+}
+
+/**
+ * frec_reader_unlock() - let rings change again
+ * @rd: the reader.
+ *
+ * Context: Process context.
+ */
+void frec_reader_unlock(struct frec_reader *rd)
+{
+	up_read(&frec_rings_rwsem);
+}
+
+/* Fill @src with its next record that passes the filter, if any. */
+static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *src)
+{
+	struct frec_reader_ring *rr = &rd->rings[src->ring_index];
+	const struct frec_filter *f = rd->filter;
+	struct frec_ring_store *store;
+	struct frec_ring_cpu *rc;
+
+	if (!rr->live) {
+		src->done = true;
+		return;
+	}
+	store = frec_ring_store_locked(rr->ring);
+	rc = per_cpu_ptr(store->cpus, src->cpu);
+	while (frec_ring_cursor_next(&store->layout, rc, &src->cur, &src->ent, src->buf,
+				     rr->ring->max_record_len)) {
+		if (!f || frec_filter_record(f, src->cpu, src->ent.seq, src->ent.ts)) {
+			src->have = true;
+			return;
+		}
+	}
+	src->done = true;
+}
+
+/**
+ * frec_reader_next() - the next record in sequence order
+ * @rd: the reader, locked.
+ * @rec: filled with the record; its payload stays valid until the next
+ *	call.
+ *
+ * Context: Process context, between frec_reader_lock() and
+ * frec_reader_unlock().
+ * Return: true if @rec holds a record, false at the end.
+ */
+bool frec_reader_next(struct frec_reader *rd, struct frec_reader_record *rec)
+{
+	struct frec_reader_source *src, *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < rd->nr_sources; i++) {
+		src = &rd->sources[i];
+		if (!src->have && !src->done)
+			frec_reader_fill(rd, src);
+		if (src->have && !rd->rings[src->ring_index].live) {
+			/* Its ring changed: the copy is fine, but end here. */
+			src->have = false;
+			src->done = true;
+		}
+		if (src->have && (!best || src->ent.seq < best->ent.seq))
+			best = src;
+	}
+	if (!best)
+		return false;
+	best->have = false;
+	rec->ring = rd->rings[best->ring_index].ring;
+	rec->ring_index = best->ring_index;
+	rec->cpu = best->cpu;
+	rec->ent = best->ent;
+	rec->payload = best->buf;
+	return true;
+}
+
+/**
+ * frec_reader_nr_rings() - how many rings a reader reads
+ * @rd: the reader.
+ *
+ * Context: Any context.
+ * Return: the number of rings, fixed when the reader opened.
+ */
+unsigned int frec_reader_nr_rings(struct frec_reader *rd)
+{
+	return rd->nr_rings;
+}
+
+/**
+ * frec_reader_ring() - one of a reader's rings
+ * @rd: the reader, locked.
+ * @index: 0 to frec_reader_nr_rings() - 1.
+ *
+ * Context: Process context, between frec_reader_lock() and
+ * frec_reader_unlock().
+ * Return: the ring, or NULL if it is gone or changed since the open.
+ */
+struct frec_ring *frec_reader_ring(struct frec_reader *rd, unsigned int index)
+{
+	return rd->rings[index].live ? rd->rings[index].ring : NULL;
+}

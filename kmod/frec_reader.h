@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_reader.h - reading every ring's records merged in sequence order.
+ */
+#ifndef _FREC_READER_H
+#define _FREC_READER_H
+
+#include <linux/cpumask.h>
+
+#include "frec_ring.h"
+#include "frec_rings.h"
+
+struct frec_filter;
+
+/**
+ * struct frec_reader_record - a record as a reader returns it
+ * @ring: its ring (valid while frec_rings_rwsem is held).
+ * @ring_index: which of the reader's rings, 0 to nr_rings - 1.
+ * @cpu: the CPU that recorded it.
+ * @ent: seq, timestamp, format, caller, arguments, payload length.
+ * @payload: a record's text (@ent.len bytes).
+ */
+struct frec_reader_record {
+	struct frec_ring *ring;
+	unsigned int ring_index;
+	unsigned int cpu;
+	struct frec_ring_entry ent;
+	const char *payload;
+};
+
+struct frec_reader;
+
+struct frec_reader *frec_reader_open(const struct frec_filter *filter,
+				     struct frec_ring *only);
+void frec_reader_close(struct frec_reader *rd);
+void frec_reader_lock(struct frec_reader *rd);
+void frec_reader_unlock(struct frec_reader *rd);
+bool frec_reader_next(struct frec_reader *rd, struct frec_reader_record *rec);
+unsigned int frec_reader_nr_rings(struct frec_reader *rd);
+struct frec_ring *frec_reader_ring(struct frec_reader *rd, unsigned int index);
+
+#endif /* _FREC_READER_H */

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_stress.c - a load generator: every CPU records from hard-IRQ
+ * context (a pinned hrtimer) and from a kthread, into an event ring and a
+ * record ring, until the module is unloaded.  Tests read, resize and
+ * clear the rings meanwhile; the records are self-checking (the thread's
+ * count, the CPU, and its double).
+ *
+ *   insmod frec_stress.ko period_us=50
+ */
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+
+#include <frec.h>
+
+static unsigned int period_us = 100;
+module_param(period_us, uint, 0444);
+MODULE_PARM_DESC(period_us, "hrtimer period per CPU, us");
+
+FREC_DEFINE_RING(stress, FREC_RING_EVENTS, 16 * 1024, 0);
+FREC_DEFINE_RING(stress_text, FREC_RING_RECORDS, 16 * 1024, 128);
+
+struct frec_stress_cpu {
+	struct hrtimer timer;
+	unsigned long ticks;
+	struct task_struct *thread;
+};
+
+static DEFINE_PER_CPU(struct frec_stress_cpu, frec_stress_cpus);
+
+static enum hrtimer_restart frec_stress_tick(struct hrtimer *t)
+{
+	struct frec_stress_cpu *sc = container_of(t, struct frec_stress_cpu, timer);
+
+	sc->ticks++;
+	frec_record(FREC_RING(stress), "irq tick %lu cpu %d check %lu", sc->ticks,
+		    smp_processor_id(), 2 * sc->ticks);
+	if (!(sc->ticks & 7))
+		frec_printk(FREC_RING(stress_text), "irq tick %lu cpu %d", sc->ticks,
+			    smp_processor_id());
+	hrtimer_forward_now(t, ns_to_ktime(period_us * 1000ULL));
+	return HRTIMER_RESTART;
+}
+
+static int frec_stress_thread(void *data)
+{
+	unsigned long n = 0;
+
+	while (!kthread_should_stop()) {
+		n++;
+		frec_record(FREC_RING(stress), "task %lu cpu %d check %lu", n,
+			    raw_smp_processor_id(), 2 * n);
+		if (!(n & 63))
+			frec_printk(FREC_RING(stress_text), "task %lu", n);
+		if (!(n & 255))
+			schedule_timeout_interruptible(1);
+	}
+	return 0;
+}
+
+static void frec_stress_start_timer(void *unused)
+{
+	struct frec_stress_cpu *sc = this_cpu_ptr(&frec_stress_cpus);
+
+	hrtimer_init(&sc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	sc->timer.function = frec_stress_tick;
+	hrtimer_start(&sc->timer, ns_to_ktime(period_us * 1000ULL),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static int __init frec_stress_init(void)
+{
+	struct frec_stress_cpu *sc;
+	int cpu;
+
+	if (period_us < 10)
+		return -EINVAL;
+	on_each_cpu(frec_stress_start_timer, NULL, 1);
+	for_each_online_cpu(cpu) {
+		sc = per_cpu_ptr(&frec_stress_cpus, cpu);
+		sc->thread = kthread_create_on_cpu(frec_stress_thread, NULL, cpu,
+						   "frec_stress/%u");
+		if (!IS_ERR(sc->thread))
+			wake_up_process(sc->thread);
+	}
+	return 0;
+}
+
+static void __exit frec_stress_exit(void)
+{
+	struct frec_stress_cpu *sc;
+	int cpu;
+
+	for_each_online_cpu(cpu) {
+		sc = per_cpu_ptr(&frec_stress_cpus, cpu);
+		if (!IS_ERR_OR_NULL(sc->thread))
+			kthread_stop(sc->thread);
+		hrtimer_cancel(&sc->timer);
+	}
+}
+
+module_init(frec_stress_init);
+module_exit(frec_stress_exit);
+
+MODULE_DESCRIPTION("frec sample: records from hard IRQ and threads on every CPU");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,54 @@
+#!/bin/sh
+# description: the Hanoi sample records into three static rings; dump shows them merged in order, golden lines, and after rmmod
+. /frec/guest/lib.sh
+frec_reset
+frec_load
+D=$FREC_DEBUGFS
+insmod "$FREC_MODULES/frec_hanoi.ko" disks=3 calls=1 || fail "insmod frec_hanoi.ko"
+for r in hanoi_moves hanoi_calls hanoi_timing; do
+	[ -d $D/rings/$r ] || fail "no rings/$r"
+done
+cat $D/dump > /tmp/dump || fail "cat dump"
+head -n 2 /tmp/dump
+head -n 1 /tmp/dump | grep -qx '# frec dump: clock=local' || fail "dump header"
+grep ' hanoi_' /tmp/dump
+# Golden: the 7 moves of 3 disks, in order, each with its caller.
+grep ' hanoi_moves: ' /tmp/dump | sed 's/^[0-9]* \[ *[0-9]*\.[0-9]*\] cpu[0-9]* //' > /tmp/moves
+cat > /tmp/moves.golden <<'G'
+hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 1 from A to C
+hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 2 from A to B
+hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 1 from C to B
+hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 3 from A to C
+hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 1 from B to A
+hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 2 from B to C
+hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 1 from A to C
+G
+sed 's/+0x[0-9a-f]*\/0x[0-9a-f]*/+0xXX\/0xXX/' /tmp/moves | diff /tmp/moves.golden - || fail "moves differ from golden"
+[ "$(grep -c ' hanoi_calls: .*\] > hanoi n=' /tmp/dump)" = 7 ] || fail "7 call entries"
+[ "$(grep -c ' hanoi_calls: .*\] < hanoi n=' /tmp/dump)" = 7 ] || fail "7 call exits"
+grep -q ' hanoi_calls: .*\] < hanoi n=3 moves=7$' /tmp/dump || fail "outermost call exit"
+grep -q ' hanoi_timing: .* End recording Hanoi with 3 disks: 7 moves$' /tmp/dump || fail "timing record"
+# Sequence numbers strictly increase.
+awk '!/^#/ { if ($1 + 0 <= last + 0) { print "seq " $1 " after " last; bad = 1 } last = $1 } END { exit bad }' /tmp/dump ||
+	fail "sequence not increasing"
+# Per-ring dump: only that ring.
+cat $D/rings/hanoi_moves/dump | grep -v '^#' | grep -v ' hanoi_moves: ' && fail "rings/hanoi_moves/dump shows another ring"
+[ "$(grep -c ' hanoi_moves: ' $D/rings/hanoi_moves/dump)" = 7 ] || fail "per-ring dump count"
+# The module goes; its rings stay readable with the same text.
+rmmod frec_hanoi || fail "rmmod frec_hanoi"
+cat $D/dump > /tmp/dump2 || fail "cat dump after rmmod"
+# Callers in the unloaded module no longer resolve: they print as hex.
+norm() {
+	grep ' hanoi_' "$1" |
+		sed -E 's/: (0x[0-9a-f]+|[a-z_0-9]+\+0x[0-9a-f]+\/0x[0-9a-f]+ \[frec_hanoi\]) /: CALLER /'
+}
+norm /tmp/dump > /tmp/a3
+norm /tmp/dump2 > /tmp/b3
+grep -q 'hanoi_moves: 0xffff[0-9a-f]* move disk 1 from A to C$' /tmp/dump2 ||
+	fail "callers of an unloaded module should print as addresses"
+diff /tmp/a3 /tmp/b3 || fail "records changed after the module unloaded"
+# Loading it again adopts the orphaned rings and appends to them.
+insmod "$FREC_MODULES/frec_hanoi.ko" disks=2 || fail "insmod frec_hanoi.ko again"
+[ "$(grep -c ' hanoi_moves: ' $D/dump)" = 10 ] || fail "adopted ring should hold 7 + 3 moves"
+rmmod frec_hanoi || fail "rmmod frec_hanoi"
+frec_unload

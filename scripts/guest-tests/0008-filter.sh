@@ -1,0 +1,54 @@
+#!/bin/sh
+# description: filter narrows dump by ring glob, CPU, sequence, time and text; reading shows it; bad lines are refused and change nothing
+. /frec/guest/lib.sh
+frec_reset
+frec_load
+D=$FREC_DEBUGFS
+insmod "$FREC_MODULES/frec_hanoi.ko" disks=4 calls=1 || fail "insmod frec_hanoi.ko"
+body() { grep -v '^#' "$@"; }
+all=$(body $D/dump | wc -l)
+[ "$all" -gt 40 ] || fail "expected the sample's records, got $all"
+[ -z "$(cat $D/filter)" ] || fail "filter should start empty"
+
+echo 'ring=hanoi_m*' > $D/filter || fail "ring glob refused"
+[ "$(cat $D/filter)" = 'ring=hanoi_m*' ] || fail "filter reads back as '$(cat $D/filter)'"
+body $D/dump | grep -v ' hanoi_moves: ' && fail "ring glob let another ring through"
+[ "$(body $D/dump | wc -l)" = 15 ] || fail "15 moves of 4 disks"
+
+echo 'ring=hanoi_calls,hanoi_timing text=moves=15' > $D/filter || fail "two globs + text refused"
+body $D/dump
+[ "$(body $D/dump | wc -l)" = 1 ] || fail "text filter: want the outermost call's exit only"
+body $D/dump | grep -q ' hanoi_calls: .* < hanoi n=4 moves=15$' || fail "text filter: wrong record"
+
+echo > $D/filter
+first=$(body $D/rings/hanoi_moves/dump | head -n 1 | cut -d' ' -f1)
+echo "seq=$first-$((first + 2))" > $D/filter || fail "seq range refused"
+body $D/dump | cut -d' ' -f1 > /tmp/seqs
+[ "$(cat /tmp/seqs | tr '\n' ' ')" = "$first $((first + 1)) $((first + 2)) " ] || fail "seq range gave $(cat /tmp/seqs)"
+
+echo 'cpu=1' > $D/filter || fail "cpu refused"
+body $D/dump | grep -v '\] cpu1 ' && fail "cpu filter let another CPU through"
+echo 'cpu=0-1' > $D/filter || fail "cpu range refused"
+[ "$(body $D/dump | wc -l)" = "$all" ] || fail "cpu=0-1 should show all"
+
+echo 'time=0-0.000000001' > $D/filter || fail "time refused"
+[ "$(body $D/dump | wc -l)" = 0 ] || fail "nothing was recorded in the first ns"
+echo 'time=1.5-' > $D/filter || fail "open time range refused"
+[ "$(cat $D/filter)" = 'time=1.500000000-' ] || fail "time reads back as '$(cat $D/filter)'"
+
+echo 'ring=hanoi_moves seq=5-' > $D/filter
+for bad in 'ring=' 'ring=no_such_ring' 'ring=a/b' 'cpu=99' 'cpu=x' 'seq=9-3' 'seq=abc' \
+	'seq=99999999999999999999999' 'time=1.0000000001-' 'time=5' 'bogus=1' 'ring=x ring=y' \
+	'text=' 'noequals' 'seq=-'; do
+	if echo "$bad" > $D/filter 2>/dev/null; then
+		fail "filter accepted '$bad'"
+	fi
+	[ "$(cat $D/filter)" = 'ring=hanoi_moves seq=5-' ] || fail "'$bad' changed the filter"
+done
+head -c 3000 /dev/zero | tr '\0' a > /tmp/long
+if cat /tmp/long > $D/filter 2>/dev/null; then fail "overlong filter accepted"; fi
+echo > $D/filter || fail "empty line refused"
+[ -z "$(cat $D/filter)" ] || fail "empty line should clear the filter"
+[ "$(body $D/dump | wc -l)" = "$all" ] || fail "records lost"
+rmmod frec_hanoi
+frec_unload
