@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #else
+#include <linux/types.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
