@@ -100,6 +100,7 @@ struct frec_slot {
  * @slot_bytes: FREC_SLOT_BYTES, the size of one ring slot.
  * @word_bytes: sizeof(unsigned long) of the recording kernel (arguments
  *	and addresses were that wide).
+ * @reserved: 0.
  * @clock: name of the timestamps' clock (FREC_CLOCK_NAME), NUL-padded.
  */
 struct frec_raw_header {
