@@ -814,6 +814,42 @@ int frec_format_message(char *buf, size_t size, const char *fmt,
 	return (int)o.len;
 }
 
+/**
+ * frec_format_arg_types() - what each argument of a format is
+ * @fmt: the format.
+ * @types: one byte per argument goes here, for the first @max: the
+ *	conversion character ('d', 'u', 'x', 'c', 's', 'p', 'f', ...), or '*'
+ *	for an argument that is a width or a precision.
+ * @max: bytes at @types.
+ *
+ * Reads @fmt as frec_format_message() reads it (so as vsnprintf() does),
+ * for callers that must know which stored arguments are %s strings.
+ *
+ * Context: Any context.
+ * Return: how many arguments @fmt takes (which may be more than @max), or
+ * -1 if it is malformed (@types then holds those before the bad
+ * conversion).
+ */
+int frec_format_arg_types(const char *fmt, char *types, unsigned int max)
+{
+	const char *pct;
+	struct frec_conv cv;
+	unsigned int n = 0;
+
+	while ((pct = strchr(fmt, '%'))) {
+		if (!frec_parse_conv(pct, &cv))
+			return -1;
+		if ((cv.stars & FREC_STAR_WIDTH) && n++ < max)
+			types[n - 1] = '*';
+		if ((cv.stars & FREC_STAR_PRECISION) && n++ < max)
+			types[n - 1] = '*';
+		if (cv.type != '%' && n++ < max)
+			types[n - 1] = cv.type;
+		fmt = cv.end;
+	}
+	return (int)n;
+}
+
 /*
  * Escape the bytes written from @start on, in place, backwards: each
  * byte's escape ends at or after where the byte was, so no byte is

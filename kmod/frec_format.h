@@ -129,5 +129,6 @@ int frec_format_message(char *buf, size_t size, const char *fmt,
 size_t frec_format_line(char *buf, size_t size,
 			const struct frec_format_record *rec,
 			const struct frec_format_env *env);
+int frec_format_arg_types(const char *fmt, char *types, unsigned int max);
 
 #endif /* _FREC_FORMAT_H */

@@ -902,6 +902,29 @@ static void cut_lines_are_the_ideal_lines_prefix(struct ht_case *c)
 	}
 }
 
+static void expect_types(struct ht_case *c, int line, const char *fmt,
+			 int n, const char *want)
+{
+	char types[4] = { 0 };
+	int got = frec_format_arg_types(fmt, types, sizeof(types));
+
+	HT_EXPECT(c, got == n && !memcmp(types, want, strlen(want)),
+		  "line %d: \"%s\": %d \"%.4s\", expected %d \"%s\"", line, fmt,
+		  got, types, n, want);
+}
+
+static void argument_types_are_read_as_the_formatter_reads(struct ht_case *c)
+{
+	expect_types(c, __LINE__, "", 0, "");
+	expect_types(c, __LINE__, "100%% %5% no args", 0, "");
+	expect_types(c, __LINE__, "%d %s %pS %c", 4, "dspc");
+	expect_types(c, __LINE__, "%*.*s %lx", 4, "**sx");
+	expect_types(c, __LINE__, "%*%%s", 2, "*s");
+	expect_types(c, __LINE__, "%hhu %zd %f %n %pI4 %s", 6, "udfn");
+	expect_types(c, __LINE__, "%s %d %y %s", -1, "sd");
+	expect_types(c, __LINE__, "%s %", -1, "s");
+}
+
 /* ---- the formats file's quoting --------------------------------------- */
 
 static void quoting_matches_printk_formats_but_backslash(struct ht_case *c)
@@ -996,6 +1019,7 @@ static struct ht_case cases[] = {
 	HT_CASE(text_records_are_escaped_onto_one_line),
 	HT_CASE(long_lines_are_cut_with_a_mark),
 	HT_CASE(cut_lines_are_the_ideal_lines_prefix),
+	HT_CASE(argument_types_are_read_as_the_formatter_reads),
 	HT_CASE(quoting_matches_printk_formats_but_backslash),
 	HT_CASE(unquoting_reads_frec_and_kernel_quoting),
 	HT_CASE(quoting_round_trips),
