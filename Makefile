@@ -9,6 +9,7 @@
 #   make demo            boot a guest, load frec, show what it does
 #   make lint            checkpatch --strict, sparse (C=2), W=1
 #   make bench           benchmarks; they print figures, never pass or fail
+#   make install         frec-decode and its man page (PREFIX, DESTDIR)
 #   make debug-modules   frec's modules for the debug kernel (build/debug/ko)
 #   make clean
 #
@@ -60,6 +61,9 @@ lint:
 bench:
 	$(MAKE) -C tools bench
 
+install:
+	$(MAKE) -C tools install
+
 demo: modules
 	scripts/guest-run.sh -k stock -m demo
 
@@ -69,4 +73,4 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf $(BUILD)
 
-.PHONY: all modules debug-modules tools check lint bench demo clean
+.PHONY: all modules debug-modules tools check lint bench install demo clean

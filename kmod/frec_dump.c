@@ -28,6 +28,7 @@
 #include "frec_dump.h"
 #include "frec_filter.h"
 #include "frec_format_env.h"
+#include "frec_format_quote.h"
 #include "frec_formats.h"
 #include "frec_reader.h"
 
@@ -205,34 +206,6 @@ static bool frec_dump_produce_raw(struct frec_dump_file *df)
 	return true;
 }
 
-/* Write @s as printk_formats does: \n, \t and " escaped, \ doubled. */
-static size_t frec_dump_quote(char *buf, size_t size, const char *s)
-{
-	size_t n = 0;
-
-	for (; *s && n + 3 < size; s++) {
-		switch (*s) {
-		case '\n':
-			buf[n++] = '\\';
-			buf[n++] = 'n';
-			break;
-		case '\t':
-			buf[n++] = '\\';
-			buf[n++] = 't';
-			break;
-		case '\\':
-		case '"':
-			buf[n++] = '\\';
-			buf[n++] = *s;
-			break;
-		default:
-			buf[n++] = *s;
-		}
-	}
-	buf[n] = '\0';
-	return n;
-}
-
 /* The next line of the formats file; false at the end. */
 static bool frec_dump_produce_format(struct frec_dump_file *df)
 {
@@ -246,7 +219,7 @@ static bool frec_dump_produce_format(struct frec_dump_file *df)
 		if (frec_format_kernel_string(fk->fmt, sizeof(fk->fmt), addr) < 0)
 			continue;
 		n = scnprintf(line, sizeof(fk->line), "0x%llx : \"", addr);
-		n += frec_dump_quote(line + n, sizeof(fk->line) - n - 2, fk->fmt);
+		n += frec_format_quote(line + n, sizeof(fk->line) - n - 2, fk->fmt, NULL);
 		line[n++] = '"';
 		line[n++] = '\n';
 		df->out = line;

@@ -1,118 +1,248 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frec_format.c - a stored record's line of text; see frec_format.h for
- * the line and for how each conversion is printed.
+ * frec_format.c - a record's line of text, printed as vsnprintf() prints.
  *
- * Compiled unchanged into the module and into the userspace harness
- * (tools/harness/test_format.c), and meant for tools/frec-decode.  It
- * allocates nothing and takes no lock, and uses about 1.7 KiB of stack
- * (a line's worth of message, plus symbol and string buffers).  Integers are rendered
- * here, as lib/vsprintf.c's number() renders them, rather than by the C
- * library, whose output differs ("%#x" of 0, a precision on 0, "0" with a
- * precision); so the module and the decoder print the same bytes.
+ * What is printed is specified in frec_format.h; this file is how.  It runs
+ * wherever the module reads a ring, NMI and panic included, so it never
+ * allocates, locks or uses floating point, keeps its stack small (no
+ * buffer above 24 bytes; strings and symbols are written straight into the
+ * caller's buffer), and its work is bounded by the format's length and the
+ * buffer's size: a width of millions pads only as far as the buffer goes.
+ * It compiles unchanged in userspace, for tools/frec-decode and the
+ * harness tests.
+ *
+ * Integers: frec_number() is number() of the kernel's lib/vsprintf.c
+ * (6.1), and frec_parse_conv() reads flags, width and precision as
+ * format_decode() does, down to what struct printf_spec's bitfields do to
+ * large values (a width keeps 24 bits, a precision 16; a '*' width or
+ * precision out of range is clamped as set_field_width() and
+ * set_precision() clamp it; a negative '*' precision is 0, not "none").
+ * So frec prints what the kernel would print, where glibc differs:
+ *
+ *   format    value  kernel, frec  glibc
+ *   "%#x"     0      "0x0"         "0"
+ *   "%.0d"    0      "0"           ""
+ *   "%.d"     0      "0"           ""       ('.' alone is no precision)
+ *   "%05.3d"  7      "00007"       "  007"  ('0' kept with a precision)
+ *   "%#.3o"   8      "0010"        "010"
+ *   "%.*d"    -1, 5  "5"           "5"      (but "%.*s" -1 prints "")
+ *   "%5%"     -      "%"           "    %"
+ *
+ * Lines are built in place: the prefix, then the caller's symbol and the
+ * message written raw into the rest of the buffer, each then escaped in
+ * place from its end backwards (an escape only ever moves bytes right).
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
+#include <linux/math64.h>
 #include <linux/string.h>
-#else
 #include <linux/types.h>
+#else
 #include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <string.h>
-#define scnprintf frec_format_scnprintf
-#define fallthrough __attribute__((__fallthrough__))
-typedef __s64 s64;
+#define noinline_for_stack	/* stack depth matters in the kernel only */
 #endif
 
 #include "frec_format.h"
 
-#ifndef __KERNEL__
-#include <stdarg.h>
+/* number()'s flags, as lib/vsprintf.c defines them. */
+#define FREC_SIGN	1	/* signed conversion (d, i) */
+#define FREC_LEFT	2	/* '-': left-justify */
+#define FREC_PLUS	4	/* '+': a sign even when positive */
+#define FREC_SPACE	8	/* ' ': a space when positive */
+#define FREC_ZEROPAD	16	/* '0': pad with zeros */
+#define FREC_SMALL	32	/* lowercase hex digits */
+#define FREC_SPECIAL	64	/* '#': 0x before hex, 0 before octal */
 
-/* The kernel's scnprintf(): the length written, not the length wanted. */
-static int frec_format_scnprintf(char *buf, size_t size, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
+/* struct printf_spec keeps the width in 24 bits, the precision in 16. */
+#define FREC_WIDTH_BITS		24
+#define FREC_PRECISION_BITS	16
+#define FREC_WIDTH_MAX		((1 << 23) - 1)
+#define FREC_PRECISION_MAX	((1 << 15) - 1)
 
-	if (!size)
-		return 0;
-	va_start(ap, fmt);
-	n = vsnprintf(buf, size, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return 0;
-	return (size_t)n >= size ? (int)size - 1 : n;
-}
-#endif
+/*
+ * %s addresses never read, as check_pointer_msg() rejects them: the first
+ * page, and the top MAX_ERRNO bytes (an ERR_PTR).  4096 whatever the
+ * machine's page size, so that the decoder answers as the module does.
+ */
+#define FREC_BAD_PAGE		4096ULL
+#define FREC_MAX_ERRNO		4095ULL
 
-/* Output that never overflows: bytes past @size - 1 are dropped. */
-struct frec_format_out {
+/* A conversion's '*' width and '*' precision, in struct frec_conv.stars. */
+#define FREC_STAR_WIDTH		1
+#define FREC_STAR_PRECISION	2
+
+/* What ends a line that did not fit. */
+#define FREC_CUT_MARK		"[...]\n"
+#define FREC_CUT_MARK_LEN	(sizeof(FREC_CUT_MARK) - 1)
+
+static const char frec_hex_digits[] = "0123456789abcdef";
+static const char frec_hex_upper[] = "0123456789ABCDEF";
+
+/**
+ * struct frec_out - where text goes
+ * @buf: the buffer.
+ * @size: its size, the NUL's byte included; 0 means write nothing.
+ * @len: bytes written so far, at most @size - 1.
+ * @cut: set when a byte did not fit, or may not have.
+ */
+struct frec_out {
 	char *buf;
 	size_t size;
 	size_t len;
+	bool cut;
 };
 
-static void frec_format_putc(struct frec_format_out *o, char c)
-{
-	if (o->len + 1 < o->size)
-		o->buf[o->len++] = c;
-}
-
-static void frec_format_puts(struct frec_format_out *o, const char *s, size_t n)
-{
-	while (n--)
-		frec_format_putc(o, *s++);
-}
-
-/* Flags of a conversion, as lib/vsprintf.c names them. */
-#define FREC_FMT_ZEROPAD	1
-#define FREC_FMT_SIGN		2
-#define FREC_FMT_PLUS		4
-#define FREC_FMT_SPACE		8
-#define FREC_FMT_LEFT		16
-#define FREC_FMT_SMALL		32
-#define FREC_FMT_SPECIAL	64
-
-struct frec_format_spec {
+/**
+ * struct frec_spec - how to print one value (struct printf_spec's part)
+ * @width: field width, -1 for none.
+ * @precision: precision, -1 for none.
+ * @flags: FREC_SIGN...FREC_SPECIAL.
+ * @base: 8, 10 or 16.
+ */
+struct frec_spec {
+	int width;
+	int precision;
 	unsigned int flags;
-	int width;		/* -1: none */
-	int precision;		/* -1: none */
 	unsigned int base;
 };
 
-static bool frec_format_isdigit(char c)
+/**
+ * struct frec_conv - one conversion, as read from a format
+ * @spec: flags, width and precision written in the format.
+ * @end: the first format byte after it.
+ * @ext: for 'p', the first byte after the 'p'.
+ * @stars: FREC_STAR_WIDTH, FREC_STAR_PRECISION: which take an argument.
+ * @qualifier: 0, 'H' (hh), 'h', 'l', 'L' (ll, L, q), 'j', 'z' (z, Z), 't'.
+ * @type: the conversion character.
+ */
+struct frec_conv {
+	struct frec_spec spec;
+	const char *end;
+	const char *ext;
+	unsigned char stars;
+	char qualifier;
+	char type;
+};
+
+static size_t frec_min(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* The remainder of *@n / @base, leaving the quotient in *@n. */
+static unsigned int frec_div_rem(u64 *n, unsigned int base)
+{
+#ifdef __KERNEL__
+	return do_div(*n, base);
+#else
+	unsigned int rem = (unsigned int)(*n % base);
+
+	*n /= base;
+	return rem;
+#endif
+}
+
+static bool frec_isdigit(char c)
 {
 	return c >= '0' && c <= '9';
 }
 
-static bool frec_format_isalnum(char c)
+/*
+ * The kernel's isalnum(): its ctype table counts Latin-1 letters
+ * (0xc0-0xff but 0xd7 and 0xf7) as letters, and vsnprintf() skips them
+ * after a %p as it skips ASCII ones.
+ */
+static bool frec_isalnum(char c)
 {
-	return frec_format_isdigit(c) || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	unsigned char u = c;
+
+	return (u >= '0' && u <= '9') || (u >= 'a' && u <= 'z') ||
+	       (u >= 'A' && u <= 'Z') || (u >= 0xc0 && u != 0xd7 && u != 0xf7);
 }
 
-/* lib/vsprintf.c number(), on an output that drops what does not fit. */
-static void frec_format_number(struct frec_format_out *o, u64 num,
-			       struct frec_format_spec spec)
+/* Control bytes and DEL, written as \xNN in a line. */
+static bool frec_needs_escape(unsigned char c)
 {
-	static const char digits[] = "0123456789ABCDEF";
-	char tmp[24], sign = 0, locase = (spec.flags & FREC_FMT_SMALL) ? 0x20 : 0;
-	bool need_pfx = (spec.flags & FREC_FMT_SPECIAL) && spec.base != 10;
-	bool is_zero = num == 0;
+	return c < 0x20 || c == 0x7f;
+}
+
+/* Bytes that can still be written, the NUL's byte kept free. */
+static size_t frec_out_room(const struct frec_out *o)
+{
+	return o->size ? o->size - 1 - o->len : 0;
+}
+
+static void frec_putc(struct frec_out *o, char c)
+{
+	if (frec_out_room(o))
+		o->buf[o->len++] = c;
+	else
+		o->cut = true;
+}
+
+static void frec_write(struct frec_out *o, const char *s, size_t n)
+{
+	size_t room = frec_out_room(o);
+
+	if (n > room) {
+		n = room;
+		o->cut = true;
+	}
+	if (!n)
+		return;		/* o->buf may be NULL */
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void frec_puts(struct frec_out *o, const char *s)
+{
+	frec_write(o, s, strlen(s));
+}
+
+/* @n copies of @c; nothing if @n <= 0. */
+static void frec_fill(struct frec_out *o, char c, long n)
+{
+	size_t room = frec_out_room(o);
+
+	if (n <= 0)
+		return;
+	if ((unsigned long)n > room) {
+		n = (long)room;
+		o->cut = true;
+	}
+	if (!n)
+		return;
+	memset(o->buf + o->len, c, n);
+	o->len += n;
+}
+
+/*
+ * number() of lib/vsprintf.c: sign, "0x" or "0" prefix, zero or space
+ * padding, precision, left justification, with its quirks (a zero
+ * precision still prints "0"; '0' is not dropped when there is a
+ * precision; "%#o" adds its "0" before the precision's zeros).
+ */
+static noinline_for_stack
+void frec_number(struct frec_out *o, u64 num, struct frec_spec spec)
+{
+	char tmp[24];	/* 22 octal digits make 64 bits */
+	char sign = 0, locase = (char)(spec.flags & FREC_SMALL);
+	bool need_pfx = (spec.flags & FREC_SPECIAL) && spec.base != 10;
+	bool is_zero = !num;
 	int width = spec.width, precision = spec.precision, i = 0;
 
-	if (spec.flags & FREC_FMT_LEFT)
-		spec.flags &= ~FREC_FMT_ZEROPAD;
-	if (spec.flags & FREC_FMT_SIGN) {
+	if (spec.flags & FREC_LEFT)
+		spec.flags &= ~FREC_ZEROPAD;
+	if (spec.flags & FREC_SIGN) {
 		if ((long long)num < 0) {
 			sign = '-';
-			num = -(long long)num;
+			num = 0 - num;
 			width--;
-		} else if (spec.flags & FREC_FMT_PLUS) {
+		} else if (spec.flags & FREC_PLUS) {
 			sign = '+';
 			width--;
-		} else if (spec.flags & FREC_FMT_SPACE) {
+		} else if (spec.flags & FREC_SPACE) {
 			sign = ' ';
 			width--;
 		}
@@ -123,372 +253,726 @@ static void frec_format_number(struct frec_format_out *o, u64 num,
 		else if (!is_zero)
 			width--;
 	}
-	do {
-		tmp[i++] = digits[num % spec.base] | locase;
-		num /= spec.base;
-	} while (num);
+	/* The digits, least significant first. */
+	if (spec.base == 10) {
+		do
+			tmp[i++] = (char)('0' + frec_div_rem(&num, 10));
+		while (num);
+	} else {
+		unsigned int shift = spec.base == 16 ? 4 : 3;
+
+		do {
+			tmp[i++] = frec_hex_upper[num & (spec.base - 1)] | locase;
+			num >>= shift;
+		} while (num);
+	}
 	if (i > precision)
 		precision = i;
 	width -= precision;
-	if (!(spec.flags & (FREC_FMT_ZEROPAD | FREC_FMT_LEFT)))
-		while (--width >= 0)
-			frec_format_putc(o, ' ');
+	if (!(spec.flags & (FREC_ZEROPAD | FREC_LEFT))) {
+		frec_fill(o, ' ', width);
+		width = 0;
+	}
 	if (sign)
-		frec_format_putc(o, sign);
+		frec_putc(o, sign);
 	if (need_pfx) {
 		if (spec.base == 16 || !is_zero)
-			frec_format_putc(o, '0');
+			frec_putc(o, '0');
 		if (spec.base == 16)
-			frec_format_putc(o, 'X' | locase);
+			frec_putc(o, (char)('X' | locase));
 	}
-	if (!(spec.flags & FREC_FMT_LEFT))
-		while (--width >= 0)
-			frec_format_putc(o, (spec.flags & FREC_FMT_ZEROPAD) ? '0' : ' ');
-	while (i <= --precision)
-		frec_format_putc(o, '0');
+	if (!(spec.flags & FREC_LEFT)) {
+		frec_fill(o, (spec.flags & FREC_ZEROPAD) ? '0' : ' ', width);
+		width = 0;
+	}
+	frec_fill(o, '0', precision - i);
 	while (--i >= 0)
-		frec_format_putc(o, tmp[i]);
-	while (--width >= 0)
-		frec_format_putc(o, ' ');
+		frec_putc(o, tmp[i]);
+	frec_fill(o, ' ', width);
 }
 
-/* @s (@n bytes) padded to the width, as lib/vsprintf.c widen_string(). */
-static void frec_format_padded(struct frec_format_out *o, const char *s, size_t n,
-			       const struct frec_format_spec *spec)
+/* @num in decimal (%llu), or in hex with "0x" (%#llx). */
+static void frec_put_dec(struct frec_out *o, u64 num)
 {
-	int pad = spec->width > (int)n ? spec->width - (int)n : 0;
+	struct frec_spec spec = { .width = -1, .precision = -1, .base = 10 };
 
-	if (!(spec->flags & FREC_FMT_LEFT))
-		while (pad-- > 0)
-			frec_format_putc(o, ' ');
-	frec_format_puts(o, s, n);
-	while (pad-- > 0)
-		frec_format_putc(o, ' ');
+	frec_number(o, num, spec);
 }
 
-/* "[%<conversion>:0x<arg>]" or "[%<conversion>:noarg]". */
-static void frec_format_marker(struct frec_format_out *o, const char *conv, size_t n,
-			       const u64 *arg)
+static void frec_put_hex(struct frec_out *o, u64 num)
 {
-	char hex[24];
+	struct frec_spec spec = {
+		.width = -1, .precision = -1, .base = 16,
+		.flags = FREC_SPECIAL | FREC_SMALL,
+	};
 
-	frec_format_putc(o, '[');
-	frec_format_puts(o, conv, n);
-	if (arg)
-		frec_format_puts(o, hex, scnprintf(hex, sizeof(hex), ":0x%llx",
-						   (unsigned long long)*arg));
-	else
-		frec_format_puts(o, ":noarg", 6);
-	frec_format_putc(o, ']');
+	frec_number(o, num, spec);
 }
 
-/* %s: the string at @addr, through the env. */
-static void frec_format_string(struct frec_format_out *o, u64 addr,
-			       const struct frec_format_spec *spec,
-			       const struct frec_format_env *env)
+/*
+ * widen_string(): pad what was just written from @start (@n bytes meant,
+ * fewer if the buffer ended) to the field width, on the left by moving
+ * the text right (move_right()), or on the right.
+ */
+static void frec_widen(struct frec_out *o, size_t start, size_t n,
+		       struct frec_spec spec)
 {
-	char s[256];
+	size_t spaces, room, move;
+
+	if (spec.width < 0 || n >= (size_t)spec.width)
+		return;
+	spaces = (size_t)spec.width - n;
+	if (spec.flags & FREC_LEFT) {
+		frec_fill(o, ' ', (long)spaces);
+		return;
+	}
+	if (!o->size)
+		return;
+	room = o->size - 1 - start;
+	if (spaces >= room) {
+		memset(o->buf + start, ' ', room);
+		o->len = start + room;
+		o->cut = true;
+		return;
+	}
+	move = o->len - start;
+	if (move > room - spaces) {
+		move = room - spaces;
+		o->cut = true;
+	}
+	memmove(o->buf + start + spaces, o->buf + start, move);
+	memset(o->buf + start, ' ', spaces);
+	o->len = start + spaces + move;
+}
+
+/* string_nocheck() on a string in memory: precision cuts, width pads. */
+static void frec_text(struct frec_out *o, const char *s, size_t n,
+		      struct frec_spec spec)
+{
+	size_t start = o->len;
+
+	if (spec.precision >= 0 && n > (size_t)spec.precision)
+		n = (size_t)spec.precision;
+	frec_write(o, s, n);
+	frec_widen(o, start, n, spec);
+}
+
+/* error_string(): at most 16 bytes unless a precision says otherwise. */
+static void frec_error_string(struct frec_out *o, const char *s,
+			      struct frec_spec spec)
+{
+	if (spec.precision == -1)
+		spec.precision = 16;
+	frec_text(o, s, strlen(s), spec);
+}
+
+/*
+ * How many bytes a string or symbol lookup may write at o->len: up to the
+ * precision, and up to the end of the buffer.
+ */
+static size_t frec_lookup_size(const struct frec_out *o,
+			       struct frec_spec spec)
+{
+	size_t room = frec_out_room(o);
+
+	if (spec.precision >= 0 && (size_t)spec.precision < room)
+		return (size_t)spec.precision + 1;
+	return room + 1;
+}
+
+/*
+ * The length of the string at @addr, of which the first @len bytes are
+ * known, as far as it matters: up to the precision, and up to the larger
+ * of @len + 1 (was it cut?) and the width (how much padding?).  Read
+ * FREC_PROBE_BYTES - 1 bytes at a time from where the buffer ended.
+ */
+#define FREC_PROBE_BYTES	32
+static noinline_for_stack
+size_t frec_string_len(u64 addr, size_t len, struct frec_spec spec,
+		       const struct frec_format_env *env)
+{
+	size_t cap = spec.precision >= 0 ? (size_t)spec.precision : (size_t)-1;
+	size_t target = len + 1, full = len;
+	char probe[FREC_PROBE_BYTES];
+	int n;
+
+	if (spec.width > 0 && (size_t)spec.width > target)
+		target = (size_t)spec.width;
+	if (target > cap)
+		target = cap;
+	while (full < target) {
+		n = env->string(env->ctx, probe, sizeof(probe), addr + full);
+		if (n <= 0)
+			break;
+		full += frec_min(n, sizeof(probe) - 1);
+		if ((size_t)n < sizeof(probe) - 1)
+			break;
+	}
+	return frec_min(full, cap);
+}
+
+/*
+ * %s: the string at @addr, read through env->string() straight into the
+ * buffer.  When it fills the rest of the buffer, frec_string_len() says
+ * whether it went on, and how far for the width.
+ */
+static void frec_string(struct frec_out *o, u64 addr, struct frec_spec spec,
+			const struct frec_format_env *env)
+{
+	size_t start = o->len, size, len;
 	int n;
 
 	if (!addr) {
-		strcpy(s, "(null)");
-		n = 6;
-	} else {
-		n = env->string(env->ctx, s, sizeof(s), addr);
-		if (n < 0) {
-			strcpy(s, "(efault)");
-			n = 8;
+		frec_error_string(o, "(null)", spec);
+		return;
+	}
+	if (addr < FREC_BAD_PAGE || addr >= 0 - FREC_MAX_ERRNO ||
+	    !env || !env->string || !o->size) {
+		frec_error_string(o, "(efault)", spec);
+		return;
+	}
+	size = frec_lookup_size(o, spec);
+	n = env->string(env->ctx, o->buf + o->len, size, addr);
+	if (n < 0) {
+		frec_error_string(o, "(efault)", spec);
+		return;
+	}
+	len = frec_min(n, size - 1);
+	o->len += len;
+	if (!frec_out_room(o)) {	/* it filled the buffer */
+		size = frec_string_len(addr, len, spec, env);
+		if (size > len)
+			o->cut = true;
+		len = size;
+	}
+	frec_widen(o, start, len, spec);
+}
+
+/*
+ * %pS and friends: the symbol through env->symbol(), or, as
+ * sprint_symbol() prints an address that resolves nowhere, 0x%lx; then,
+ * as symbol_string() does, precision and width like a string's.
+ */
+static noinline_for_stack
+void frec_symbol(struct frec_out *o, u64 addr, char ext, struct frec_spec spec,
+		 const struct frec_format_env *env)
+{
+	size_t start = o->len, size, len, written;
+	char tmp[2 + 16];
+	int n = -1, i;
+
+	if (env && env->symbol && o->size) {
+		size = frec_lookup_size(o, spec);
+		n = env->symbol(env->ctx, o->buf + o->len, size, addr, ext);
+		if (n >= 0) {
+			len = (size_t)n;
+			if (spec.precision >= 0 && len > (size_t)spec.precision)
+				len = (size_t)spec.precision;
+			written = frec_min(len, size - 1);
+			if (written < len)
+				o->cut = true;
+			o->len += written;
+			frec_widen(o, start, len, spec);
+			return;
 		}
 	}
-	if (spec->precision >= 0 && n > spec->precision)
-		n = spec->precision;
-	frec_format_padded(o, s, n, spec);
+	i = sizeof(tmp);
+	do {
+		tmp[--i] = frec_hex_digits[addr & 15];
+		addr >>= 4;
+	} while (addr);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	frec_text(o, tmp + i, sizeof(tmp) - i, spec);
 }
 
-/* %p and its extensions; @ext is what follows the 'p' (@ext_len bytes). */
-static void frec_format_pointer(struct frec_format_out *o, u64 addr, const char *ext,
-				size_t ext_len, const char *conv, size_t conv_len,
-				const struct frec_format_env *env)
+/* "[%<conversion>:0x<value>]": a conversion frec will not render. */
+static void frec_unsupported(struct frec_out *o, const char *pct,
+			     const struct frec_conv *cv, u64 value)
 {
-	struct frec_format_spec hex = { FREC_FMT_SMALL | FREC_FMT_ZEROPAD, 16, -1, 16 };
-	char sym[256];
-	int n;
-
-	if (!ext_len || ((ext[0] == 'x' || ext[0] == 'K') && ext_len == 1)) {
-		frec_format_number(o, addr, hex);
-		return;
-	}
-	if (ext[0] == 'S' || ext[0] == 's' || ext[0] == 'B') {
-		n = env->symbol(env->ctx, sym, sizeof(sym), addr, ext[0]);
-		if (n >= 0)
-			frec_format_puts(o, sym, n);
-		else
-			frec_format_puts(o, sym, scnprintf(sym, sizeof(sym), "0x%llx",
-							   (unsigned long long)addr));
-		return;
-	}
-	frec_format_marker(o, conv, conv_len, &addr);
+	frec_putc(o, '[');
+	frec_write(o, pct, cv->end - pct);
+	frec_putc(o, ':');
+	frec_put_hex(o, value);
+	frec_putc(o, ']');
 }
 
-/* Cast a stored word back to what the length modifier @len says. */
-static u64 frec_format_cast(u64 v, char len, bool is_signed)
+/* %p: symbols, the address, or the marker for other extensions. */
+static void frec_pointer(struct frec_out *o, const char *pct,
+			 const struct frec_conv *cv, u64 value,
+			 struct frec_spec spec,
+			 const struct frec_format_env *env)
 {
-	switch (len) {
-	case 'H':	/* hh */
-		return is_signed ? (u64)(s64)(signed char)v : (unsigned char)v;
+	char ext = *cv->ext;
+
+	if (ext == 'S' || ext == 's' || ext == 'B') {
+		frec_symbol(o, value, ext, spec, env);
+		return;
+	}
+	if (ext != 'x' && ext != 'K' && frec_isalnum(ext)) {
+		frec_unsupported(o, pct, cv, value);
+		return;
+	}
+	/* pointer_string(), with a "0x": 0x%016llx unless a width is given. */
+	spec.base = 16;
+	spec.flags |= FREC_SMALL | FREC_SPECIAL;
+	if (spec.width == -1) {
+		spec.width = 2 + 16;
+		spec.flags |= FREC_ZEROPAD;
+	}
+	frec_number(o, value, spec);
+}
+
+/* @v read back as the type the conversion's length modifier names. */
+static u64 frec_int_arg(u64 v, char qualifier, bool is_signed)
+{
+	switch (qualifier) {
+	case 'H':
+		return is_signed ? (u64)(long long)(signed char)v :
+				   (u64)(unsigned char)v;
 	case 'h':
-		return is_signed ? (u64)(s64)(short)v : (unsigned short)v;
+		return is_signed ? (u64)(long long)(short)v :
+				   (u64)(unsigned short)v;
 	case 0:
-		return is_signed ? (u64)(s64)(int)v : (unsigned int)v;
-	default:	/* l, ll, L, q, j, z, Z, t: as wide as the stored word */
+		return is_signed ? (u64)(long long)(int)v :
+				   (u64)(unsigned int)v;
+	default:
 		return v;
 	}
 }
 
-/* Take the next argument, or NULL if there is none left. */
-static const u64 *frec_format_next_arg(const u64 *args, unsigned int nr_args,
-				       unsigned int *next)
+/* @v kept in @bits bits as a signed bitfield keeps it. */
+static int frec_bitfield(int v, unsigned int bits)
 {
-	return *next < nr_args ? &args[(*next)++] : NULL;
+	unsigned int m = 1U << bits, u = (unsigned int)v & (m - 1);
+
+	return u >= m / 2 ? (int)u - (int)m : (int)u;
 }
 
-/* A width or precision: digits or '*'. */
-static const char *frec_format_count(const char *f, int *count, const u64 *args,
-				     unsigned int nr_args, unsigned int *next)
+/* skip_atoi(), wrapping around as the kernel's int arithmetic does. */
+static int frec_atoi(const char **s)
 {
-	const u64 *arg;
+	unsigned int i = 0;
 
-	if (*f == '*') {
-		arg = frec_format_next_arg(args, nr_args, next);
-		*count = arg ? (int)*arg : 0;
-		return f + 1;
+	do
+		i = i * 10 + (unsigned int)(*(*s)++ - '0');
+	while (frec_isdigit(**s));
+	return (int)i;
+}
+
+/*
+ * %c pads with "while (--spec.field_width > 0)", counting down in the
+ * 24-bit field itself, where -8388608 - 1 wraps to 8388607: how many
+ * times that loop runs, leaving *@width as the loop leaves the field.
+ */
+static int frec_count_down(int *width)
+{
+	int n = frec_bitfield(*width - 1, FREC_WIDTH_BITS);
+
+	if (n > 0) {
+		*width = 0;
+		return n;
 	}
-	if (!frec_format_isdigit(*f))
-		return f;
-	*count = 0;
-	while (frec_format_isdigit(*f)) {
-		if (*count < 100000)
-			*count = *count * 10 + (*f - '0');
+	*width = n;
+	return 0;
+}
+
+/* set_field_width() then format_decode(): a '*' width's argument. */
+static int frec_star_width(int w, unsigned int *flags)
+{
+	if (frec_bitfield(w, FREC_WIDTH_BITS) != w)
+		w = w < 0 ? -FREC_WIDTH_MAX : FREC_WIDTH_MAX;
+	if (w < 0) {
+		*flags |= FREC_LEFT;
+		w = frec_bitfield(-w, FREC_WIDTH_BITS);
+	}
+	return w;
+}
+
+/* set_precision() then format_decode(): a '*' precision's argument. */
+static int frec_star_precision(int p)
+{
+	if (frec_bitfield(p, FREC_PRECISION_BITS) != p)
+		p = p < 0 ? 0 : FREC_PRECISION_MAX;
+	return p < 0 ? 0 : p;
+}
+
+/*
+ * Read the conversion that starts at the '%' at @pct into @cv, as
+ * format_decode() reads it, plus frec's extra length modifiers (q j Z)
+ * and the conversions it recognises without rendering them (floating
+ * point, %n).  Return: false if it is malformed.
+ */
+static noinline_for_stack
+bool frec_parse_conv(const char *pct, struct frec_conv *cv)
+{
+	const char *f = pct + 1;
+	struct frec_spec *spec = &cv->spec;
+
+	spec->flags = 0;
+	spec->base = 10;
+	cv->stars = 0;
+	cv->qualifier = 0;
+	cv->ext = NULL;
+	for (;; f++) {
+		if (*f == '-')
+			spec->flags |= FREC_LEFT;
+		else if (*f == '+')
+			spec->flags |= FREC_PLUS;
+		else if (*f == ' ')
+			spec->flags |= FREC_SPACE;
+		else if (*f == '#')
+			spec->flags |= FREC_SPECIAL;
+		else if (*f == '0')
+			spec->flags |= FREC_ZEROPAD;
+		else
+			break;
+	}
+	spec->width = -1;
+	if (frec_isdigit(*f)) {
+		spec->width = frec_bitfield(frec_atoi(&f), FREC_WIDTH_BITS);
+	} else if (*f == '*') {
+		cv->stars |= FREC_STAR_WIDTH;
 		f++;
 	}
-	return f;
+	spec->precision = -1;
+	if (*f == '.') {
+		f++;
+		if (frec_isdigit(*f)) {
+			spec->precision = frec_bitfield(frec_atoi(&f),
+							FREC_PRECISION_BITS);
+			if (spec->precision < 0)
+				spec->precision = 0;
+		} else if (*f == '*') {
+			cv->stars |= FREC_STAR_PRECISION;
+			f++;
+		}
+	}
+	if (*f && strchr("hlLqjzZt", *f)) {
+		cv->qualifier = *f++;
+		if (cv->qualifier == 'h' && *f == 'h') {
+			cv->qualifier = 'H';
+			f++;
+		} else if (cv->qualifier == 'l' && *f == 'l') {
+			cv->qualifier = 'L';
+			f++;
+		} else if (cv->qualifier == 'q') {
+			cv->qualifier = 'L';
+		} else if (cv->qualifier == 'Z') {
+			cv->qualifier = 'z';
+		}
+	}
+	cv->type = *f;
+	switch (*f) {
+	case 'd':
+	case 'i':
+		spec->flags |= FREC_SIGN;
+		break;
+	case 'o':
+		spec->base = 8;
+		break;
+	case 'x':
+		spec->flags |= FREC_SMALL;
+		spec->base = 16;
+		break;
+	case 'X':
+		spec->base = 16;
+		break;
+	case 'p':
+		cv->ext = ++f;
+		while (frec_isalnum(*f))
+			f++;
+		cv->end = f;
+		return true;
+	case 'u': case 'c': case 's': case '%':
+	case 'e': case 'E': case 'f': case 'F': case 'g': case 'G':
+	case 'a': case 'A': case 'n':
+		break;
+	default:
+		return false;
+	}
+	cv->end = f + 1;
+	return true;
+}
+
+/* Print the conversion @cv (at @pct), taking its arguments from @args. */
+static noinline_for_stack
+void frec_convert(struct frec_out *o, const char *pct,
+		  const struct frec_conv *cv, const u64 *args,
+		  unsigned int nr_args, unsigned int *arg,
+		  const struct frec_format_env *env)
+{
+	struct frec_spec spec = cv->spec;
+	unsigned int need = !!(cv->stars & FREC_STAR_WIDTH) +
+			    !!(cv->stars & FREC_STAR_PRECISION) +
+			    (cv->type != '%');
+	u64 v = 0;
+
+	if (need > nr_args - *arg) {
+		frec_putc(o, '[');
+		frec_write(o, pct, cv->end - pct);
+		frec_puts(o, ":noarg]");
+		*arg = nr_args;
+		return;
+	}
+	if (cv->stars & FREC_STAR_WIDTH)
+		spec.width = frec_star_width((int)args[(*arg)++], &spec.flags);
+	if (cv->stars & FREC_STAR_PRECISION)
+		spec.precision = frec_star_precision((int)args[(*arg)++]);
+	if (cv->type != '%')
+		v = args[(*arg)++];
+
+	switch (cv->type) {
+	case '%':
+		frec_putc(o, '%');
+		break;
+	case 'c':
+		if (!(spec.flags & FREC_LEFT))
+			frec_fill(o, ' ', frec_count_down(&spec.width));
+		frec_putc(o, (char)(unsigned char)v);
+		frec_fill(o, ' ', frec_count_down(&spec.width));
+		break;
+	case 's':
+		frec_string(o, v, spec, env);
+		break;
+	case 'p':
+		frec_pointer(o, pct, cv, v, spec, env);
+		break;
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+		frec_number(o, frec_int_arg(v, cv->qualifier,
+					    spec.flags & FREC_SIGN), spec);
+		break;
+	default:
+		frec_unsupported(o, pct, cv, v);
+	}
+}
+
+/* The message of @fmt and @args into @o; see frec_format_message(). */
+static void frec_format_to(struct frec_out *o, const char *fmt,
+			   const u64 *args, unsigned int nr_args,
+			   const struct frec_format_env *env,
+			   size_t *bad_offset)
+{
+	const char *f = fmt, *pct;
+	unsigned int arg = 0;
+	struct frec_conv cv;
+
+	if (bad_offset)
+		*bad_offset = (size_t)-1;
+	if (!fmt) {
+		frec_puts(o, "(null)");
+		return;
+	}
+	while (*f) {
+		pct = strchr(f, '%');
+		if (!pct) {
+			frec_puts(o, f);
+			return;
+		}
+		frec_write(o, f, pct - f);
+		if (!frec_parse_conv(pct, &cv)) {
+			if (bad_offset)
+				*bad_offset = pct - fmt;
+			frec_puts(o, "[bad format at byte ");
+			frec_put_dec(o, pct - fmt);
+			frec_putc(o, ']');
+			return;
+		}
+		frec_convert(o, pct, &cv, args, nr_args, &arg, env);
+		f = cv.end;
+	}
 }
 
 /**
- * frec_format_message() - format an event's message from its stored words
- * @buf: where to write it.
- * @size: its size; the message is cut to @size - 1 bytes and a NUL.
+ * frec_format_message() - format a stored event's message
+ * @buf: where the message goes, NUL-terminated.
+ * @size: bytes at @buf, at most INT_MAX; 0 writes nothing.
  * @fmt: the format.
- * @args: the stored arguments.
+ * @args: its stored arguments, each the caller's value as unsigned long.
  * @nr_args: how many there are.
- * @env: how %s and %pS find what they point to.
- * @bad_offset: if not NULL, set to the byte offset of a malformed
- *	conversion in @fmt, or (size_t)-1 if there is none.
+ * @env: how to read %s strings and name %pS symbols; NULL prints every
+ *	%s as "(efault)" and every symbol as its address.
+ * @bad_offset: if not NULL, set to the offset in @fmt of the '%' that
+ *	starts a malformed conversion, or to (size_t)-1 if there is none.
  *
- * See frec_format.h for how each conversion is printed.
+ * Prints as described in frec_format.h.  A message longer than @size - 1
+ * bytes is cut there.  The message may hold NUL bytes (a %c of 0).
  *
- * Context: Any context (as @env's lookups allow).
- * Return: the number of bytes written, not counting the NUL.
+ * Context: Any context, NMI included, if @env's functions can run there.
+ * Never sleeps, locks or allocates.
+ * Return: the bytes written, not counting the NUL.
  */
 int frec_format_message(char *buf, size_t size, const char *fmt,
 			const u64 *args, unsigned int nr_args,
 			const struct frec_format_env *env, size_t *bad_offset)
 {
-	struct frec_format_out o = { buf, size, 0 };
-	struct frec_format_spec spec;
-	const char *f = fmt, *start, *ext;
-	unsigned int next = 0;
-	const u64 *arg;
-	char len, c, bad[40];
-	u64 v;
+	struct frec_out o = { .buf = buf, .size = size };
 
-	if (bad_offset)
-		*bad_offset = (size_t)-1;
-	while (*f) {
-		if (*f != '%') {
-			frec_format_putc(&o, *f++);
-			continue;
-		}
-		start = f++;
-		if (*f == '%') {
-			frec_format_putc(&o, '%');
-			f++;
-			continue;
-		}
-		spec = (struct frec_format_spec){ 0, -1, -1, 10 };
-		for (;; f++) {
-			if (*f == '-')
-				spec.flags |= FREC_FMT_LEFT;
-			else if (*f == '+')
-				spec.flags |= FREC_FMT_PLUS;
-			else if (*f == ' ')
-				spec.flags |= FREC_FMT_SPACE;
-			else if (*f == '#')
-				spec.flags |= FREC_FMT_SPECIAL;
-			else if (*f == '0')
-				spec.flags |= FREC_FMT_ZEROPAD;
-			else
-				break;
-		}
-		f = frec_format_count(f, &spec.width, args, nr_args, &next);
-		if (f[-1] == '*' && spec.width < 0) {
-			/* As vsnprintf(): a negative '*' width left-justifies. */
-			spec.flags |= FREC_FMT_LEFT;
-			spec.width = -spec.width;
-		}
-		if (*f == '.') {
-			spec.precision = 0;
-			f = frec_format_count(f + 1, &spec.precision, args, nr_args, &next);
-			if (spec.precision < 0)
-				spec.precision = -1;
-		}
-		len = 0;
-		if (*f == 'h' || *f == 'l' || *f == 'L' || *f == 'q' || *f == 'j' ||
-		    *f == 'z' || *f == 'Z' || *f == 't') {
-			len = *f++;
-			if (len == 'h' && *f == 'h') {
-				len = 'H';
-				f++;
-			} else if (len == 'l' && *f == 'l') {
-				f++;
-			}
-		}
-		c = *f;
-		if (!c || !strchr("diuoxXcspeEfFgGaAn", c)) {
-			if (bad_offset)
-				*bad_offset = start - fmt;
-			frec_format_puts(&o, bad, scnprintf(bad, sizeof(bad),
-							    "[bad format at byte %zu]",
-							    (size_t)(start - fmt)));
-			break;
-		}
-		f++;
-		ext = f;
-		if (c == 'p')
-			while (frec_format_isalnum(*f))
-				f++;
-		arg = frec_format_next_arg(args, nr_args, &next);
-		if (!arg) {
-			frec_format_marker(&o, start, f - start, NULL);
-			continue;
-		}
-		v = *arg;
-		switch (c) {
-		case 'd':
-		case 'i':
-			spec.flags |= FREC_FMT_SIGN;
-			frec_format_number(&o, frec_format_cast(v, len, true), spec);
-			break;
-		case 'u':
-			frec_format_number(&o, frec_format_cast(v, len, false), spec);
-			break;
-		case 'o':
-			spec.base = 8;
-			frec_format_number(&o, frec_format_cast(v, len, false), spec);
-			break;
-		case 'x':
-			spec.flags |= FREC_FMT_SMALL;
-			fallthrough;
-		case 'X':
-			spec.base = 16;
-			frec_format_number(&o, frec_format_cast(v, len, false), spec);
-			break;
-		case 'c': {
-			char ch = (char)v;
-
-			frec_format_padded(&o, &ch, 1, &spec);
-			break;
-		}
-		case 's':
-			frec_format_string(&o, v, &spec, env);
-			break;
-		case 'p':
-			frec_format_pointer(&o, v, ext, f - ext, start, f - start, env);
-			break;
-		default:	/* floating point, %n */
-			frec_format_marker(&o, start, f - start, &v);
-			break;
-		}
-	}
-	o.buf[o.len] = '\0';
-	return o.len;
-}
-
-/* Escape @n bytes of message into @o: one line, control bytes as \xNN. */
-static void frec_format_escape(struct frec_format_out *o, const char *msg, size_t n)
-{
-	static const char hex[] = "0123456789abcdef";
-	unsigned char c;
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		c = msg[i];
-		if (c < 0x20 || c == 0x7f) {
-			frec_format_putc(o, '\\');
-			frec_format_putc(o, 'x');
-			frec_format_putc(o, hex[c >> 4]);
-			frec_format_putc(o, hex[c & 15]);
-		} else {
-			frec_format_putc(o, c);
-		}
-	}
+	frec_format_to(&o, fmt, args, nr_args, env, bad_offset);
+	if (size)
+		buf[o.len] = '\0';
+	return (int)o.len;
 }
 
 /**
- * frec_format_line() - a record's whole line of text
- * @buf: where to write it.
- * @size: its size, at most FREC_FORMAT_LINE_MAX; a longer line is cut and
- *	ends in "[...]\n".
- * @rec: the record.
- * @env: how the caller, %s and %pS are looked up.
+ * frec_format_arg_types() - what each argument of a format is
+ * @fmt: the format.
+ * @types: one byte per argument goes here, for the first @max: the
+ *	conversion character ('d', 'u', 'x', 'c', 's', 'p', 'f', ...), or '*'
+ *	for an argument that is a width or a precision.
+ * @max: bytes at @types.
  *
- * The line is laid out as frec_format.h shows; a bad format's marker is
- * part of the message.
+ * Reads @fmt as frec_format_message() reads it (so as vsnprintf() does),
+ * for callers that must know which stored arguments are %s strings.
  *
- * Context: Any context (as @env's lookups allow).
- * Return: the line's length, newline included, NUL not counted.
+ * Context: Any context.
+ * Return: how many arguments @fmt takes (which may be more than @max), or
+ * -1 if it is malformed (@types then holds those before the bad
+ * conversion).
  */
-size_t frec_format_line(char *buf, size_t size, const struct frec_format_record *rec,
+int frec_format_arg_types(const char *fmt, char *types, unsigned int max)
+{
+	const char *pct;
+	struct frec_conv cv;
+	unsigned int n = 0;
+
+	while ((pct = strchr(fmt, '%'))) {
+		if (!frec_parse_conv(pct, &cv))
+			return -1;
+		if ((cv.stars & FREC_STAR_WIDTH) && n++ < max)
+			types[n - 1] = '*';
+		if ((cv.stars & FREC_STAR_PRECISION) && n++ < max)
+			types[n - 1] = '*';
+		if (cv.type != '%' && n++ < max)
+			types[n - 1] = cv.type;
+		fmt = cv.end;
+	}
+	return (int)n;
+}
+
+/*
+ * Escape the bytes written from @start on, in place, backwards: each
+ * byte's escape ends at or after where the byte was, so no byte is
+ * overwritten before it is read.  What no longer fits is dropped (an
+ * escape may be cut in the middle) and the line marked cut.
+ */
+static void frec_escape(struct frec_out *o, size_t start)
+{
+	size_t limit = o->size - 1, end = o->len, out = start, i, j, d;
+	unsigned char c, rest = 0;
+	bool more;
+
+	for (i = start; i < end; i++) {
+		size_t w = frec_needs_escape(o->buf[i]) ? 4 : 1;
+
+		if (out + w > limit)
+			break;
+		out += w;
+	}
+	if (i == end && out == end)
+		return;		/* nothing to escape */
+	more = i < end;
+	if (more)
+		rest = o->buf[i];
+	for (j = i, d = out; j > start;) {
+		c = o->buf[--j];
+		if (frec_needs_escape(c)) {
+			d -= 4;
+			o->buf[d] = '\\';
+			o->buf[d + 1] = 'x';
+			o->buf[d + 2] = frec_hex_digits[c >> 4];
+			o->buf[d + 3] = frec_hex_digits[c & 15];
+		} else {
+			o->buf[--d] = c;
+		}
+	}
+	o->len = out;
+	if (more) {
+		char esc[4] = { '\\', 'x', frec_hex_digits[rest >> 4],
+				frec_hex_digits[rest & 15] };
+
+		o->cut = true;
+		if (frec_needs_escape(rest))
+			frec_write(o, esc, frec_min(limit - out, 4));
+	}
+}
+
+/* @s, escaped as a message is. */
+static void frec_put_escaped(struct frec_out *o, const char *s)
+{
+	size_t start = o->len;
+
+	frec_puts(o, s);
+	frec_escape(o, start);
+}
+
+/**
+ * frec_format_line() - a record's line, as the dump prints it
+ * @buf: where the line goes, NUL-terminated.
+ * @size: bytes at @buf; FREC_FORMAT_LINE_MAX for the dump's lines.
+ * @rec: the record.
+ * @env: how to read %s strings and name symbols (as for
+ *	frec_format_message()).
+ *
+ * Writes "<seq> [<s>.<ns>] cpu<cpu> <ring>: <caller> <message>\n" as
+ * frec_format.h describes.  An event's message is frec_format_message()'s
+ * (a bad format included, with its "[bad format at byte N]"); a text
+ * record's is its text.  The ring's name and the caller's symbol are
+ * escaped as the message is, should they hold control bytes.  A line
+ * longer than @size - 1 bytes keeps its first @size - 7 bytes and ends in
+ * "[...]\n"; a message or symbol that fills the rest of the buffer exactly
+ * counts as longer.
+ *
+ * Context: Any context, NMI included, if @env's functions can run there.
+ * Never sleeps, locks or allocates.
+ * Return: the bytes written, not counting the NUL (0 if @size is 0).
+ */
+size_t frec_format_line(char *buf, size_t size,
+			const struct frec_format_record *rec,
 			const struct frec_format_env *env)
 {
-	/* The message before escaping; a line can hold no more of it. */
-	char msg[FREC_FORMAT_LINE_MAX];
-	struct frec_format_out o = { buf, size - 6, 0 };
-	unsigned long long ns = rec->ts % 1000000000ULL;
-	const char *text = msg;
-	char head[96];
-	size_t n;
-	int len;
+	struct frec_out o = { .buf = buf, .size = size };
+	struct frec_spec spec = { .width = 5, .precision = -1, .base = 10 };
+	struct frec_spec none = { .width = -1, .precision = -1 };
+	u64 secs = rec->ts;
+	unsigned int ns = frec_div_rem(&secs, 1000000000U);
+	size_t start;
 
-	frec_format_puts(&o, head, scnprintf(head, sizeof(head), "%llu [%5llu.%09llu] cpu%u ",
-					     (unsigned long long)rec->seq,
-					     (unsigned long long)(rec->ts / 1000000000ULL),
-					     ns, rec->cpu));
-	frec_format_puts(&o, rec->ring, strlen(rec->ring));
-	frec_format_puts(&o, ": ", 2);
-	len = env->symbol(env->ctx, msg, sizeof(msg), rec->caller, 'S');
-	if (len < 0)
-		len = scnprintf(msg, sizeof(msg), "0x%llx", (unsigned long long)rec->caller);
-	frec_format_puts(&o, msg, len);
-	frec_format_putc(&o, ' ');
-	if (rec->fmt) {
-		n = frec_format_message(msg, sizeof(msg), rec->fmt, rec->args, rec->nr_args,
-					env, NULL);
-	} else {
-		text = rec->text;
-		n = rec->text_len;
+	if (!size)
+		return 0;
+	frec_put_dec(&o, rec->seq);
+	frec_puts(&o, " [");
+	frec_number(&o, secs, spec);
+	frec_putc(&o, '.');
+	spec.width = 9;
+	spec.flags = FREC_ZEROPAD;
+	frec_number(&o, ns, spec);
+	frec_puts(&o, "] cpu");
+	frec_put_dec(&o, rec->cpu);
+	frec_putc(&o, ' ');
+	frec_put_escaped(&o, rec->ring ? rec->ring : "(null)");
+	frec_puts(&o, ": ");
+	start = o.len;
+	frec_symbol(&o, rec->caller, 'S', none, env);
+	frec_escape(&o, start);
+	frec_putc(&o, ' ');
+
+	start = o.len;
+	if (rec->fmt)
+		frec_format_to(&o, rec->fmt, rec->args, rec->nr_args, env, NULL);
+	else if (rec->text)
+		frec_write(&o, rec->text, rec->text_len);
+	if (!o.cut && o.len > start && o.buf[o.len - 1] == '\n')
+		o.len--;
+	frec_escape(&o, start);
+	frec_putc(&o, '\n');
+
+	if (o.cut) {
+		o.len = size - 1 > FREC_CUT_MARK_LEN ?
+			frec_min(o.len, size - 1 - FREC_CUT_MARK_LEN) : 0;
+		o.cut = false;
+		frec_puts(&o, FREC_CUT_MARK);
 	}
-	if (n && text[n - 1] == '\n')
-		n--;
-	frec_format_escape(&o, text, n);
-	/* o stopped 6 bytes short of @size: room for "[...]\n" and the NUL. */
-	if (o.len + 1 == o.size) {
-		o.size = size;
-		frec_format_puts(&o, "[...]", 5);
-	} else {
-		o.size = size;
-	}
-	frec_format_putc(&o, '\n');
-	o.buf[o.len] = '\0';
+	buf[o.len] = '\0';
 	return o.len;
 }

@@ -12,10 +12,7 @@
  * A line is:
  *
  *   <seq> [<s>.<ns>] cpu<cpu> <ring>: <caller> <message>\n
- *   253 [   12.027638123] cpu1 hanoi_moves: hanoi_frec+0x1a/0x80 [frec_hanoi]
- *       move disk 3 from A to C
- *
- * (one line, shown folded here)
+ *   253 [   12.027638123] cpu1 hanoi_moves: hanoi_move+0x1a/0x80 [frec_hanoi] disk 3 A to C
  *
  * with seconds right-aligned in 5 columns and nanoseconds in 9 digits.
  * The caller is printed as %pS prints it ("sym+0xoff/0xsize [module]"),
@@ -32,22 +29,28 @@
  * renders them (so "%#x" of 0 is "0x0", unlike glibc's "0").
  *
  *   %s        the string at the address, through env->string(); NULL
- *             prints "(null)", an unreadable address "(efault)"
- *   %pS %pSR %ps %pB %pBb
- *             the symbol, through env->symbol() (the module prints %pB
- *             as %pS); an address that resolves nowhere as 0x%llx
+ *             prints "(null)", an unreadable address "(efault)", and so
+ *             do, unread, addresses in the first 4096 bytes and ERR_PTRs,
+ *             as the kernel's check_pointer() decides
+ *   %pS %pSR %ps %pB %pBb (any extension starting with S, s or B)
+ *             the symbol, through env->symbol(); width and precision
+ *             apply as to a string, as in the kernel
  *   %p %px %pK
- *             the address as %px prints it (16 hex digits): dumps are
- *             root-only, and a hashed value could not be decoded offline
+ *             the address as 0x%016llx: dumps are root-only, and a
+ *             hashed value could not be decoded offline (a width given
+ *             replaces the 18 zero-padded columns, as in pointer_string())
  *   other %p extensions, floating point, %n
  *             "[%<conversion>:0x<argument in hex>]", e.g.
  *             "[%pI4:0xffff888003a1c000]": they would dereference memory
  *             that may be gone by the time the ring is read
- *   a conversion past the stored arguments
- *             "[%<conversion>:noarg]"
+ *   a conversion past the stored arguments (its '*'s included)
+ *             "[%<conversion>:noarg]", and every conversion after it too
  *   a malformed conversion (unknown character, format ends inside one)
  *             formatting stops there and "[bad format at byte <offset>]"
  *             is appended; frec_format_message() reports the offset
+ *
+ * Where the kernel's vsnprintf() and glibc's printf() differ, frec prints
+ * what the kernel prints; frec_format.c lists the differences.
  */
 #ifndef _FREC_FORMAT_H
 #define _FREC_FORMAT_H
@@ -57,6 +60,7 @@
 #else
 #include <linux/types.h>
 #include <stddef.h>
+/* uapi's __u64, as tools/harness/kernel_compat.h defines it too. */
 typedef __u64 u64;
 #endif
 
@@ -80,13 +84,18 @@ typedef __u64 u64;
 
 /**
  * struct frec_format_env - how a formatter finds what records point to
- * @symbol: write the symbol at @addr into @buf of @size bytes, for
- *	extension @ext ('S' full "sym+0xoff/0xsize [mod]", 's' name only,
- *	'B' as 'S' for a return address); return the length written (not
- *	counting the NUL), or a negative value if @addr resolves nowhere.
+ * @symbol: write the symbol at @addr into @buf of @size bytes (@size >= 1),
+ *	for extension @ext: 'S' as sprint_symbol() ("sym+0xoff/0xsize [mod]"),
+ *	's' as sprint_symbol_no_offset() ("sym [mod]"), 'B' as
+ *	sprint_backtrace() (looked up at @addr - 1, for a return address);
+ *	at most @size - 1 bytes and a NUL, cut if longer.  Return the length
+ *	of the whole symbol text, as snprintf() does (so a return >= @size
+ *	says it was cut), or a negative value if @addr resolves nowhere
+ *	(the formatter then prints 0x%llx, as sprint_symbol() does).
  * @string: copy the NUL-terminated string at @addr into @buf, at most
- *	@size - 1 bytes and a NUL; return its length, or a negative value if
- *	it cannot be read.
+ *	@size - 1 bytes and a NUL (@size >= 1), cut if longer; @addr may
+ *	point inside a string.  Return the bytes copied (not counting the
+ *	NUL), or a negative value if it cannot be read.
  * @ctx: passed to both.
  */
 struct frec_format_env {
@@ -127,5 +136,6 @@ int frec_format_message(char *buf, size_t size, const char *fmt,
 size_t frec_format_line(char *buf, size_t size,
 			const struct frec_format_record *rec,
 			const struct frec_format_env *env);
+int frec_format_arg_types(const char *fmt, char *types, unsigned int max);
 
 #endif /* _FREC_FORMAT_H */

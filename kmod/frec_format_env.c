@@ -80,7 +80,9 @@ static int frec_format_kernel_symbol(void *ctx, char *buf, size_t size, u64 addr
 	/* Nothing there: sprint_symbol() printed the address, as %pS does. */
 	if (str_has_prefix(fk->sym, "0x"))
 		return -ENOENT;
-	return strscpy(buf, fk->sym, size) < 0 ? size - 1 : strlen(buf);
+	strscpy(buf, fk->sym, size);
+	/* The whole symbol's length, as snprintf() would return it. */
+	return strlen(fk->sym);
 }
 
 /**

@@ -14,13 +14,13 @@
 # Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name";
 # the run ends with the failures again and the plain line
 # "N passed, N failed" (", N skipped"), and exits non-zero on any failure.
-# FREC_CHECK_PARTS="lint build compile-fail harness guest-stock guest-debug"
+# FREC_CHECK_PARTS="lint build compile-fail harness decode guest-stock guest-debug"
 # picks parts.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$FREC_ROOT" || exit 1
 
-parts=${FREC_CHECK_PARTS:-lint build compile-fail harness guest-stock guest-debug}
+parts=${FREC_CHECK_PARTS:-lint build compile-fail harness decode guest-stock guest-debug}
 logs=$FREC_BUILD/logs
 mkdir -p "$logs"
 results=$logs/results.txt
@@ -66,6 +66,19 @@ harness() {
 				echo "FAIL harness-$f-$t: did not finish cleanly (see $logs/harness-$f-$t.log)"
 		done
 	done
+	return $rc
+}
+
+# The decoder's own checks (tools/frec-decode/decode.mk): unit tests,
+# generated dumps, crafted bad inputs, a short fuzz run.  One line each.
+decode_check() {
+	local log=$logs/decode-check.log rc=0
+	make -C tools decode-check > "$log" 2>&1 || rc=1
+	awk -v l="$log" '/^== decode\// { if (name != "") print (bad ? "FAIL " : "PASS ") name (bad ? ": (see " l ")" : ""); name = substr($2, 8); bad = 0; next }
+		/[1-9][0-9]* failed|FAIL|ERROR|error:/ { bad = 1 }
+		END { if (name != "") print (bad ? "FAIL " : "PASS ") name (bad ? ": (see " l ")" : "") }' "$log" |
+		sed 's/^\(PASS\|FAIL\) /\1 decode-/'
+	[ $rc = 0 ] || echo "FAIL decode-check: make -C tools decode-check failed (see $log)"
 	return $rc
 }
 
@@ -124,6 +137,7 @@ for p in $parts; do
 	build)		part build build_stock ;;
 	compile-fail)	part compile-fail scripts/compile-fail.sh ;;
 	harness)	part harness harness ;;
+	decode)		part decode decode_check ;;
 	guest-stock)	part guest-stock guest stock ;;
 	guest-debug)	part guest-debug guest debug ;;
 	*)		echo "FAIL check: unknown part '$p'" | tee -a "$results" ;;

@@ -54,6 +54,7 @@ cp "${kos[@]}" "$root/frec/modules/"
 {
 	echo "FREC_MODE=$mode"
 	echo "FREC_KERNEL=$kind"
+	echo "FREC_HOST_TREE=$FREC_ROOT"
 } > "$root/frec/run.conf"
 
 # Resolve helper modules and their dependencies from modules.dep, deepest

@@ -1,0 +1,29 @@
+#!/bin/sh
+# description: the host's frec-decode turns raw + formats + kallsyms saved in the guest into exactly the text dump; JSON parses
+. /frec/guest/lib.sh
+. /frec/run.conf
+frec_reset
+dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+[ -x "$dec" ] || fail "no $dec: build tools first (make tools)"
+# Run the host binary with the host's loader and libraries (/host is read-only).
+ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+run_dec() { $ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" "$@"; }
+frec_load
+D=$FREC_DEBUGFS
+insmod "$FREC_MODULES/frec_hanoi.ko" disks=5 calls=1 || fail "insmod frec_hanoi.ko"
+insmod "$FREC_MODULES/frec_stress.ko" period_us=200 || fail "insmod frec_stress.ko"
+sleep 1
+rmmod frec_stress || fail "rmmod frec_stress"
+cat $D/raw > /tmp/raw || fail "cat raw"
+cat $D/formats > /tmp/formats || fail "cat formats"
+cat /proc/kallsyms > /tmp/kallsyms
+cat $D/dump > /tmp/dump || fail "cat dump"
+run_dec /tmp/raw --formats /tmp/formats --kallsyms /tmp/kallsyms > /tmp/decoded
+echo "# decoder exit $?; $(grep -vc '^#' /tmp/dump) records in dump, $(wc -c < /tmp/raw) bytes raw"
+diff /tmp/dump /tmp/decoded > /tmp/diff || { head -n 20 /tmp/diff; fail "decoded text differs from dump"; }
+run_dec /tmp/raw --formats /tmp/formats --kallsyms /tmp/kallsyms --format=json > /tmp/json ||
+	fail "json decode"
+head -c 300 /tmp/json; echo
+grep -q '"ph"' /tmp/json || fail "no trace events in JSON"
+rmmod frec_hanoi
+frec_unload

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * decode.c - from raw entries to printed records.
+ *
+ * Keeps the ring table, checks what the raw reader cannot check alone
+ * (each record's ring was defined before it, seqs only grow, the CPU is in
+ * range), applies the filters, formats messages with kmod/frec_format.c
+ * against the formats and kallsyms tables, and hands each record to the
+ * writer of the output format.  A bad or missing format is reported once
+ * per address, and the record is still printed.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frec_decode.h"
+
+/* Missing format addresses reported, before saying no more will be. */
+#define FREC_MISSING_MAX	1024
+
+/**
+ * frec_errf() - set an error
+ * @err: the error.
+ * @where: byte offset or line number.
+ * @fmt: printf format of the message.
+ *
+ * Context: userspace.
+ * Return: -1, for "return frec_errf(...)".
+ */
+int frec_errf(struct frec_err *err, unsigned long long where,
+	      const char *fmt, ...)
+{
+	va_list ap;
+
+	err->where = where;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/**
+ * frec_warn() - report a problem that does not stop decoding
+ * @d: the decoder.
+ * @fmt: printf format of the message, after "frec-decode: <dump>: ".
+ *
+ * Counted, so that the exit code says there were warnings.
+ *
+ * Context: userspace.
+ */
+void frec_warn(struct frec_decoder *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	d->warnings++;
+	if (!d->errs)
+		return;
+	fprintf(d->errs, "frec-decode: %s: ", d->in_name);
+	va_start(ap, fmt);
+	vfprintf(d->errs, fmt, ap);
+	va_end(ap);
+	fputc('\n', d->errs);
+}
+
+static int decode_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
+{
+	struct frec_decoder *d = ctx;
+
+	return d->kallsyms ? frec_kallsyms_symbol(d->kallsyms, buf, size, addr, ext) : -1;
+}
+
+static int decode_string(void *ctx, char *buf, size_t size, u64 addr)
+{
+	struct frec_decoder *d = ctx;
+
+	return frec_formats_string(d->formats, buf, size, addr);
+}
+
+/**
+ * frec_decoder_init() - set up a decoding run
+ * @d: the decoder.
+ * @opts: what to print.
+ * @formats: the formats table.
+ * @kallsyms: the symbol table, or NULL to print callers as addresses.
+ * @out: where the output goes.
+ * @errs: where warnings and errors go, or NULL.
+ *
+ * Context: userspace.
+ */
+void frec_decoder_init(struct frec_decoder *d,
+		       const struct frec_decode_opts *opts,
+		       struct frec_formats *formats,
+		       struct frec_kallsyms *kallsyms, FILE *out, FILE *errs)
+{
+	memset(d, 0, sizeof(*d));
+	d->opts = *opts;
+	d->formats = formats;
+	d->kallsyms = kallsyms;
+	d->out = out;
+	d->errs = errs;
+	d->env.symbol = decode_symbol;
+	d->env.string = decode_string;
+	d->env.ctx = d;
+	if (opts->output == FREC_OUT_JSON)
+		d->writer = &frec_write_json;
+	else if (opts->output == FREC_OUT_CSV)
+		d->writer = &frec_write_csv;
+	else
+		d->writer = &frec_write_text;
+}
+
+/**
+ * frec_decoder_free() - free what a run allocated
+ * @d: the decoder.
+ *
+ * Context: userspace.
+ */
+void frec_decoder_free(struct frec_decoder *d)
+{
+	free(d->rings);
+	free(d->depth);
+	free(d->missing);
+	d->rings = NULL;
+	d->depth = NULL;
+	d->missing = NULL;
+}
+
+static size_t ring_slot(size_t cap, unsigned int id)
+{
+	return (size_t)((id * 0x9e3779b1u) & (cap - 1));
+}
+
+static struct frec_ring_info *ring_find(struct frec_decoder *d, unsigned int id)
+{
+	size_t i;
+
+	if (!d->rings_cap)
+		return NULL;
+	for (i = ring_slot(d->rings_cap, id); d->rings[i].used;
+	     i = (i + 1) & (d->rings_cap - 1))
+		if (d->rings[i].id == id)
+			return &d->rings[i];
+	return NULL;
+}
+
+/* Make room for one more ring: the table is kept at most half full. */
+static int ring_grow(struct frec_decoder *d)
+{
+	struct frec_ring_info *old = d->rings;
+	size_t old_cap = d->rings_cap, i, j;
+
+	if ((d->nr_rings + 1) * 2 <= d->rings_cap)
+		return 0;
+	d->rings_cap = old_cap ? old_cap * 2 : 16;
+	d->rings = calloc(d->rings_cap, sizeof(*d->rings));
+	if (!d->rings) {
+		d->rings = old;
+		d->rings_cap = old_cap;
+		return -1;
+	}
+	for (i = 0; i < old_cap; i++) {
+		if (!old[i].used)
+			continue;
+		for (j = ring_slot(d->rings_cap, old[i].id); d->rings[j].used;
+		     j = (j + 1) & (d->rings_cap - 1))
+			;
+		d->rings[j] = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+static bool ring_selected(const struct frec_decoder *d, const char *name)
+{
+	unsigned int i;
+
+	if (!d->opts.nr_rings)
+		return true;
+	for (i = 0; i < d->opts.nr_rings; i++)
+		if (!strcmp(d->opts.rings[i], name))
+			return true;
+	return false;
+}
+
+/* A ring entry: a new ring, or a new name for a known id. */
+static int decode_ring(struct frec_decoder *d, const struct frec_raw_item *item,
+		       struct frec_err *err)
+{
+	struct frec_ring_info *ring = ring_find(d, item->ring_id);
+	size_t i;
+
+	if (!ring) {
+		if (d->nr_rings >= FREC_DECODE_RINGS_MAX)
+			return frec_errf(err, item->offset, "more than %u rings",
+					 FREC_DECODE_RINGS_MAX);
+		if (ring_grow(d))
+			return frec_errf(err, item->offset, "out of memory");
+		for (i = ring_slot(d->rings_cap, item->ring_id); d->rings[i].used;
+		     i = (i + 1) & (d->rings_cap - 1))
+			;
+		ring = &d->rings[i];
+		ring->used = true;
+		ring->id = item->ring_id;
+		ring->track = (unsigned int)d->nr_rings++;
+	}
+	ring->kind = item->ring_kind;
+	memcpy(ring->name, item->ring_name, sizeof(ring->name));
+	ring->selected = ring_selected(d, ring->name);
+	return 0;
+}
+
+static bool in_range(const struct frec_range *r, unsigned long long v)
+{
+	return v >= r->lo && v <= r->hi;
+}
+
+static bool cpu_selected(const struct frec_decoder *d, unsigned int cpu)
+{
+	unsigned int i;
+
+	if (!d->opts.nr_cpus)
+		return true;
+	for (i = 0; i < d->opts.nr_cpus; i++)
+		if (in_range(&d->opts.cpus[i], cpu))
+			return true;
+	return false;
+}
+
+/* Report a format address missing from the table, once per address. */
+static void report_missing(struct frec_decoder *d, u64 addr,
+			   unsigned long long offset)
+{
+	size_t i;
+
+	if (!d->missing) {
+		d->missing = calloc(FREC_MISSING_MAX * 2, sizeof(*d->missing));
+		if (!d->missing)
+			return;
+	}
+	for (i = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 53) & (FREC_MISSING_MAX * 2 - 1);
+	     d->missing[i].used; i = (i + 1) & (FREC_MISSING_MAX * 2 - 1))
+		if (d->missing[i].addr == addr)
+			return;
+	if (d->nr_missing == FREC_MISSING_MAX) {
+		d->nr_missing++;
+		frec_warn(d, "offset %llu: more than %u formats missing, not reporting more",
+			  offset, FREC_MISSING_MAX);
+		return;
+	}
+	if (d->nr_missing > FREC_MISSING_MAX) {
+		d->warnings++;
+		return;
+	}
+	d->missing[i].addr = addr;
+	d->missing[i].used = true;
+	d->nr_missing++;
+	frec_warn(d, "offset %llu: format 0x%llx is not in the formats file",
+		  offset, (unsigned long long)addr);
+}
+
+/* An event's format: from the table, checked once; or a stand-in text. */
+static void decode_event_format(struct frec_decoder *d,
+				const struct frec_raw_item *item,
+				struct frec_decoded *r)
+{
+	const struct frec_raw_record *rec = &item->rec;
+	bool *checked;
+	size_t bad;
+	int n;
+
+	r->rec.fmt = frec_formats_find(d->formats, rec->fmt);
+	if (!r->rec.fmt) {
+		report_missing(d, rec->fmt, item->offset);
+		n = snprintf(d->msg, sizeof(d->msg),
+			     "[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
+			     (unsigned long long)rec->fmt,
+			     (unsigned long long)rec->args[0],
+			     (unsigned long long)rec->args[1],
+			     (unsigned long long)rec->args[2],
+			     (unsigned long long)rec->args[3]);
+		r->rec.text = d->msg;
+		r->rec.text_len = (unsigned int)n;
+		r->msg = d->msg;
+		r->msg_len = (size_t)n;
+		return;
+	}
+	r->rec.args = rec->args;
+	r->rec.nr_args = FREC_EVENT_MAX_ARGS;
+	checked = frec_formats_checked(d->formats, rec->fmt);
+	if (!*checked) {
+		*checked = true;
+		frec_format_message(NULL, 0, r->rec.fmt, rec->args,
+				    FREC_EVENT_MAX_ARGS, &d->env, &bad);
+		if (bad != (size_t)-1)
+			frec_warn(d, "offset %llu: format 0x%llx: bad format at byte %zu",
+				  item->offset, (unsigned long long)rec->fmt, bad);
+	}
+	if (d->opts.output != FREC_OUT_TEXT) {
+		r->msg = d->msg;
+		r->msg_len = (size_t)frec_format_message(d->msg, sizeof(d->msg),
+							  r->rec.fmt, rec->args,
+							  FREC_EVENT_MAX_ARGS,
+							  &d->env, NULL);
+	}
+}
+
+/* A record: checked, filtered, formatted and written. */
+static int decode_record(struct frec_decoder *d,
+			 const struct frec_raw_item *item, struct frec_err *err)
+{
+	const struct frec_raw_record *rec = &item->rec;
+	struct frec_decoded r;
+	int n;
+
+	if (rec->seq <= d->last_seq)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, seq),
+				 "seq %llu after seq %llu: records out of order",
+				 (unsigned long long)rec->seq,
+				 (unsigned long long)d->last_seq);
+	d->last_seq = rec->seq;
+	memset(&r, 0, sizeof(r));
+	r.ring = ring_find(d, rec->ring);
+	if (!r.ring)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, ring),
+				 "record of ring %u, which no ring entry defined before it",
+				 rec->ring);
+	if (rec->cpu >= FREC_DECODE_CPUS_MAX)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, cpu),
+				 "cpu %u, more than %u", rec->cpu,
+				 FREC_DECODE_CPUS_MAX - 1);
+	d->records++;
+	if (!r.ring->selected || !cpu_selected(d, rec->cpu) ||
+	    !in_range(&d->opts.seq, rec->seq) || !in_range(&d->opts.time, rec->ts))
+		return 0;
+
+	r.rec.seq = rec->seq;
+	r.rec.ts = rec->ts;
+	r.rec.cpu = rec->cpu;
+	r.rec.ring = r.ring->name;
+	r.rec.caller = rec->caller;
+	if (item->type == FREC_RAW_EVENT) {
+		r.fmt_addr = rec->fmt;
+		decode_event_format(d, item, &r);
+	} else {
+		r.rec.text = item->text;
+		r.rec.text_len = rec->len;
+		r.msg = item->text;
+		r.msg_len = rec->len;
+	}
+	if (d->opts.output != FREC_OUT_TEXT) {
+		n = decode_symbol(d, d->caller, sizeof(d->caller), rec->caller, 'S');
+		if (n < 0)
+			snprintf(d->caller, sizeof(d->caller), "0x%llx",
+				 (unsigned long long)rec->caller);
+		r.caller = d->caller;
+	}
+	if (d->opts.deltas) {
+		r.delta = d->printed ? (long long)(rec->ts - d->prev_ts) : 0;
+		d->prev_ts = rec->ts;
+	}
+	d->writer->record(d, &r);
+	d->printed++;
+	return 0;
+}
+
+/**
+ * frec_decode_stream() - decode a raw dump to the end
+ * @d: the decoder, from frec_decoder_init().
+ * @in: the raw dump.
+ * @in_name: its name, for messages.
+ *
+ * Writes every selected record to d->out as it is read.  An error in the
+ * dump stops decoding, is reported with its offset, and what was written
+ * before it stays written (a JSON array is closed).
+ *
+ * Context: userspace.
+ * Return: FREC_EXIT_OK, FREC_EXIT_WARNINGS if something was reported but
+ * decoding went to the end, or FREC_EXIT_INPUT.
+ */
+int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
+{
+	struct frec_raw_reader r;
+	struct frec_raw_item item;
+	struct frec_err err;
+	int ret;
+
+	d->in_name = in_name;
+	if (frec_raw_open(&r, in, &err)) {
+		if (d->errs)
+			fprintf(d->errs, "frec-decode: %s: offset %llu: %s\n",
+				in_name, err.where, err.msg);
+		frec_raw_close(&r);
+		return FREC_EXIT_INPUT;
+	}
+	d->clock = r.clock;
+	d->writer->begin(d);
+	while ((ret = frec_raw_next(&r, &item, &err)) > 0) {
+		if (item.type == FREC_RAW_RING)
+			ret = decode_ring(d, &item, &err);
+		else
+			ret = decode_record(d, &item, &err);
+		if (ret < 0)
+			break;
+	}
+	d->writer->end(d);
+	if (ret < 0 && d->errs)
+		fprintf(d->errs, "frec-decode: %s: offset %llu: %s\n",
+			in_name, err.where, err.msg);
+	d->clock = NULL;
+	frec_raw_close(&r);
+	if (fflush(d->out) || ferror(d->out)) {
+		if (d->errs)
+			fprintf(d->errs, "frec-decode: write error\n");
+		return FREC_EXIT_INPUT;
+	}
+	if (ret < 0)
+		return FREC_EXIT_INPUT;
+	return d->warnings ? FREC_EXIT_WARNINGS : FREC_EXIT_OK;
+}

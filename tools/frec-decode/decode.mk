@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+# frec-decode: included by tools/Makefile, which defines O, CC, ROOT, WARN.
+#
+#   make decode         build frec-decode and frec-gen into $(O)/decode
+#   make decode-check   unit tests (native, ASan+UBSan), generated dumps
+#                       against their expected text, JSON and CSV checks,
+#                       filters, the crafted bad inputs in testdata/, and
+#                       a libFuzzer smoke run of FUZZ_SMOKE_SECONDS
+#   make fuzz           libFuzzer for FUZZ_RUNS executions (at least 1M)
+#   make bench-decode   records/s for a generated dump of BENCH_RECORDS
+#   make install        frec-decode and its man page into DESTDIR/PREFIX
+
+DEC_DIR := $(CURDIR)/frec-decode
+DEC_O := $(O)/decode
+DEC_LIB := raw.c formats.c kallsyms.c decode.c write_text.c write_json.c \
+	write_csv.c
+DEC_KSRCS := $(ROOT)/kmod/frec_format.c $(ROOT)/kmod/frec_format_quote.c
+DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
+DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(ROOT)/kmod/frec_format.h \
+	$(ROOT)/kmod/frec_format_quote.h $(ROOT)/uapi/frec_raw.h
+DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
+	-I$(ROOT)/kmod -I$(ROOT)/uapi -I$(CURDIR)/harness
+DEC_ASAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+
+FUZZ_CC ?= clang
+FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_RUNS ?= 1100000
+BENCH_RECORDS ?= 3000000
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+decode: $(DEC_O)/frec-decode $(DEC_O)/frec-gen
+
+$(DEC_O)/frec-decode: $(DEC_DIR)/main.c $(DEC_DEPS) | $(DEC_O)
+	$(CC) $(DEC_CFLAGS) -O2 -o $@ $(DEC_DIR)/main.c $(DEC_SRCS)
+
+$(DEC_O)/frec-decode-asan: $(DEC_DIR)/main.c $(DEC_DEPS) | $(DEC_O)
+	$(CC) $(DEC_CFLAGS) $(DEC_ASAN) -o $@ $(DEC_DIR)/main.c $(DEC_SRCS)
+
+$(DEC_O)/frec-gen: $(DEC_DIR)/frec-gen.c $(DEC_DEPS) | $(DEC_O)
+	$(CC) $(DEC_CFLAGS) -O2 -o $@ $< $(DEC_KSRCS)
+
+$(DEC_O)/test_decode: $(DEC_DIR)/test_decode.c $(DEC_DEPS) $(HARNESS_LIB) | $(DEC_O)
+	$(CC) $(DEC_CFLAGS) -O2 -o $@ $< $(DEC_SRCS) harness/harness_test.c
+
+$(DEC_O)/test_decode-asan: $(DEC_DIR)/test_decode.c $(DEC_DEPS) $(HARNESS_LIB) | $(DEC_O)
+	$(CC) $(DEC_CFLAGS) $(DEC_ASAN) -o $@ $< $(DEC_SRCS) harness/harness_test.c
+
+$(DEC_O)/fuzz_decode: $(DEC_DIR)/fuzz_decode.c $(DEC_DEPS) | $(DEC_O)
+	$(FUZZ_CC) $(DEC_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
+
+$(DEC_O):
+	mkdir -p $@
+
+# Seeds: the crafted inputs and two small generated dumps, each behind
+# the fuzz target's mode byte (see fuzz_decode.c).
+$(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*)
+	rm -rf $(DEC_O)/fuzz-seeds && mkdir -p $(DEC_O)/fuzz-seeds
+	$(DEC_O)/frec-gen -n 40 -c 2 --unknown $(DEC_O)/fuzz-seeds/g1
+	$(DEC_O)/frec-gen -n 25 -c 3 --swap --bad $(DEC_O)/fuzz-seeds/g2
+	python3 $(DEC_DIR)/tests/fuzz_seeds.py $(DEC_DIR)/testdata $(DEC_O)/fuzz-seeds
+	touch $@
+
+decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
+		$(DEC_O)/test_decode $(DEC_O)/test_decode-asan $(DEC_O)/fuzz_decode \
+		$(DEC_O)/fuzz-seeds/.done
+	@rc=0; \
+	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
+	echo "== decode/test_decode-asan"; $(DEC_O)/test_decode-asan || rc=1; \
+	echo "== decode/outputs"; python3 $(DEC_DIR)/tests/check_outputs.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/bad-inputs"; python3 $(DEC_DIR)/tests/check_bad.py \
+		$(DEC_DIR)/testdata $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/fuzz-smoke ($(FUZZ_SMOKE_SECONDS) s)"; \
+	mkdir -p $(DEC_O)/fuzz-corpus; \
+	nice -n 19 $(DEC_O)/fuzz_decode -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+		-max_len=8192 -print_final_stats=1 $(DEC_O)/fuzz-corpus \
+		$(DEC_O)/fuzz-seeds > $(DEC_O)/fuzz-smoke.log 2>&1 \
+		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-smoke.log; \
+		     echo "1 passed, 0 failed"; } \
+		|| { tail -n 30 $(DEC_O)/fuzz-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
+	exit $$rc
+
+fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz-seeds/.done
+	mkdir -p $(DEC_O)/fuzz-corpus
+	@rc=0; nice -n 19 $(DEC_O)/fuzz_decode -runs=$(FUZZ_RUNS) -max_len=8192 \
+		-print_final_stats=1 $(DEC_O)/fuzz-corpus $(DEC_O)/fuzz-seeds \
+		> $(DEC_O)/fuzz.log 2>&1 || rc=$$?; \
+	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz.log; \
+	echo "log: $(DEC_O)/fuzz.log"; exit $$rc
+
+bench-decode: $(DEC_O)/frec-decode $(DEC_O)/frec-gen
+	BENCH_RECORDS=$(BENCH_RECORDS) sh $(DEC_DIR)/tests/bench.sh $(DEC_O) \
+		$(O)/bench_decode.csv
+
+install: $(DEC_O)/frec-decode
+	install -D -m 0755 $(DEC_O)/frec-decode $(DESTDIR)$(PREFIX)/bin/frec-decode
+	install -D -m 0644 $(DEC_DIR)/frec-decode.1 \
+		$(DESTDIR)$(PREFIX)/share/man/man1/frec-decode.1
+
+.PHONY: decode decode-check fuzz bench-decode install

@@ -1,0 +1,631 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec-gen.c - make a raw dump, its formats and kallsyms files, and the
+ * text the module's dump would print for it, without a kernel.
+ *
+ *   frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] [--bad] [--missing]
+ *            [--unknown] [--no-expected] PREFIX
+ *
+ * writes PREFIX.raw, PREFIX.formats, PREFIX.kallsyms and PREFIX.txt.  The
+ * records are events and text records on three rings and CPUS CPUs, with
+ * formats that use every kind of conversion, %s literals (and pointers
+ * into them), callers in vmlinux and in modules (and some that resolve
+ * nowhere), nested begin/end pairs ('>' and '<' formats) and texts with
+ * control bytes, trailing newlines and bytes that are not UTF-8.
+ *
+ * PREFIX.txt is the expected output of frec-decode: the generator knows
+ * what every address holds, names symbols with its own lookup (a linear
+ * scan, written apart from frec-decode's) and formats lines with
+ * kmod/frec_format.c, as the module does.  --bad adds events with a bad
+ * format, --missing events whose format is not in the formats file (the
+ * text is then frec-decode's stand-in), --unknown entries of a type no
+ * decoder knows, --swap writes the dump in the other byte order.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frec_format.h"
+#include "frec_format_quote.h"
+#include "frec_raw.h"
+
+/* ---- what the "kernel" holds ------------------------------------------ */
+
+struct gen_sym {
+	u64 addr;
+	char type;
+	char name[48];
+	const char *mod;	/* NULL: vmlinux */
+	bool text;		/* callers may point into it */
+};
+
+#define GEN_SYMS_MAX	2048
+static struct gen_sym syms[GEN_SYMS_MAX];
+static unsigned int nr_syms;
+
+/*
+ * A format and what its arguments are: d int, u unsigned, c char, l any
+ * 64-bit value, s a %s literal, S a caller address, p a pointer, w a
+ * width or precision (a small int).
+ */
+struct gen_format {
+	const char *fmt;
+	const char *kinds;
+	u64 addr;
+};
+
+static struct gen_format formats[] = {
+	{ .fmt = "irq %d status %#lx", .kinds = "dl" },
+	{ .fmt = "move disk %u from %c to %c", .kinds = "ucc" },
+	{ .fmt = "> work %s", .kinds = "s" },
+	{ .fmt = "< work %s", .kinds = "s" },
+	{ .fmt = "%s: read %zu bytes at %#llx", .kinds = "sll" },
+	{ .fmt = "called from %pS (%ps) ret %pB", .kinds = "SSS" },
+	{ .fmt = "ptr %p flags %08x", .kinds = "pu" },
+	{ .fmt = "%-8s|%8s|", .kinds = "ss" },
+	{ .fmt = "%.*s", .kinds = "ws" },
+	{ .fmt = "%*d|%-*d|", .kinds = "wdwd" },
+	{ .fmt = "tab\there %d\n", .kinds = "d" },
+	{ .fmt = "neg %hhd %hd %ld %lld", .kinds = "ddll" },
+	{ .fmt = "pct 100%% done", .kinds = "" },
+	{ .fmt = "ip %pI4 mac %pM", .kinds = "pp" },
+	{ .fmt = "float %f", .kinds = "l" },
+	{ .fmt = "multi\nline %d\n\n", .kinds = "d" },
+	{ .fmt = "quote \" and backslash \\ %d", .kinds = "d" },
+	{ .fmt = "%s%s%s%s", .kinds = "ssss" },
+	{ .fmt = "noarg %d %d %d %d %d", .kinds = "dddd" },
+	{ .fmt = "% +05d %#o %#X %.3u %c", .kinds = "ddddc" },
+	{ .fmt = "caf\xc3\xa9 %s \xff", .kinds = "s" },
+};
+
+#define NR_GOOD_FORMATS	(sizeof(formats) / sizeof(formats[0]))
+
+static struct gen_format bad_formats[] = {
+	{ .fmt = "bad %y here %d", .kinds = "d" },
+	{ .fmt = "ends in %", .kinds = "" },
+	{ .fmt = "%d then %lh", .kinds = "dd" },
+};
+
+struct gen_string {
+	const char *s;
+	u64 addr;
+};
+
+static struct gen_string strings[] = {
+	{ .s = "alpha" }, { .s = "beta" }, { .s = "a string with spaces" },
+	{ .s = "ctrl\x01" "char" }, { .s = "" }, { .s = "newline at the end\n" },
+	{ .s = "tab\tin the middle" },
+	{ .s = "a rather long string that goes on and on, well past the widths "
+	       "and precisions the formats ask for, to be cut" },
+	{ .s = "not utf-8: \xc3\x28 \xe9t\xe9" },
+};
+
+#define NR_STRINGS	(sizeof(strings) / sizeof(strings[0]))
+
+static const char *const texts[] = {
+	"plain text record", "with a newline\n", "two newlines\n\n", "",
+	"ctrl \x01\x02\x1f and del \x7f", "\ttab first", "utf-8: caf\xc3\xa9",
+	"bad utf-8: \xff\xfe", "%d %s not a format", "> begin-looking text",
+	"< end-looking text", "quote \" backslash \\",
+};
+
+#define NR_TEXTS	(sizeof(texts) / sizeof(texts[0]))
+
+struct gen_ring {
+	unsigned int id;
+	unsigned int kind;
+	const char *name;
+	bool written;
+};
+
+static struct gen_ring rings[] = {
+	{ .id = 7, .kind = 0, .name = "events" },
+	{ .id = 1000, .kind = 1, .name = "log" },
+	{ .id = 3, .kind = 0, .name = "hanoi_moves" },
+};
+
+/* ---- options and random numbers ---------------------------------------- */
+
+static unsigned long long opt_records = 1000;
+static unsigned int opt_cpus = 4;
+static bool opt_swap, opt_bad, opt_missing, opt_unknown, opt_expected = true;
+static uint64_t rng = 0x853c49e6748fea9bULL;
+
+static uint64_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static unsigned int rnd_below(unsigned int n)
+{
+	return (unsigned int)(rnd() % n);
+}
+
+/* ---- the symbol table -------------------------------------------------- */
+
+static void add_sym(u64 addr, char type, const char *name, const char *mod,
+		    bool text)
+{
+	struct gen_sym *s = &syms[nr_syms++];
+
+	s->addr = addr;
+	s->type = type;
+	snprintf(s->name, sizeof(s->name), "%s", name);
+	s->mod = mod;
+	s->text = text;
+}
+
+/*
+ * vmlinux: text from 0xffffffff81000000, some aliases, then data; three
+ * modules, each text then data, listed in a shuffled order as module
+ * symbol tables are; absolute per-CPU symbols near 0.
+ */
+static void make_symbols(void)
+{
+	static const char *const mods[] = { "frec", "frec_hanoi", "nvme" };
+	char name[48];
+	u64 addr;
+	unsigned int i, m, first;
+
+	add_sym(0, 'A', "fixed_percpu_data", NULL, false);
+	add_sym(0x1000, 'A', "cpu_debug_store", NULL, false);
+	addr = 0xffffffff81000000ULL;
+	add_sym(addr, 'T', "_stext", NULL, true);
+	add_sym(addr, 'T', "_text", NULL, true);	/* alias: _stext wins */
+	for (i = 0; i < 300; i++) {
+		addr += 0x10 + rnd_below(0x400);
+		snprintf(name, sizeof(name), "%s_%u", i % 3 ? "do_work" : "handle_irq", i);
+		add_sym(addr, i % 5 ? 't' : 'T', name, NULL, true);
+		if (i % 50 == 7) {
+			snprintf(name, sizeof(name), "alias_of_%u", i);
+			add_sym(addr, 'T', name, NULL, true);
+		}
+	}
+	for (i = 0; i < 20; i++) {
+		addr += 0x40 + rnd_below(0x100);
+		snprintf(name, sizeof(name), "data_%u", i);
+		add_sym(addr, i % 2 ? 'd' : 'D', name, NULL, false);
+	}
+	add_sym(addr + 0x1000, 'B', "_end", NULL, false);
+	for (m = 0; m < 3; m++) {
+		addr = 0xffffffffc0a00000ULL + m * 0x100000ULL;
+		first = nr_syms;
+		for (i = 0; i < 30; i++) {
+			snprintf(name, sizeof(name), "%s_fn%u", mods[m], i);
+			add_sym(addr, 't', name, mods[m], true);
+			addr += 0x20 + rnd_below(0x200);
+		}
+		add_sym(addr, 'd', "__this_module", mods[m], false);
+		add_sym(addr + 0x400, 'b', "module_state", mods[m], false);
+		/* a module's symbol table is in no particular order */
+		for (i = nr_syms - 1; i > first; i--) {
+			unsigned int j = first + rnd_below(i - first + 1);
+			struct gen_sym t = syms[i];
+
+			syms[i] = syms[j];
+			syms[j] = t;
+		}
+	}
+}
+
+/*
+ * The expected symbol of @addr, found apart from frec-decode: the first
+ * (in file order) of the highest symbols at or below it, sized to the
+ * next higher address; absolute symbols do not count.
+ */
+static int gen_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
+{
+	const struct gen_sym *best = NULL;
+	u64 look = ext == 'B' ? addr - 1 : addr, next = 0, off;
+	unsigned int i;
+
+	for (i = 0; i < nr_syms; i++) {
+		const struct gen_sym *s = &syms[i];
+
+		if (s->type == 'A')
+			continue;
+		if (s->addr <= look && (!best || s->addr > best->addr))
+			best = s;
+	}
+	if (!best)
+		return -1;
+	for (i = 0; i < nr_syms; i++)
+		if (syms[i].type != 'A' && syms[i].addr > best->addr &&
+		    (!next || syms[i].addr < next))
+			next = syms[i].addr;
+	off = look - best->addr;
+	if (!next && off)
+		return -1;
+	if (ext == 'B')
+		off++;
+	if (ext == 's')
+		return snprintf(buf, size, "%s%s%s%s", best->name,
+				best->mod ? " [" : "", best->mod ? best->mod : "",
+				best->mod ? "]" : "");
+	return snprintf(buf, size, "%s+0x%llx/0x%llx%s%s%s", best->name,
+			(unsigned long long)off,
+			(unsigned long long)(next ? next - best->addr : 0),
+			best->mod ? " [" : "", best->mod ? best->mod : "",
+			best->mod ? "]" : "");
+}
+
+/* A caller: inside a text symbol, or (rarely) an address of nothing. */
+static u64 pick_caller(void)
+{
+	const struct gen_sym *s;
+	u64 next = 0;
+	unsigned int i;
+
+	if (!rnd_below(20))
+		return rnd_below(2) ? 0x1234 : 0xffffffff80000000ULL;
+	do
+		s = &syms[rnd_below(nr_syms)];
+	while (!s->text);
+	for (i = 0; i < nr_syms; i++)
+		if (syms[i].type != 'A' && syms[i].addr > s->addr &&
+		    (!next || syms[i].addr < next))
+			next = syms[i].addr;
+	return s->addr + rnd() % (next - s->addr);
+}
+
+/* ---- strings at addresses ---------------------------------------------- */
+
+/* Formats and literals in modules' rodata: 0xffffffffc0a80000 on. */
+static void place_strings(void)
+{
+	u64 addr = 0xffffffffc0a80000ULL;
+	unsigned int i;
+
+	for (i = 0; i < NR_GOOD_FORMATS; i++) {
+		formats[i].addr = addr;
+		addr += (strlen(formats[i].fmt) + 8) & ~7ULL;
+	}
+	for (i = 0; i < sizeof(bad_formats) / sizeof(bad_formats[0]); i++) {
+		bad_formats[i].addr = addr;
+		addr += (strlen(bad_formats[i].fmt) + 8) & ~7ULL;
+	}
+	addr = 0xffffffff82000000ULL;	/* %s literals in vmlinux rodata */
+	for (i = 0; i < NR_STRINGS; i++) {
+		strings[i].addr = addr;
+		addr += (strlen(strings[i].s) + 8) & ~7ULL;
+	}
+}
+
+static int gen_string(void *ctx, char *buf, size_t size, u64 addr)
+{
+	unsigned int i;
+	size_t n;
+
+	for (i = 0; i < NR_STRINGS; i++) {
+		u64 off = addr - strings[i].addr;
+
+		if (addr >= strings[i].addr && off <= strlen(strings[i].s)) {
+			n = strnlen(strings[i].s + off, size - 1);
+			memcpy(buf, strings[i].s + off, n);
+			buf[n] = '\0';
+			return (int)n;
+		}
+	}
+	return -1;
+}
+
+static void write_quoted_line(FILE *f, u64 addr, const char *s)
+{
+	char chunk[64];
+	size_t used, n;
+
+	fprintf(f, "0x%llx : \"", (unsigned long long)addr);
+	while (*s) {
+		n = frec_format_quote(chunk, sizeof(chunk), s, &used);
+		fwrite(chunk, 1, n, f);
+		s += used;
+	}
+	fputs("\"\n", f);
+}
+
+/* ---- the raw dump ------------------------------------------------------- */
+
+static u64 out64(u64 v)
+{
+	return opt_swap ? __builtin_bswap64(v) : v;
+}
+
+static __u32 out32(__u32 v)
+{
+	return opt_swap ? __builtin_bswap32(v) : v;
+}
+
+static void write_header(FILE *f)
+{
+	struct frec_raw_header h;
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, FREC_RAW_MAGIC, sizeof(FREC_RAW_MAGIC));
+	h.byte_order = out32(FREC_RAW_BYTE_ORDER);
+	h.version = out32(FREC_RAW_VERSION);
+	h.header_bytes = out32(sizeof(h));
+	h.slot_bytes = out32(FREC_SLOT_BYTES);
+	h.word_bytes = out32(8);
+	strcpy(h.clock, FREC_CLOCK_NAME);
+	fwrite(&h, sizeof(h), 1, f);
+}
+
+static void write_ring(FILE *f, struct gen_ring *ring)
+{
+	struct frec_raw_ring r;
+
+	memset(&r, 0, sizeof(r));
+	r.head.type = out32(FREC_RAW_RING);
+	r.head.bytes = out32(sizeof(r));
+	r.id = out32(ring->id);
+	r.kind = out32(ring->kind);
+	snprintf(r.name, sizeof(r.name), "%s", ring->name);
+	fwrite(&r, sizeof(r), 1, f);
+	ring->written = true;
+}
+
+static void write_unknown(FILE *f)
+{
+	struct frec_raw_entry_head h = {
+		.type = out32(99), .bytes = out32(8 + 16),
+	};
+	static const char junk[16] = "skip me, please";
+
+	fwrite(&h, sizeof(h), 1, f);
+	fwrite(junk, sizeof(junk), 1, f);
+}
+
+/* One record's raw entry; @text for FREC_RAW_TEXT. */
+static void write_record(FILE *f, const struct frec_raw_record *rec,
+			 const char *text)
+{
+	struct frec_raw_record r;
+	size_t len = rec->len, bytes = (sizeof(r) + len + 7) & ~(size_t)7;
+	static const char pad[8];
+	unsigned int i;
+
+	r.head.type = out32(rec->head.type);
+	r.head.bytes = out32((__u32)bytes);
+	r.seq = out64(rec->seq);
+	r.ts = out64(rec->ts);
+	r.fmt = out64(rec->fmt);
+	r.caller = out64(rec->caller);
+	r.ring = out32(rec->ring);
+	r.cpu = out32(rec->cpu);
+	r.len = out32(rec->len);
+	r.reserved = 0;
+	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
+		r.args[i] = out64(rec->args[i]);
+	fwrite(&r, sizeof(r), 1, f);
+	if (len) {
+		fwrite(text, 1, len, f);
+		fwrite(pad, 1, bytes - sizeof(r) - len, f);
+	}
+}
+
+/* An argument of kind @k. */
+static u64 pick_arg(char k)
+{
+	static const u64 ints[] = {
+		0, 1, 42, 255, 256, 0x7fffffff, 0x80000000ULL, 0xffffffffULL,
+		(u64)-1, (u64)-42, 0x8000000000000000ULL, 1000000007,
+	};
+	const struct gen_string *s;
+
+	switch (k) {
+	case 'w':
+		return (u64)(long long)((int)rnd_below(24) - 6);
+	case 'c':
+		return rnd_below(5) ? 'A' + rnd_below(26) : rnd_below(256);
+	case 's':
+		if (!rnd_below(20))
+			return rnd_below(2) ? 0 : 0xffffffffc0deadULL;	/* (null), (efault) */
+		s = &strings[rnd_below(NR_STRINGS)];
+		return s->addr + (rnd_below(4) ? 0 : rnd_below((unsigned int)strlen(s->s) + 1));
+	case 'S':
+		return pick_caller();
+	case 'p':
+		return 0xffff888000000000ULL + (rnd() & 0xffffffffULL);
+	default:
+		return rnd_below(3) ? ints[rnd_below(sizeof(ints) / sizeof(ints[0]))] : rnd();
+	}
+}
+
+struct gen_cpu {
+	u64 ts;
+	unsigned int depth;	/* open "> work" slices */
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] "
+		"[--bad] [--missing] [--unknown] [--no-expected] PREFIX\n");
+	return 2;
+}
+
+static FILE *open_out(const char *prefix, const char *ext)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s.%s", prefix, ext);
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	setvbuf(f, NULL, _IOFBF, 1 << 20);
+	return f;
+}
+
+static const struct option long_options[] = {
+	{ "swap", no_argument, NULL, 'w' },
+	{ "bad", no_argument, NULL, 'b' },
+	{ "missing", no_argument, NULL, 'm' },
+	{ "unknown", no_argument, NULL, 'u' },
+	{ "no-expected", no_argument, NULL, 'E' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int main(int argc, char **argv)
+{
+	static const struct frec_format_env env = {
+		.symbol = gen_symbol, .string = gen_string,
+	};
+	static char line[FREC_FORMAT_LINE_MAX], msg[256];
+	struct gen_cpu *cpus;
+	FILE *raw, *fmts, *ksyms, *txt = NULL;
+	unsigned long long n;
+	unsigned int i, a;
+	int c;
+
+	while ((c = getopt_long(argc, argv, "n:s:c:", long_options, NULL)) != -1) {
+		switch (c) {
+		case 'n':
+			opt_records = strtoull(optarg, NULL, 0);
+			break;
+		case 's':
+			rng ^= strtoull(optarg, NULL, 0) * 0x9e3779b97f4a7c15ULL;
+			if (!rng)
+				rng = 1;
+			break;
+		case 'c':
+			opt_cpus = (unsigned int)strtoul(optarg, NULL, 0);
+			if (!opt_cpus || opt_cpus > 4096)
+				return usage();
+			break;
+		case 'w':
+			opt_swap = true;
+			break;
+		case 'b':
+			opt_bad = true;
+			break;
+		case 'm':
+			opt_missing = true;
+			break;
+		case 'u':
+			opt_unknown = true;
+			break;
+		case 'E':
+			opt_expected = false;
+			break;
+		default:
+			return usage();
+		}
+	}
+	if (optind + 1 != argc)
+		return usage();
+
+	make_symbols();
+	place_strings();
+	ksyms = open_out(argv[optind], "kallsyms");
+	for (i = 0; i < nr_syms; i++)
+		fprintf(ksyms, "%016llx %c %s%s%s%s\n", (unsigned long long)syms[i].addr,
+			syms[i].type, syms[i].name, syms[i].mod ? "\t[" : "",
+			syms[i].mod ? syms[i].mod : "", syms[i].mod ? "]" : "");
+	fclose(ksyms);
+	fmts = open_out(argv[optind], "formats");
+	for (i = 0; i < NR_GOOD_FORMATS; i++)
+		write_quoted_line(fmts, formats[i].addr, formats[i].fmt);
+	for (i = 0; i < sizeof(bad_formats) / sizeof(bad_formats[0]); i++)
+		write_quoted_line(fmts, bad_formats[i].addr, bad_formats[i].fmt);
+	for (i = 0; i < NR_STRINGS; i++)
+		write_quoted_line(fmts, strings[i].addr, strings[i].s);
+	fclose(fmts);
+
+	raw = open_out(argv[optind], "raw");
+	if (opt_expected) {
+		txt = open_out(argv[optind], "txt");
+		fprintf(txt, FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME);
+	}
+	write_header(raw);
+	cpus = calloc(opt_cpus, sizeof(*cpus));
+	for (i = 0; i < opt_cpus; i++)
+		cpus[i].ts = 1000000000ULL * (i + 1) + rnd_below(1000000);
+	for (n = 1; n <= opt_records; n++) {
+		struct frec_raw_record rec;
+		struct frec_format_record fr;
+		const struct gen_format *gf = NULL;
+		struct gen_ring *ring = &rings[rnd_below(3)];
+		unsigned int cpu = rnd_below(opt_cpus);
+		const char *text = NULL;
+		size_t len;
+
+		memset(&rec, 0, sizeof(rec));
+		memset(&fr, 0, sizeof(fr));
+		cpus[cpu].ts += 1 + rnd_below(rnd_below(10) ? 5000 : 3000000);
+		rec.seq = n;
+		rec.ts = cpus[cpu].ts;
+		rec.cpu = cpu;
+		rec.ring = ring->id;
+		rec.caller = pick_caller();
+		if (ring->kind == 1) {
+			rec.head.type = FREC_RAW_TEXT;
+			text = texts[rnd_below(NR_TEXTS)];
+			rec.len = (__u32)strlen(text);
+		} else {
+			rec.head.type = FREC_RAW_EVENT;
+			if (opt_bad && !rnd_below(50))
+				gf = &bad_formats[rnd_below(3)];
+			else if (cpus[cpu].depth && !rnd_below(3))
+				gf = &formats[3];		/* "< work" */
+			else
+				gf = &formats[rnd_below(NR_GOOD_FORMATS)];
+			if (gf == &formats[2])
+				cpus[cpu].depth++;
+			else if (gf == &formats[3] && cpus[cpu].depth)
+				cpus[cpu].depth--;
+			rec.fmt = gf->addr;
+			for (a = 0; gf->kinds[a] && a < FREC_EVENT_MAX_ARGS; a++)
+				rec.args[a] = pick_arg(gf->kinds[a]);
+			if (opt_missing && !rnd_below(40))
+				rec.fmt = 0xffffffffc0f00000ULL + 8 * rnd_below(4);
+		}
+		if (!ring->written)
+			write_ring(raw, ring);
+		if (opt_unknown && !rnd_below(30))
+			write_unknown(raw);
+		write_record(raw, &rec, text);
+		if (!txt)
+			continue;
+
+		fr.seq = rec.seq;
+		fr.ts = rec.ts;
+		fr.cpu = rec.cpu;
+		fr.ring = ring->name;
+		fr.caller = rec.caller;
+		if (text) {
+			fr.text = text;
+			fr.text_len = rec.len;
+		} else if (rec.fmt != gf->addr) {
+			/* frec-decode's stand-in for a format it does not have */
+			len = (size_t)snprintf(msg, sizeof(msg),
+				"[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
+				(unsigned long long)rec.fmt,
+				(unsigned long long)rec.args[0],
+				(unsigned long long)rec.args[1],
+				(unsigned long long)rec.args[2],
+				(unsigned long long)rec.args[3]);
+			fr.text = msg;
+			fr.text_len = (unsigned int)len;
+		} else {
+			fr.fmt = gf->fmt;
+			fr.args = rec.args;
+			fr.nr_args = FREC_EVENT_MAX_ARGS;
+		}
+		len = frec_format_line(line, sizeof(line), &fr, &env);
+		fwrite(line, 1, len, txt);
+	}
+	free(cpus);
+	if (fclose(raw) || (txt && fclose(txt))) {
+		perror("frec-gen");
+		return 1;
+	}
+	return 0;
+}

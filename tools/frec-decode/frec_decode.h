@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_decode.h - the parts of frec-decode and what they hand each other.
+ *
+ *   raw.c          reads the raw dump (uapi/frec_raw.h) front to back
+ *   formats.c      the formats file: address -> format or %s string
+ *   kallsyms.c     the symbol table: address -> "sym+0xoff/0xsize [mod]"
+ *   decode.c       rings, filters, deltas; formats each record and hands
+ *                  it to a writer
+ *   write_text.c   the dump's text, line for line
+ *   write_json.c   Chrome trace-event JSON
+ *   write_csv.c    CSV
+ *   main.c         options and files
+ *
+ * Memory is bounded by the formats and kallsyms files and the ring table:
+ * records are streamed, one at a time, through fixed buffers.
+ */
+#ifndef _FREC_DECODE_H
+#define _FREC_DECODE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "frec_format.h"
+#include "frec_raw.h"
+
+/* Limits that keep garbage from making the decoder grow without bound. */
+#define FREC_DECODE_ENTRY_MAX	65536		/* bytes of one raw entry */
+#define FREC_DECODE_RINGS_MAX	65536		/* ring entries in a dump */
+#define FREC_DECODE_CPUS_MAX	65536		/* CPU numbers 0..this-1 */
+#define FREC_DECODE_HEADER_MAX	4096		/* header_bytes */
+#define FREC_DECODE_FILE_MAX	(256u << 20)	/* formats, kallsyms */
+
+/* Exit codes. */
+#define FREC_EXIT_OK		0	/* decoded to the end */
+#define FREC_EXIT_INPUT		1	/* bad or unreadable input, write error */
+#define FREC_EXIT_USAGE		2	/* bad command line */
+#define FREC_EXIT_WARNINGS	3	/* decoded to the end, with warnings */
+
+/**
+ * struct frec_err - what went wrong, and where
+ * @msg: the message, without the file name or the place.
+ * @where: byte offset (raw dump) or line number (text files).
+ */
+struct frec_err {
+	char msg[256];
+	unsigned long long where;
+};
+
+int frec_errf(struct frec_err *err, unsigned long long where,
+	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- raw.c ----------------------------------------------------------- */
+
+/**
+ * struct frec_raw_item - one entry of the raw dump, in host byte order
+ * @type: FREC_RAW_RING, FREC_RAW_EVENT or FREC_RAW_TEXT.
+ * @offset: where its entry starts in the dump.
+ * @ring_id: FREC_RAW_RING: the id records use.
+ * @ring_kind: FREC_RAW_RING: 0 events, 1 records.
+ * @ring_name: FREC_RAW_RING: the name, NUL-terminated, checked.
+ * @rec: FREC_RAW_EVENT, FREC_RAW_TEXT: the record.
+ * @text: FREC_RAW_TEXT: rec.len bytes of text (inside the reader).
+ */
+struct frec_raw_item {
+	unsigned int type;
+	unsigned long long offset;
+	unsigned int ring_id;
+	unsigned int ring_kind;
+	char ring_name[FREC_RAW_RING_NAME_LEN];
+	struct frec_raw_record rec;
+	const char *text;
+};
+
+/**
+ * struct frec_raw_reader - reading a raw dump as a stream
+ * @f: the stream.
+ * @offset: bytes consumed so far.
+ * @swap: the dump was written in the other byte order.
+ * @clock: the header's clock name, NUL-terminated.
+ * @entry: the current entry's bytes.
+ */
+struct frec_raw_reader {
+	FILE *f;
+	unsigned long long offset;
+	bool swap;
+	char clock[FREC_RAW_CLOCK_LEN + 1];
+	unsigned char *entry;
+};
+
+int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err);
+int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
+		  struct frec_err *err);
+void frec_raw_close(struct frec_raw_reader *r);
+
+/* ---- formats.c ------------------------------------------------------- */
+
+/**
+ * struct frec_formats - the formats file, sorted by address
+ * @entries: one per line.
+ * @nr: how many.
+ * @text: the unquoted strings, each NUL-terminated.
+ */
+struct frec_formats {
+	struct frec_formats_entry *entries;
+	size_t nr;
+	char *text;
+};
+
+int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
+		       struct frec_err *err);
+const char *frec_formats_find(const struct frec_formats *t, u64 addr);
+bool *frec_formats_checked(const struct frec_formats *t, u64 addr);
+int frec_formats_string(void *ctx, char *buf, size_t size, u64 addr);
+void frec_formats_free(struct frec_formats *t);
+
+/* ---- kallsyms.c ------------------------------------------------------ */
+
+/**
+ * struct frec_kallsyms - a kallsyms file, sorted by address
+ * @syms: the symbols resolution uses.
+ * @nr: how many.
+ * @names: symbol and module names, NUL-terminated.
+ * @all_zero: every address was 0: read without privilege (kptr_restrict).
+ */
+struct frec_kallsyms {
+	struct frec_ksym *syms;
+	size_t nr;
+	char *names;
+	bool all_zero;
+};
+
+int frec_kallsyms_parse(struct frec_kallsyms *k, const char *data,
+			size_t len, struct frec_err *err);
+int frec_kallsyms_symbol(void *ctx, char *buf, size_t size, u64 addr,
+			 char ext);
+void frec_kallsyms_free(struct frec_kallsyms *k);
+
+/* ---- decode.c -------------------------------------------------------- */
+
+enum frec_output { FREC_OUT_TEXT, FREC_OUT_JSON, FREC_OUT_CSV };
+enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
+
+/**
+ * struct frec_range - an inclusive range of numbers
+ * @lo: the first.
+ * @hi: the last.
+ */
+struct frec_range {
+	unsigned long long lo, hi;
+};
+
+#define FREC_FILTER_MAX	64
+
+/**
+ * struct frec_decode_opts - what to print, and how
+ * @output: text, JSON or CSV.
+ * @track: JSON: one track per CPU or per ring.
+ * @deltas: print the time since the previous printed record.
+ * @rings: names of the rings to print (none: all).
+ * @nr_rings: how many.
+ * @cpus: CPU ranges to print (none: all).
+ * @nr_cpus: how many.
+ * @seq: the seq range to print.
+ * @time: the timestamp range to print, ns.
+ */
+struct frec_decode_opts {
+	enum frec_output output;
+	enum frec_json_track track;
+	bool deltas;
+	const char *rings[FREC_FILTER_MAX];
+	unsigned int nr_rings;
+	struct frec_range cpus[FREC_FILTER_MAX];
+	unsigned int nr_cpus;
+	struct frec_range seq;
+	struct frec_range time;
+};
+
+struct frec_ring_info;
+struct frec_writer;
+
+/**
+ * struct frec_missing - a format address found missing, and reported
+ * @addr: the address.
+ * @used: this slot holds one.
+ */
+struct frec_missing {
+	u64 addr;
+	bool used;
+};
+
+/**
+ * struct frec_decoded - a record ready to print
+ * @rec: what frec_format_line() takes.
+ * @ring: its ring.
+ * @msg: the message alone (frec_format_message(), or the text), raw.
+ * @msg_len: its length.
+ * @caller: the caller as a line names it.
+ * @fmt_addr: an event's format address, 0 for text.
+ * @delta: ns since the previous printed record, if opts.deltas.
+ */
+struct frec_decoded {
+	struct frec_format_record rec;
+	struct frec_ring_info *ring;
+	const char *msg;
+	size_t msg_len;
+	const char *caller;
+	u64 fmt_addr;
+	long long delta;
+};
+
+/**
+ * struct frec_decoder - one decoding run
+ * @opts: what to print.
+ * @formats: the formats table.
+ * @kallsyms: the symbol table, or NULL.
+ * @out: where output goes.
+ * @errs: where warnings go, NULL for none (fuzzing).
+ * @in_name: the raw dump's name, for messages.
+ * @writer: the output format's writer.
+ * @env: lookups for frec_format.c.
+ * @rings: the ring table, by id (open addressing).
+ * @rings_cap: its size, a power of two.
+ * @nr_rings: rings in it.
+ * @depth: JSON: open begin/end slices per track, plus one: 0 is a track
+ *	not seen yet.
+ * @depth_cap: its size.
+ * @missing: format addresses reported missing (open addressing).
+ * @nr_missing: how many.
+ * @events: JSON: events written, for the commas between them.
+ * @last_seq: seq of the last record read.
+ * @prev_ts: timestamp of the last record printed.
+ * @printed: records printed.
+ * @records: records read.
+ * @warnings: warnings given.
+ * @line: a line's buffer.
+ * @msg: a message's buffer.
+ * @caller: a caller's buffer.
+ * @clock: the dump's clock name.
+ */
+struct frec_decoder {
+	struct frec_decode_opts opts;
+	struct frec_formats *formats;
+	struct frec_kallsyms *kallsyms;
+	FILE *out;
+	FILE *errs;
+	const char *in_name;
+	const struct frec_writer *writer;
+	struct frec_format_env env;
+	struct frec_ring_info *rings;
+	size_t rings_cap;
+	size_t nr_rings;
+	unsigned int *depth;
+	size_t depth_cap;
+	struct frec_missing *missing;
+	size_t nr_missing;
+	unsigned long long events;
+	u64 last_seq;
+	u64 prev_ts;
+	unsigned long long printed;
+	unsigned long long records;
+	unsigned long long warnings;
+	char line[FREC_FORMAT_LINE_MAX];
+	char msg[FREC_FORMAT_LINE_MAX];
+	char caller[FREC_FORMAT_LINE_MAX];
+	const char *clock;
+};
+
+/**
+ * struct frec_ring_info - a ring of the dump
+ * @id: its id in the dump.
+ * @used: this slot of the table holds a ring.
+ * @selected: records of this ring are printed.
+ * @kind: 0 events, 1 records.
+ * @track: JSON: its track number, if tracks are rings.
+ * @name: its name.
+ */
+struct frec_ring_info {
+	unsigned int id;
+	bool used;
+	bool selected;
+	unsigned int kind;
+	unsigned int track;
+	char name[FREC_RAW_RING_NAME_LEN];
+};
+
+/**
+ * struct frec_writer - an output format
+ * @begin: before the first record (d->clock is the dump's clock name).
+ * @record: one record.
+ * @end: after the last record, or after an error in the dump.
+ */
+struct frec_writer {
+	void (*begin)(struct frec_decoder *d);
+	void (*record)(struct frec_decoder *d, const struct frec_decoded *r);
+	void (*end)(struct frec_decoder *d);
+};
+
+/* Numbers for the writers, without printf()'s cost per record. */
+static inline void frec_put_dec(FILE *out, unsigned long long v)
+{
+	char buf[20];
+	int i = sizeof(buf);
+
+	do
+		buf[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	fwrite_unlocked(buf + i, 1, sizeof(buf) - i, out);
+}
+
+static inline void frec_put_hex(FILE *out, unsigned long long v)
+{
+	char buf[18];
+	int i = sizeof(buf);
+
+	do
+		buf[--i] = "0123456789abcdef"[v & 15];
+	while (v >>= 4);
+	buf[--i] = 'x';
+	buf[--i] = '0';
+	fwrite_unlocked(buf + i, 1, sizeof(buf) - i, out);
+}
+
+extern const struct frec_writer frec_write_text;
+extern const struct frec_writer frec_write_json;
+extern const struct frec_writer frec_write_csv;
+
+void frec_write_delta(struct frec_decoder *d, long long delta);
+
+void frec_decoder_init(struct frec_decoder *d,
+		       const struct frec_decode_opts *opts,
+		       struct frec_formats *formats,
+		       struct frec_kallsyms *kallsyms, FILE *out, FILE *errs);
+int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name);
+void frec_decoder_free(struct frec_decoder *d);
+void frec_warn(struct frec_decoder *d, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif /* _FREC_DECODE_H */

@@ -1,0 +1,205 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz_decode.c - libFuzzer target for frec-decode's parsers.
+ *
+ * The first byte picks what the rest is fed to:
+ *
+ *   0-5  a raw dump, decoded to text, JSON or CSV (byte % 3), with and
+ *        without deltas, against a small fixed formats and kallsyms table
+ *   6    a formats file, then lookups of addresses taken from its bytes
+ *   7    a kallsyms file, then lookups of addresses taken from its bytes
+ *   8    a format string, formatted with arguments taken from its bytes
+ *
+ * Output goes to /dev/null; a crash, a sanitizer report, a leak or a hang
+ * is what is looked for.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frec_decode.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static const char fuzz_formats[] =
+	"0xffffffffc0a80000 : \"irq %d status %#lx\"\n"
+	"0xffffffffc0a80020 : \"%s: %.*s %pS %ps %pB %p %pI4\"\n"
+	"0xffffffffc0a80060 : \"> work %s\"\n"
+	"0xffffffffc0a80080 : \"< work %s\"\n"
+	"0xffffffffc0a800a0 : \"bad %y\"\n"
+	"0xffffffffc0a800c0 : \"%-*c|%08.3lld|%#hhx|%c\"\n"
+	"0xffffffff82000000 : \"alpha\"\n"
+	"0xffffffff82000008 : \"a string\\twith a tab\\n\"\n";
+
+static const char fuzz_kallsyms[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000100 t do_work\n"
+	"ffffffff81000400 D data\n"
+	"ffffffffc0a00000 t frec_fn\t[frec]\n"
+	"ffffffffc0a00100 t frec_fn2\t[frec]\n"
+	"ffffffffc0a00300 d __this_module\t[frec]\n";
+
+static u64 fuzz_u64(const uint8_t *data, size_t size, size_t at)
+{
+	u64 v = 0;
+	size_t i;
+
+	for (i = 0; i < 8 && at + i < size; i++)
+		v |= (u64)data[at + i] << (8 * i);
+	return v;
+}
+
+static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
+		     struct frec_formats *formats, struct frec_kallsyms *kallsyms,
+		     FILE *devnull)
+{
+	static struct frec_decoder d;
+	struct frec_decode_opts opts = {
+		.output = (enum frec_output)(mode % 3),
+		.deltas = mode >= 3,
+		.track = mode & 1 ? FREC_TRACK_RING : FREC_TRACK_CPU,
+		.seq = { 0, ~0ULL }, .time = { 0, ~0ULL },
+	};
+	FILE *in;
+
+	if (!size)
+		return;
+	in = fmemopen((void *)data, size, "rb");
+	if (!in)
+		return;
+	frec_decoder_init(&d, &opts, formats, kallsyms, devnull, NULL);
+	frec_decode_stream(&d, in, "fuzz");
+	frec_decoder_free(&d);
+	fclose(in);
+}
+
+static void fuzz_formats_file(const uint8_t *data, size_t size)
+{
+	struct frec_formats t;
+	struct frec_err err;
+	char buf[64];
+	size_t i;
+
+	if (!frec_formats_parse(&t, (const char *)data, size, &err))
+		for (i = 0; i < size; i += 8) {
+			u64 a = fuzz_u64(data, size, i);
+
+			frec_formats_find(&t, a);
+			frec_formats_string(&t, buf, 1 + i % sizeof(buf), a);
+		}
+	for (i = 0; i + 2 < size; i++) {	/* hits: the lines' addresses */
+		char hex[17];
+		size_t n;
+
+		if (data[i] != '0' || data[i + 1] != 'x' || (i && data[i - 1] != '\n'))
+			continue;
+		for (n = 0; n < 16 && i + 2 + n < size &&
+		     strchr("0123456789abcdefABCDEF", data[i + 2 + n]) && data[i + 2 + n];
+		     n++)
+			hex[n] = (char)data[i + 2 + n];
+		hex[n] = '\0';
+		if (t.entries)
+			frec_formats_string(&t, buf, 1 + i % sizeof(buf),
+					    strtoull(hex, NULL, 16) + i % 5);
+	}
+	frec_formats_free(&t);
+}
+
+static void fuzz_kallsyms_file(const uint8_t *data, size_t size)
+{
+	struct frec_kallsyms k;
+	struct frec_err err;
+	char buf[96];
+	size_t i;
+
+	if (!frec_kallsyms_parse(&k, (const char *)data, size, &err))
+		for (i = 0; i < size; i += 8) {
+			u64 a = fuzz_u64(data, size, i);
+
+			frec_kallsyms_symbol(&k, buf, sizeof(buf), a, 'S');
+			frec_kallsyms_symbol(&k, buf, 1 + i % sizeof(buf), a, 's');
+			frec_kallsyms_symbol(&k, buf, sizeof(buf), a, 'B');
+		}
+	frec_kallsyms_free(&k);
+}
+
+struct fuzz_tables {
+	struct frec_formats *formats;
+	struct frec_kallsyms *kallsyms;
+};
+
+static int fuzz_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
+{
+	return frec_kallsyms_symbol(((struct fuzz_tables *)ctx)->kallsyms, buf,
+				    size, addr, ext);
+}
+
+static int fuzz_string(void *ctx, char *buf, size_t size, u64 addr)
+{
+	return frec_formats_string(((struct fuzz_tables *)ctx)->formats, buf,
+				   size, addr);
+}
+
+static void fuzz_format_string(const uint8_t *data, size_t size,
+			       struct frec_formats *formats,
+			       struct frec_kallsyms *kallsyms)
+{
+	struct fuzz_tables tables = { formats, kallsyms };
+	struct frec_format_env env = {
+		.symbol = fuzz_symbol, .string = fuzz_string, .ctx = &tables,
+	};
+	struct frec_format_record rec = { .ring = "fuzz", .caller = 0xffffffff81000123ULL };
+	char fmt[512], buf[FREC_FORMAT_LINE_MAX];
+	u64 args[4];
+	size_t n = size < sizeof(fmt) - 1 ? size : sizeof(fmt) - 1, bad, i;
+
+	memcpy(fmt, data, n);
+	fmt[n] = '\0';
+	for (i = 0; i < 4; i++) {
+		args[i] = fuzz_u64(data, size, size > 32 ? size - 32 + 8 * i : 8 * i);
+		if (args[i] % 3 == 0)		/* a string, or near one */
+			args[i] = 0xffffffff82000000ULL + args[i] % 40;
+		else if (args[i] % 3 == 1)	/* a symbol, or near one */
+			args[i] = 0xffffffffc0a00000ULL + args[i] % 0x400;
+	}
+	frec_format_message(buf, 1 + size % sizeof(buf), fmt, args, size % 5,
+			    &env, &bad);
+	rec.fmt = fmt;
+	rec.args = args;
+	rec.nr_args = 4;
+	frec_format_line(buf, 1 + (size * 7) % sizeof(buf), &rec, &env);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct frec_formats formats;
+	static struct frec_kallsyms kallsyms;
+	static FILE *devnull;
+	struct frec_err err;
+
+	if (!devnull) {
+		devnull = fopen("/dev/null", "w");
+		if (!devnull ||
+		    frec_formats_parse(&formats, fuzz_formats, strlen(fuzz_formats), &err) ||
+		    frec_kallsyms_parse(&kallsyms, fuzz_kallsyms, strlen(fuzz_kallsyms), &err))
+			abort();
+	}
+	if (!size)
+		return 0;
+	switch (data[0] % 9) {
+	case 6:
+		fuzz_formats_file(data + 1, size - 1);
+		break;
+	case 7:
+		fuzz_kallsyms_file(data + 1, size - 1);
+		break;
+	case 8:
+		fuzz_format_string(data + 1, size - 1, &formats, &kallsyms);
+		break;
+	default:
+		fuzz_raw(data + 1, size - 1, data[0] % 9, &formats, &kallsyms, devnull);
+	}
+	return 0;
+}

@@ -1,0 +1,275 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * raw.c - reading frec's raw dump (uapi/frec_raw.h) as a stream.
+ *
+ * The header is checked field by field, then entries are read one at a
+ * time into a buffer of FREC_DECODE_ENTRY_MAX bytes, so memory does not
+ * grow with the dump.  A dump written in the other byte order (its
+ * byte_order word reads 0x04030201) is byte-swapped as it is read; one
+ * whose word_bytes is not 8 is refused.  Every error names the offset of
+ * the header field or entry at fault.  Entries of unknown types are
+ * skipped by their size, as the format asks.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "frec_decode.h"
+
+static u64 raw_get64(const struct frec_raw_reader *r, u64 v)
+{
+	return r->swap ? __builtin_bswap64(v) : v;
+}
+
+static __u32 raw_get32(const struct frec_raw_reader *r, __u32 v)
+{
+	return r->swap ? __builtin_bswap32(v) : v;
+}
+
+/* Read up to @n bytes; returns how many were read (short at EOF). */
+static size_t raw_read(struct frec_raw_reader *r, void *buf, size_t n)
+{
+	size_t got = fread_unlocked(buf, 1, n, r->f);
+
+	r->offset += got;
+	return got;
+}
+
+/* Read exactly @n bytes of an entry that started at @at. */
+static int raw_read_all(struct frec_raw_reader *r, void *buf, size_t n,
+			unsigned long long at, size_t entry_bytes,
+			size_t already, struct frec_err *err)
+{
+	size_t got = raw_read(r, buf, n);
+
+	if (got == n)
+		return 0;
+	if (ferror(r->f))
+		return frec_errf(err, r->offset, "read error: %s", strerror(errno));
+	return frec_errf(err, at, "truncated entry: %zu of %zu bytes",
+			 already + got, entry_bytes);
+}
+
+/* A ring name or clock name: 1 to @max - 1 bytes of [A-Za-z0-9_-], NUL. */
+static bool raw_name_ok(const char *name, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max && name[i]; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return false;
+	}
+	return i > 0 && i < max;
+}
+
+/**
+ * frec_raw_open() - read and check a raw dump's header
+ * @r: the reader to set up.
+ * @f: the dump, positioned at its start.
+ * @err: what is wrong, and the offset, on failure.
+ *
+ * Context: userspace; frec_raw_close() @r after use, even on failure.
+ * Return: 0, or -1 with @err set.
+ */
+int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err)
+{
+	struct frec_raw_header h;
+	size_t got, skip;
+	__u32 v;
+
+	memset(r, 0, sizeof(*r));
+	r->f = f;
+	r->entry = malloc(FREC_DECODE_ENTRY_MAX);
+	if (!r->entry)
+		return frec_errf(err, 0, "out of memory");
+	got = raw_read(r, &h, sizeof(h));
+	if (ferror(f))
+		return frec_errf(err, r->offset, "read error: %s", strerror(errno));
+	if (!got)
+		return frec_errf(err, 0, "empty: no raw dump header");
+	if (memcmp(h.magic, FREC_RAW_MAGIC, got < 8 ? got : 8))
+		return frec_errf(err, 0, "not a frec raw dump (magic is not \"%s\")",
+				 FREC_RAW_MAGIC);
+	if (got < sizeof(h))
+		return frec_errf(err, 0, "truncated header: %zu of %zu bytes",
+				 got, sizeof(h));
+	if (h.byte_order == __builtin_bswap32(FREC_RAW_BYTE_ORDER))
+		r->swap = true;
+	else if (h.byte_order != FREC_RAW_BYTE_ORDER)
+		return frec_errf(err, offsetof(struct frec_raw_header, byte_order),
+				 "byte order word 0x%08x is neither 0x%08x nor its byte swap",
+				 h.byte_order, FREC_RAW_BYTE_ORDER);
+	v = raw_get32(r, h.version);
+	if (v != FREC_RAW_VERSION)
+		return frec_errf(err, offsetof(struct frec_raw_header, version),
+				 "version %u; this frec-decode reads version %u",
+				 v, FREC_RAW_VERSION);
+	v = raw_get32(r, h.header_bytes);
+	if (v < sizeof(h) || v > FREC_DECODE_HEADER_MAX || v % 8)
+		return frec_errf(err, offsetof(struct frec_raw_header, header_bytes),
+				 "header_bytes %u: not a multiple of 8 from %zu to %u",
+				 v, sizeof(h), FREC_DECODE_HEADER_MAX);
+	skip = v - sizeof(h);
+	v = raw_get32(r, h.slot_bytes);
+	if (v != FREC_SLOT_BYTES)
+		return frec_errf(err, offsetof(struct frec_raw_header, slot_bytes),
+				 "slot_bytes %u, expected %u", v, FREC_SLOT_BYTES);
+	v = raw_get32(r, h.word_bytes);
+	if (v != 8)
+		return frec_errf(err, offsetof(struct frec_raw_header, word_bytes),
+				 "word_bytes %u: only dumps of 64-bit kernels (8) are supported",
+				 v);
+	if (!raw_name_ok(h.clock, sizeof(h.clock)))
+		return frec_errf(err, offsetof(struct frec_raw_header, clock),
+				 "clock name is not 1-%zu characters of [A-Za-z0-9_-]",
+				 sizeof(h.clock) - 1);
+	memcpy(r->clock, h.clock, sizeof(h.clock));
+	r->clock[sizeof(h.clock)] = '\0';
+	if (skip && raw_read_all(r, r->entry, skip, 0, skip + sizeof(h),
+				 sizeof(h), err))
+		return frec_errf(err, 0, "truncated header: %llu of %zu bytes",
+				 r->offset, skip + sizeof(h));
+	return 0;
+}
+
+/* Skip @n bytes of an entry of unknown type. */
+static int raw_skip(struct frec_raw_reader *r, size_t n, unsigned long long at,
+		    size_t bytes, struct frec_err *err)
+{
+	size_t chunk;
+
+	while (n) {
+		chunk = n < FREC_DECODE_ENTRY_MAX ? n : FREC_DECODE_ENTRY_MAX;
+		if (raw_read_all(r, r->entry, chunk, at, bytes, bytes - n, err))
+			return -1;
+		n -= chunk;
+	}
+	return 0;
+}
+
+static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
+		    size_t bytes, struct frec_err *err)
+{
+	struct frec_raw_ring ring;
+
+	if (bytes < sizeof(ring))
+		return frec_errf(err, item->offset,
+				 "ring entry of %zu bytes, %zu needed",
+				 bytes, sizeof(ring));
+	memcpy(&ring, r->entry, sizeof(ring));
+	item->ring_id = raw_get32(r, ring.id);
+	item->ring_kind = raw_get32(r, ring.kind);
+	if (item->ring_kind > 1)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, kind),
+				 "ring kind %u, expected 0 or 1", item->ring_kind);
+	if (!raw_name_ok(ring.name, sizeof(ring.name)))
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, name),
+				 "ring name is not 1-%zu characters of [A-Za-z0-9_-]",
+				 sizeof(ring.name) - 1);
+	memcpy(item->ring_name, ring.name, sizeof(ring.name));
+	return 1;
+}
+
+static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
+		      size_t bytes, struct frec_err *err)
+{
+	struct frec_raw_record *rec = &item->rec;
+	unsigned int i;
+
+	if (bytes < sizeof(*rec))
+		return frec_errf(err, item->offset,
+				 "%s entry of %zu bytes, %zu needed",
+				 item->type == FREC_RAW_EVENT ? "event" : "text",
+				 bytes, sizeof(*rec));
+	memcpy(rec, r->entry, sizeof(*rec));
+	rec->seq = raw_get64(r, rec->seq);
+	rec->ts = raw_get64(r, rec->ts);
+	rec->fmt = raw_get64(r, rec->fmt);
+	rec->caller = raw_get64(r, rec->caller);
+	rec->ring = raw_get32(r, rec->ring);
+	rec->cpu = raw_get32(r, rec->cpu);
+	rec->len = raw_get32(r, rec->len);
+	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
+		rec->args[i] = raw_get64(r, rec->args[i]);
+	if (item->type == FREC_RAW_EVENT && rec->len)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, len),
+				 "event with %u bytes of text", rec->len);
+	if (item->type == FREC_RAW_TEXT && rec->len > bytes - sizeof(*rec))
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, len),
+				 "text of %u bytes in an entry of %zu", rec->len, bytes);
+	item->text = (const char *)r->entry + sizeof(*rec);
+	return 1;
+}
+
+/**
+ * frec_raw_next() - read the next ring or record entry
+ * @r: the reader, after frec_raw_open().
+ * @item: where the entry goes, in host byte order; @item->text points
+ *	into @r until the next call.
+ * @err: what is wrong, and the offset, on failure.
+ *
+ * Skips entries of unknown types.
+ *
+ * Context: userspace.
+ * Return: 1 with @item set, 0 at the end of the dump, or -1 with @err set.
+ */
+int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
+		  struct frec_err *err)
+{
+	struct frec_raw_entry_head head;
+	size_t got, bytes;
+
+	for (;;) {
+		item->offset = r->offset;
+		got = raw_read(r, &head, sizeof(head));
+		if (!got) {
+			if (ferror(r->f))
+				return frec_errf(err, r->offset, "read error: %s",
+						 strerror(errno));
+			return 0;
+		}
+		if (got < sizeof(head))
+			return frec_errf(err, item->offset,
+					 "truncated entry: %zu of %zu head bytes",
+					 got, sizeof(head));
+		item->type = raw_get32(r, head.type);
+		bytes = raw_get32(r, head.bytes);
+		if (bytes < sizeof(head) || bytes % 8)
+			return frec_errf(err, item->offset + offsetof(struct frec_raw_entry_head, bytes),
+					 "entry of %zu bytes: not a multiple of 8 of at least 8",
+					 bytes);
+		if (item->type != FREC_RAW_RING && item->type != FREC_RAW_EVENT &&
+		    item->type != FREC_RAW_TEXT) {
+			if (raw_skip(r, bytes - sizeof(head), item->offset, bytes, err))
+				return -1;
+			continue;
+		}
+		if (bytes > FREC_DECODE_ENTRY_MAX)
+			return frec_errf(err, item->offset,
+					 "entry of type %u and %zu bytes, more than %u",
+					 item->type, bytes, FREC_DECODE_ENTRY_MAX);
+		memcpy(r->entry, &head, sizeof(head));
+		if (raw_read_all(r, r->entry + sizeof(head), bytes - sizeof(head),
+				 item->offset, bytes, sizeof(head), err))
+			return -1;
+		if (item->type == FREC_RAW_RING)
+			return raw_ring(r, item, bytes, err);
+		return raw_record(r, item, bytes, err);
+	}
+}
+
+/**
+ * frec_raw_close() - free what the reader holds (not the stream)
+ * @r: the reader.
+ *
+ * Context: userspace.
+ */
+void frec_raw_close(struct frec_raw_reader *r)
+{
+	free(r->entry);
+	r->entry = NULL;
+}

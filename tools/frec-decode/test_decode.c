@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_decode.c - unit tests of frec-decode's parts: the formats table,
+ * the kallsyms table and its lookup, the raw reader and the decoder's
+ * messages, against hand-written expectations.  (The format parser
+ * itself, kmod/frec_format.c, has tools/harness/test_format.c.)
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frec_decode.h"
+#include "harness_test.h"
+
+/* ---- formats ---------------------------------------------------------- */
+
+static const char small_formats[] =
+	"0x1000 : \"irq %d status %#lx\"\n"
+	"\n"
+	"0x2000 : \"hello world\"\n"
+	"0x2006 : \"world\"\n"
+	"0x3000 : \"esc \\n \\t \\\" \\\\ \\d end\\\\\"\n"
+	"0X4000 : \"\"\n"
+	"0x5000 : \"bad %y\"\n"
+	"0xffffffffc0a01234 : \"upper\"";
+
+static void formats_parse_and_find(struct ht_case *c)
+{
+	struct frec_formats t;
+	struct frec_err err;
+	char buf[8];
+	const char *s;
+
+	HT_EXPECT_EQ(c, frec_formats_parse(&t, small_formats, strlen(small_formats), &err), 0);
+	HT_EXPECT_EQ(c, t.nr, 7);
+	s = frec_formats_find(&t, 0x1000);
+	HT_EXPECT(c, s && !strcmp(s, "irq %d status %#lx"), "0x1000: %s", s);
+	s = frec_formats_find(&t, 0x2003);	/* inside "hello world" */
+	HT_EXPECT(c, s && !strcmp(s, "lo world"), "0x2003: %s", s);
+	s = frec_formats_find(&t, 0x2008);	/* inside the merged "world" */
+	HT_EXPECT(c, s && !strcmp(s, "rld"), "0x2008: %s", s);
+	s = frec_formats_find(&t, 0x200b);	/* the NUL of both */
+	HT_EXPECT(c, s && !*s, "0x200b: %s", s);
+	HT_EXPECT(c, !frec_formats_find(&t, 0x200c), "past the NUL");
+	HT_EXPECT(c, !frec_formats_find(&t, 0xfff), "before the first");
+	HT_EXPECT(c, !frec_formats_find(&t, 0x1500), "between");
+	HT_EXPECT(c, !frec_formats_find(&t, ~0ULL), "after the last");
+	s = frec_formats_find(&t, 0x3000);
+	HT_EXPECT(c, s && !strcmp(s, "esc \n \t \" \\ \\d end\\"), "0x3000: %s", s);
+	s = frec_formats_find(&t, 0x4000);
+	HT_EXPECT(c, s && !*s, "0X4000: %s", s);
+	s = frec_formats_find(&t, 0xffffffffc0a01234ULL);
+	HT_EXPECT(c, s && !strcmp(s, "upper"), "last line without newline: %s", s);
+	HT_EXPECT_EQ(c, frec_formats_string(&t, buf, sizeof(buf), 0x2000), 7);
+	HT_EXPECT(c, !strcmp(buf, "hello w"), "cut: %s", buf);
+	HT_EXPECT_EQ(c, frec_formats_string(&t, buf, 1, 0x2000), 0);
+	HT_EXPECT_EQ(c, frec_formats_string(&t, buf, sizeof(buf), 0x6000), -1);
+	HT_EXPECT(c, frec_formats_checked(&t, 0x1000) &&
+		  !*frec_formats_checked(&t, 0x1000), "checked flag");
+	HT_EXPECT(c, !frec_formats_checked(&t, 0x1500), "no flag between");
+	frec_formats_free(&t);
+}
+
+static void expect_formats_error(struct ht_case *c, const char *data,
+				 unsigned long long line, const char *msg)
+{
+	struct frec_formats t;
+	struct frec_err err;
+
+	HT_EXPECT(c, frec_formats_parse(&t, data, strlen(data), &err) == -1 &&
+		  err.where == line && strstr(err.msg, msg),
+		  "\"%s\": line %llu \"%s\"", data, err.where, err.msg);
+	frec_formats_free(&t);
+}
+
+static void formats_errors_name_the_line(struct ht_case *c)
+{
+	const char nul[] = "0x10 : \"a\0b\"\n";
+	struct frec_formats t;
+	struct frec_err err;
+
+	expect_formats_error(c, "0x10 : \"a\"\nx10 : \"b\"\n", 2, "expected 0x<address>");
+	expect_formats_error(c, "0x : \"a\"\n", 1, "expected");
+	expect_formats_error(c, "0x12345678901234567 : \"a\"\n", 1, "expected");
+	expect_formats_error(c, "0x10 \"a\"\n", 1, "expected");
+	expect_formats_error(c, "0x10 : \"a\n", 1, "expected");
+	expect_formats_error(c, "0x10 : a\"\n", 1, "expected");
+	expect_formats_error(c, "0x10 : \"\n", 1, "expected");
+	expect_formats_error(c, "\n\n0x10 : \"a\" \n", 3, "expected");
+	expect_formats_error(c, "0x10 : \"a\"\n0x10 : \"b\"\n", 2,
+			     "0x10 listed on line 1 with another string");
+	HT_EXPECT(c, frec_formats_parse(&t, nul, sizeof(nul) - 1, &err) == -1 &&
+		  strstr(err.msg, "NUL"), "NUL: %s", err.msg);
+	frec_formats_free(&t);
+	/* the same string twice is fine */
+	HT_EXPECT_EQ(c, frec_formats_parse(&t, "0x10 : \"a\"\n0x10 : \"a\"\n", 22, &err), 0);
+	HT_EXPECT_EQ(c, t.nr, 1);
+	frec_formats_free(&t);
+	HT_EXPECT_EQ(c, frec_formats_parse(&t, "", 0, &err), 0);
+	HT_EXPECT_EQ(c, t.nr, 0);
+	HT_EXPECT(c, !frec_formats_find(&t, 0), "empty table");
+	frec_formats_free(&t);
+}
+
+/* ---- kallsyms ----------------------------------------------------------- */
+
+static const char small_kallsyms[] =
+	"0000000000000000 A fixed_percpu_data\n"
+	"ffffffff81000000 T _stext\n"
+	"ffffffff81000000 T _text\n"
+	"ffffffff81000100 t do_work\n"
+	"ffffffff81000180 W weak_fn\n"
+	"ffffffff81000400 D some_data\n"
+	"ffffffffc0a00100 t frec_fn2\t[frec]\n"
+	"ffffffffc0a00000 t frec_fn\t[frec]\n"
+	"ffffffffc0a00300 d __this_module\t[frec]\n"
+	"ffffffffc0b00000   t   other_fn  [other]\n";
+
+static void expect_sym(struct ht_case *c, int line, struct frec_kallsyms *k,
+		       u64 addr, char ext, const char *want)
+{
+	char buf[128];
+	int n = frec_kallsyms_symbol(k, buf, sizeof(buf), addr, ext);
+
+	if (!want)
+		HT_EXPECT(c, n == -1, "line %d: %#llx %c: \"%s\", expected nothing",
+			  line, (unsigned long long)addr, ext, n >= 0 ? buf : "");
+	else
+		HT_EXPECT(c, n == (int)strlen(want) && !strcmp(buf, want),
+			  "line %d: %#llx %c: \"%s\" (%d), expected \"%s\"", line,
+			  (unsigned long long)addr, ext, n >= 0 ? buf : "", n, want);
+}
+
+#define EXPECT_SYM(c, k, addr, ext, want) \
+	expect_sym(c, __LINE__, k, addr, ext, want)
+
+static void kallsyms_names_as_the_kernel(struct ht_case *c)
+{
+	struct frec_kallsyms k;
+	struct frec_err err;
+	char buf[12];
+
+	HT_EXPECT_EQ(c, frec_kallsyms_parse(&k, small_kallsyms, strlen(small_kallsyms), &err), 0);
+	HT_EXPECT_EQ(c, k.nr, 9);	/* the absolute symbol left out */
+	HT_EXPECT(c, !k.all_zero, "all_zero");
+	EXPECT_SYM(c, &k, 0xffffffff81000000ULL, 'S', "_stext+0x0/0x100");
+	EXPECT_SYM(c, &k, 0xffffffff81000010ULL, 'S', "_stext+0x10/0x100");
+	EXPECT_SYM(c, &k, 0xffffffff81000010ULL, 's', "_stext");
+	EXPECT_SYM(c, &k, 0xffffffff8100017fULL, 'S', "do_work+0x7f/0x80");
+	EXPECT_SYM(c, &k, 0xffffffff81000180ULL, 'S', "weak_fn+0x0/0x280");
+	/* a return address just past do_work names do_work */
+	EXPECT_SYM(c, &k, 0xffffffff81000180ULL, 'B', "do_work+0x80/0x80");
+	EXPECT_SYM(c, &k, 0xffffffff81000181ULL, 'B', "weak_fn+0x1/0x280");
+	EXPECT_SYM(c, &k, 0xffffffff81000400ULL, 'S', "some_data+0x0/0x3f9ffc00");
+	EXPECT_SYM(c, &k, 0xffffffffc0a00000ULL, 'S', "frec_fn+0x0/0x100 [frec]");
+	EXPECT_SYM(c, &k, 0xffffffffc0a00123ULL, 'S', "frec_fn2+0x23/0x200 [frec]");
+	EXPECT_SYM(c, &k, 0xffffffffc0a00123ULL, 's', "frec_fn2 [frec]");
+	EXPECT_SYM(c, &k, 0xffffffffc0a00300ULL, 'S', "__this_module+0x0/0xffd00 [frec]");
+	EXPECT_SYM(c, &k, 0xffffffffc0b00000ULL, 'S', "other_fn+0x0/0x0 [other]");
+	/* before the first, past the last (whose end is unknown), near 0 */
+	EXPECT_SYM(c, &k, 0xffffffff80ffffffULL, 'S', NULL);
+	EXPECT_SYM(c, &k, 0xffffffffc0b00001ULL, 'S', NULL);
+	EXPECT_SYM(c, &k, 0x10, 'S', NULL);
+	EXPECT_SYM(c, &k, 0, 'B', NULL);
+	EXPECT_SYM(c, &k, 0xffffffff81000000ULL, 'B', NULL);
+	/* cut: the whole length returned, as snprintf() */
+	HT_EXPECT_EQ(c, frec_kallsyms_symbol(&k, buf, sizeof(buf),
+					     0xffffffffc0a00123ULL, 'S'), 26);
+	HT_EXPECT(c, !strcmp(buf, "frec_fn2+0x"), "cut: \"%s\"", buf);
+	HT_EXPECT_EQ(c, frec_kallsyms_symbol(&k, buf, 1, 0xffffffffc0a00123ULL, 's'), 15);
+	HT_EXPECT(c, !buf[0], "size 1");
+	frec_kallsyms_free(&k);
+}
+
+static void kallsyms_of_zeros_is_detected(struct ht_case *c)
+{
+	static const char zeros[] =
+		"0000000000000000 A fixed_percpu_data\n"
+		"0000000000000000 T _stext\n"
+		"0000000000000000 t frec_fn\t[frec]\n";
+	struct frec_kallsyms k;
+	struct frec_err err;
+
+	HT_EXPECT_EQ(c, frec_kallsyms_parse(&k, zeros, strlen(zeros), &err), 0);
+	HT_EXPECT(c, k.all_zero && !k.nr, "all_zero %d nr %zu", k.all_zero, k.nr);
+	EXPECT_SYM(c, &k, 0, 'S', NULL);
+	frec_kallsyms_free(&k);
+	HT_EXPECT_EQ(c, frec_kallsyms_parse(&k, "", 0, &err), 0);
+	HT_EXPECT(c, !k.all_zero && !k.nr, "empty");
+	EXPECT_SYM(c, &k, 0x1234, 'S', NULL);
+	frec_kallsyms_free(&k);
+}
+
+static void expect_kallsyms_error(struct ht_case *c, const char *data,
+				  unsigned long long line)
+{
+	struct frec_kallsyms k;
+	struct frec_err err;
+
+	HT_EXPECT(c, frec_kallsyms_parse(&k, data, strlen(data), &err) == -1 &&
+		  err.where == line && strstr(err.msg, "expected <hex address>"),
+		  "\"%s\": line %llu \"%s\"", data, err.where, err.msg);
+	frec_kallsyms_free(&k);
+}
+
+static void kallsyms_errors_name_the_line(struct ht_case *c)
+{
+	expect_kallsyms_error(c, "ffffffff81000000 T a\nffffffff81000100\n", 2);
+	expect_kallsyms_error(c, "ffffffff81000000 T\n", 1);
+	expect_kallsyms_error(c, "ffffffff81000000 T \n", 1);
+	expect_kallsyms_error(c, "ffffffff81000000 TT a\n", 1);
+	expect_kallsyms_error(c, "xfffffff81000000 T a\n", 1);
+	expect_kallsyms_error(c, "1ffffffff81000000 T a\n", 1);
+	expect_kallsyms_error(c, " ffffffff81000000 T a\n", 1);
+	expect_kallsyms_error(c, "ffffffff81000000 t a\t[mod\n", 1);
+	expect_kallsyms_error(c, "ffffffff81000000 t a\t[]\n", 1);
+	expect_kallsyms_error(c, "ffffffff81000000 t a\t[m] x\n", 1);
+	expect_kallsyms_error(c, "ffffffff81000000 t a b\n", 1);
+}
+
+/* Random tables: the binary search finds what a linear scan finds. */
+static void kallsyms_lookup_matches_a_linear_scan(struct ht_case *c)
+{
+	enum { N = 3000 };
+	static u64 addrs[N];
+	static char data[N * 48];
+	uint64_t rng = 12345;
+	struct frec_kallsyms k;
+	struct frec_err err;
+	char got[128], want[128];
+	size_t len = 0;
+	unsigned int i, j, iter, failures = 0;
+
+	for (i = 0; i < N; i++) {
+		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		/* clustered addresses, some equal (aliases) */
+		addrs[i] = 0xffffffff81000000ULL + (rng % 40000) * 16;
+		len += (size_t)sprintf(data + len, "%016llx t s%u\n",
+				       (unsigned long long)addrs[i], i);
+	}
+	HT_EXPECT_EQ(c, frec_kallsyms_parse(&k, data, len, &err), 0);
+	for (iter = 0; iter < 20000 && failures < 5; iter++) {
+		u64 a, best = 0, next = 0;
+		int bi = -1, n;
+
+		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		a = 0xffffffff81000000ULL - 64 + rng % (40000 * 16 + 128);
+		for (j = 0; j < N; j++)		/* first of the highest <= a */
+			if (addrs[j] <= a && (bi < 0 || addrs[j] > best))
+				bi = (int)j, best = addrs[j];
+		for (j = 0; j < N; j++)
+			if (addrs[j] > best && (!next || addrs[j] < next))
+				next = addrs[j];
+		if (bi < 0 || (!next && a != best))
+			snprintf(want, sizeof(want), "-");
+		else
+			snprintf(want, sizeof(want), "s%d+0x%llx/0x%llx", bi,
+				 (unsigned long long)(a - best),
+				 (unsigned long long)(next ? next - best : 0));
+		n = frec_kallsyms_symbol(&k, got, sizeof(got), a, 'S');
+		if (n < 0)
+			strcpy(got, "-");
+		if (strcmp(got, want)) {
+			failures++;
+			HT_EXPECT(c, 0, "%#llx: \"%s\", expected \"%s\"",
+				  (unsigned long long)a, got, want);
+		}
+	}
+	frec_kallsyms_free(&k);
+}
+
+/* ---- the raw reader ---------------------------------------------------- */
+
+/* make_bad.py builds dumps from these sizes and offsets. */
+static void raw_layout_is_what_the_test_data_assumes(struct ht_case *c)
+{
+	HT_EXPECT_EQ(c, sizeof(struct frec_raw_header), 48);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_header, byte_order), 8);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_header, word_bytes), 24);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_header, clock), 32);
+	HT_EXPECT_EQ(c, sizeof(struct frec_raw_ring), 48);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_ring, name), 16);
+	HT_EXPECT_EQ(c, sizeof(struct frec_raw_record), 88);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, ring), 40);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, cpu), 44);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, len), 48);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, args), 56);
+}
+
+/* A small dump in memory: header, ring 7 "events", then events. */
+struct dump {
+	unsigned char bytes[4096];
+	size_t len;
+};
+
+static void dump_put(struct dump *d, const void *p, size_t n)
+{
+	memcpy(d->bytes + d->len, p, n);
+	d->len += n;
+}
+
+static void dump_header(struct dump *d)
+{
+	struct frec_raw_header h = {
+		.magic = FREC_RAW_MAGIC, .byte_order = FREC_RAW_BYTE_ORDER,
+		.version = FREC_RAW_VERSION, .header_bytes = sizeof(h),
+		.slot_bytes = FREC_SLOT_BYTES, .word_bytes = 8, .clock = "local",
+	};
+	struct frec_raw_ring r = {
+		.head = { FREC_RAW_RING, sizeof(r) }, .id = 7, .name = "events",
+	};
+
+	d->len = 0;
+	dump_put(d, &h, sizeof(h));
+	dump_put(d, &r, sizeof(r));
+}
+
+static void dump_event(struct dump *d, u64 seq, u64 ts, u64 fmt, u64 caller,
+		       unsigned int cpu, u64 a0, u64 a1)
+{
+	struct frec_raw_record r = {
+		.head = { FREC_RAW_EVENT, sizeof(r) }, .seq = seq, .ts = ts,
+		.fmt = fmt, .caller = caller, .ring = 7, .cpu = cpu,
+		.args = { a0, a1 },
+	};
+
+	dump_put(d, &r, sizeof(r));
+}
+
+static void raw_reader_reads_and_swaps(struct ht_case *c)
+{
+	struct frec_raw_reader r;
+	struct frec_raw_item item;
+	struct frec_err err;
+	struct dump d;
+	FILE *f;
+	size_t i;
+
+	dump_header(&d);
+	dump_event(&d, 5, 1000, 0x1000, 0x20, 3, 42, 0xff);
+	f = fmemopen(d.bytes, d.len, "rb");
+	HT_EXPECT_EQ(c, frec_raw_open(&r, f, &err), 0);
+	HT_EXPECT(c, !r.swap && !strcmp(r.clock, "local"), "clock %s", r.clock);
+	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
+	HT_EXPECT(c, item.type == FREC_RAW_RING && item.ring_id == 7 &&
+		  !strcmp(item.ring_name, "events") && item.offset == 48, "ring");
+	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
+	HT_EXPECT(c, item.type == FREC_RAW_EVENT && item.rec.seq == 5 &&
+		  item.rec.cpu == 3 && item.rec.args[1] == 0xff && item.offset == 96,
+		  "event");
+	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 0);
+	frec_raw_close(&r);
+	fclose(f);
+
+	/* the same dump in the other byte order: swap each field */
+	{
+		__u32 *w32;
+		u64 *w64;
+
+		for (i = 8; i < 32; i += 4) {
+			w32 = (__u32 *)(d.bytes + i);
+			*w32 = __builtin_bswap32(*w32);
+		}
+		for (i = 48; i < 64; i += 4) {
+			w32 = (__u32 *)(d.bytes + i);
+			*w32 = __builtin_bswap32(*w32);
+		}
+		for (i = 96; i < 104; i += 4) {
+			w32 = (__u32 *)(d.bytes + i);
+			*w32 = __builtin_bswap32(*w32);
+		}
+		for (i = 104; i < 136; i += 8) {
+			w64 = (u64 *)(d.bytes + i);
+			*w64 = __builtin_bswap64(*w64);
+		}
+		for (i = 136; i < 152; i += 4) {
+			w32 = (__u32 *)(d.bytes + i);
+			*w32 = __builtin_bswap32(*w32);
+		}
+		for (i = 152; i < 184; i += 8) {
+			w64 = (u64 *)(d.bytes + i);
+			*w64 = __builtin_bswap64(*w64);
+		}
+	}
+	f = fmemopen(d.bytes, d.len, "rb");
+	HT_EXPECT_EQ(c, frec_raw_open(&r, f, &err), 0);
+	HT_EXPECT(c, r.swap, "swap");
+	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
+	HT_EXPECT(c, item.ring_id == 7, "swapped ring id %u", item.ring_id);
+	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
+	HT_EXPECT(c, item.rec.seq == 5 && item.rec.ts == 1000 && item.rec.fmt == 0x1000 &&
+		  item.rec.cpu == 3 && item.rec.ring == 7 && item.rec.args[0] == 42 &&
+		  item.rec.args[1] == 0xff, "swapped event seq %llu",
+		  (unsigned long long)item.rec.seq);
+	frec_raw_close(&r);
+	fclose(f);
+}
+
+/* ---- the decoder -------------------------------------------------------- */
+
+struct run {
+	char out[8192];
+	char errs[2048];
+	int ret;
+};
+
+static void run_decoder(struct run *run, const struct dump *d,
+			const struct frec_decode_opts *opts)
+{
+	struct frec_formats formats;
+	struct frec_kallsyms kallsyms;
+	static struct frec_decoder dec;
+	struct frec_err err;
+	FILE *in, *out, *errs;
+
+	frec_formats_parse(&formats, small_formats, strlen(small_formats), &err);
+	frec_kallsyms_parse(&kallsyms, small_kallsyms, strlen(small_kallsyms), &err);
+	memset(run, 0, sizeof(*run));
+	in = fmemopen((void *)d->bytes, d->len, "rb");
+	out = fmemopen(run->out, sizeof(run->out) - 1, "w");
+	errs = fmemopen(run->errs, sizeof(run->errs) - 1, "w");
+	frec_decoder_init(&dec, opts, &formats, &kallsyms, out, errs);
+	run->ret = frec_decode_stream(&dec, in, "mem");
+	frec_decoder_free(&dec);
+	fclose(in);
+	fclose(out);
+	fclose(errs);
+	frec_formats_free(&formats);
+	frec_kallsyms_free(&kallsyms);
+}
+
+static const struct frec_decode_opts all = {
+	.seq = { 0, ~0ULL }, .time = { 0, ~0ULL },
+};
+
+static void decoder_prints_the_dump(struct ht_case *c)
+{
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 12027638123ULL, 0x1000, 0xffffffff81000110ULL, 1, (u64)-3, 255);
+	dump_event(&d, 2, 12027638200ULL, 0x2006, 0xffffffffc0a00005ULL, 0, 0, 0);
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !strcmp(run.out,
+		"# frec dump: clock=local\n"
+		"# seq [seconds] cpu ring: caller message\n"
+		"1 [   12.027638123] cpu1 events: do_work+0x10/0x80 irq -3 status 0xff\n"
+		"2 [   12.027638200] cpu0 events: frec_fn+0x5/0x100 [frec] world\n"),
+		"got:\n%s", run.out);
+	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
+}
+
+static void decoder_reports_bad_and_missing_formats_once(struct ht_case *c)
+{
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, 0x5000, 0x20, 0, 0, 0);	/* offset 96 */
+	dump_event(&d, 2, 20, 0x5000, 0x20, 0, 0, 0);
+	dump_event(&d, 3, 30, 0x9999, 0x20, 0, 1, 2);	/* offset 272 */
+	dump_event(&d, 4, 40, 0x9999, 0x20, 0, 3, 4);
+	dump_event(&d, 5, 50, 0x1004, 0x20, 0, 7, 8);	/* inside a format */
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_WARNINGS);
+	HT_EXPECT(c, strstr(run.out,
+		"1 [    0.000000010] cpu0 events: 0x20 bad [bad format at byte 4]\n"
+		"2 [    0.000000020] cpu0 events: 0x20 bad [bad format at byte 4]\n"
+		"3 [    0.000000030] cpu0 events: 0x20 "
+		"[format 0x9999 missing; args 0x1 0x2 0x0 0x0]\n"
+		"4 [    0.000000040] cpu0 events: 0x20 "
+		"[format 0x9999 missing; args 0x3 0x4 0x0 0x0]\n"
+		"5 [    0.000000050] cpu0 events: 0x20 7 status 0x8\n"),
+		"got:\n%s", run.out);
+	HT_EXPECT(c, !strcmp(run.errs,
+		"frec-decode: mem: offset 96: format 0x5000: bad format at byte 4\n"
+		"frec-decode: mem: offset 272: format 0x9999 is not in the formats file\n"),
+		"errs: %s", run.errs);
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, 0x1000, 0x20, 0, 0, 0);
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+}
+
+static void decoder_json_slices_and_unmatched_ends(struct ht_case *c)
+{
+	static const char fmts[] = "0x10 : \"> work %d\"\n0x20 : \"< work %d\"\n";
+	struct frec_decode_opts opts = all;
+	struct frec_formats formats;
+	static struct frec_decoder dec;
+	struct frec_err err;
+	struct dump d;
+	struct run run;
+	FILE *in, *out;
+
+	dump_header(&d);
+	dump_event(&d, 1, 1000, 0x20, 0, 0, 1, 0);	/* an end with no begin */
+	dump_event(&d, 2, 2000, 0x10, 0, 0, 2, 0);
+	dump_event(&d, 3, 3000, 0x20, 0, 0, 2, 0);
+	opts.output = FREC_OUT_JSON;
+	frec_formats_parse(&formats, fmts, strlen(fmts), &err);
+	memset(&run, 0, sizeof(run));
+	in = fmemopen(d.bytes, d.len, "rb");
+	out = fmemopen(run.out, sizeof(run.out) - 1, "w");
+	frec_decoder_init(&dec, &opts, &formats, NULL, out, NULL);
+	run.ret = frec_decode_stream(&dec, in, "mem");
+	frec_decoder_free(&dec);
+	fclose(in);
+	fclose(out);
+	frec_formats_free(&formats);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, strstr(run.out, "{\"name\":\"< work 1\",\"cat\":\"events\",\"ph\":\"i\","
+			    "\"s\":\"t\",\"ts\":1.000,") &&
+		  strstr(run.out, "\"unmatched_end\":true") &&
+		  strstr(run.out, "{\"name\":\"work 2\",\"cat\":\"events\",\"ph\":\"B\",\"ts\":2.000,") &&
+		  strstr(run.out, "{\"name\":\"work 2\",\"cat\":\"events\",\"ph\":\"E\",\"ts\":3.000,") &&
+		  strstr(run.out, "\"tid\":0,\"args\":{\"name\":\"cpu0\"}"),
+		  "got:\n%s", run.out);
+}
+
+static void decoder_deltas_and_filters(struct ht_case *c)
+{
+	struct frec_decode_opts opts = all;
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 5000000000ULL, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 2, 4999999999ULL, 0x2000, 0, 1, 0, 0);
+	dump_event(&d, 3, 6500000000ULL, 0x2000, 0, 2, 0, 0);
+	opts.deltas = true;
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT(c, strstr(run.out, "# +delta: time since the previous line\n"
+			    "+0.000000000 1 [    5.000000000] cpu0 events: 0x0 hello world\n"
+			    "-0.000000001 2 [    4.999999999] cpu1 events: 0x0 hello world\n"
+			    "+1.500000001 3 [    6.500000000] cpu2 events: 0x0 hello world\n"),
+		  "got:\n%s", run.out);
+	opts.deltas = false;
+	opts.nr_cpus = 1;
+	opts.cpus[0].lo = 1;
+	opts.cpus[0].hi = 2;
+	opts.time.lo = 5000000000ULL;
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT(c, !strstr(run.out, "cpu0") && !strstr(run.out, "cpu1") &&
+		  strstr(run.out, "cpu2"), "got:\n%s", run.out);
+	opts = all;
+	opts.nr_rings = 1;
+	opts.rings[0] = "other";
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT(c, !strstr(run.out, "events:"), "got:\n%s", run.out);
+}
+
+static struct ht_case cases[] = {
+	HT_CASE(formats_parse_and_find),
+	HT_CASE(formats_errors_name_the_line),
+	HT_CASE(kallsyms_names_as_the_kernel),
+	HT_CASE(kallsyms_of_zeros_is_detected),
+	HT_CASE(kallsyms_errors_name_the_line),
+	HT_CASE(kallsyms_lookup_matches_a_linear_scan),
+	HT_CASE(raw_layout_is_what_the_test_data_assumes),
+	HT_CASE(raw_reader_reads_and_swaps),
+	HT_CASE(decoder_prints_the_dump),
+	HT_CASE(decoder_reports_bad_and_missing_formats_once),
+	HT_CASE(decoder_json_slices_and_unmatched_ends),
+	HT_CASE(decoder_deltas_and_filters),
+};
+
+int main(int argc, char **argv)
+{
+	return ht_main(argc, argv, cases, sizeof(cases) / sizeof(cases[0]));
+}

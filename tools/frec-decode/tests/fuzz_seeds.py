@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Seeds for fuzz_decode: each input behind the mode byte that feeds it
+to the right parser (see fuzz_decode.c).
+
+    fuzz_seeds.py TESTDATA_DIR SEED_DIR
+SEED_DIR already holds frec-gen's g1.* and g2.*; they are rewritten as
+seeds, and the crafted inputs of TESTDATA_DIR/bad are added."""
+import glob
+import os
+import sys
+
+
+def seed(out, name, mode, data):
+    with open(os.path.join(out, f"{name}.m{mode}"), "wb") as f:
+        f.write(bytes([mode]) + data)
+
+
+def main():
+    testdata, out = sys.argv[1], sys.argv[2]
+    for path in sorted(glob.glob(os.path.join(out, "g[0-9].*"))):
+        base = os.path.basename(path)
+        with open(path, "rb") as f:
+            data = f.read()
+        os.unlink(path)
+        if base.endswith(".raw"):
+            for mode in range(6):
+                seed(out, base, mode, data[:8192])
+        elif base.endswith(".formats"):
+            seed(out, base, 6, data)
+            for i, line in enumerate(data.split(b"\n")):
+                if b'"' in line:
+                    seed(out, f"{base}.{i}", 8, line.split(b'"', 1)[1][:-1])
+        elif base.endswith(".kallsyms"):
+            seed(out, base, 7, data[:8192])
+    for path in sorted(glob.glob(os.path.join(testdata, "bad", "*"))):
+        base = os.path.basename(path)
+        with open(path, "rb") as f:
+            data = f.read()
+        mode = 6 if base.endswith(".formats") else 7 if base.endswith(".kallsyms") else 0
+        if base != "MANIFEST":
+            seed(out, base, mode, data)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Write the crafted inputs of testdata/: raw dumps broken in one way each,
+their MANIFEST (what frec-decode must answer), and the small formats and
+kallsyms files they are decoded against.  Run from anywhere:
+
+    python3 tools/frec-decode/tests/make_bad.py
+
+The files are committed; rerun this after changing it, and commit them.
+Layouts follow uapi/frec_raw.h (checked against it by test_decode.c)."""
+import os
+import struct
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUT = os.path.join(HERE, "..", "testdata")
+
+MAGIC = b"FRECRAW\0"
+ORDER = 0x01020304
+
+
+def header(magic=MAGIC, order=ORDER, version=1, header_bytes=48,
+           slot_bytes=64, word_bytes=8, clock=b"local", extra=b"", e="<"):
+    return struct.pack(e + "8sIIIIII16s", magic, order, version, header_bytes,
+                       slot_bytes, word_bytes, 0, clock) + extra
+
+
+def ring(rid=7, kind=0, name=b"events", bytes_=48, e="<"):
+    return struct.pack(e + "IIII32s", 1, bytes_, rid, kind, name)
+
+
+def record(seq, typ=2, ts=1000, fmt=0xffffffffc0a80000, caller=0xffffffff81000010,
+           rid=7, cpu=0, text=b"", length=None, bytes_=None, args=(1, 2, 0, 0),
+           e="<"):
+    n = len(text) if length is None else length
+    size = (88 + len(text) + 7) // 8 * 8 if bytes_ is None else bytes_
+    body = struct.pack(e + "IIQQQQIIII4Q", typ, size, seq, ts, fmt, caller,
+                       rid, cpu, n, 0, *args) + text
+    return body + b"\0" * ((-len(body)) % 8)
+
+
+GOOD = header() + ring() + record(1) + record(2, ts=2000, cpu=1)
+
+# name: (bytes, extra args, exit code, stderr text)
+CASES = {
+    "empty": (b"", 1, "offset 0: empty: no raw dump header"),
+    "magic": (b"GARBAGE!" + GOOD[8:], 1, "offset 0: not a frec raw dump"),
+    "text-file": (b"# frec dump: clock=local\n1 [ 0.1] cpu0 x: y z\n", 1,
+                  "offset 0: not a frec raw dump"),
+    "short-header": (GOOD[:20], 1, "offset 0: truncated header: 20 of 48 bytes"),
+    "byte-order": (header(order=0x11223344) + GOOD[48:], 1,
+                   "offset 8: byte order word 0x11223344 is neither"),
+    "version": (header(version=2) + GOOD[48:], 1,
+                "offset 12: version 2; this frec-decode reads version 1"),
+    "header-bytes": (header(header_bytes=52) + GOOD[48:], 1,
+                     "offset 16: header_bytes 52: not a multiple of 8"),
+    "header-bytes-huge": (header(header_bytes=1 << 20) + GOOD[48:], 1,
+                          "offset 16: header_bytes 1048576"),
+    "header-extra-cut": (header(header_bytes=64, extra=b"\0" * 8), 1,
+                         "offset 0: truncated header: 56 of 64 bytes"),
+    "slot-bytes": (header(slot_bytes=32) + GOOD[48:], 1,
+                   "offset 20: slot_bytes 32, expected 64"),
+    "word-bytes": (header(word_bytes=4) + GOOD[48:], 1,
+                   "offset 24: word_bytes 4: only dumps of 64-bit kernels"),
+    "clock": (header(clock=b"lo\ncal") + GOOD[48:], 1,
+              "offset 32: clock name is not 1-15 characters"),
+    "clock-unterminated": (header(clock=b"x" * 16) + GOOD[48:], 1,
+                           "offset 32: clock name"),
+    "entry-head-cut": (header() + b"\1\0\0\0", 1,
+                       "offset 48: truncated entry: 4 of 8 head bytes"),
+    "entry-cut": (header() + ring() + record(1)[:40], 1,
+                  "offset 96: truncated entry: 40 of 88 bytes"),
+    "entry-bytes-odd": (header() + struct.pack("<II", 2, 12) + b"\0" * 8, 1,
+                        "offset 52: entry of 12 bytes: not a multiple of 8"),
+    "entry-bytes-zero": (header() + struct.pack("<II", 99, 0), 1,
+                         "offset 52: entry of 0 bytes"),
+    "entry-huge": (header() + ring() + record(1, bytes_=1 << 20), 1,
+                   "offset 96: entry of type 2 and 1048576 bytes, more than 65536"),
+    "unknown-cut": (header() + struct.pack("<II", 99, 4096) + b"\0" * 8, 1,
+                    "offset 48: truncated entry: 16 of 4096 bytes"),
+    "ring-short": (header() + struct.pack("<II", 1, 16) + b"\0" * 8, 1,
+                   "offset 48: ring entry of 16 bytes, 48 needed"),
+    "ring-kind": (header() + ring(kind=5) + record(1), 1,
+                  "offset 60: ring kind 5, expected 0 or 1"),
+    "ring-name": (header() + ring(name=b"bad name") + record(1), 1,
+                  "offset 64: ring name is not 1-31 characters"),
+    "ring-name-empty": (header() + ring(name=b"") + record(1), 1,
+                        "offset 64: ring name"),
+    "no-ring": (header() + ring() + record(1, rid=9), 1,
+                "offset 136: record of ring 9, which no ring entry defined before it"),
+    "seq-order": (header() + ring() + record(7) + record(5), 1,
+                  "offset 192: seq 5 after seq 7: records out of order"),
+    "seq-repeat": (header() + ring() + record(3) + record(3), 1,
+                   "seq 3 after seq 3"),
+    "seq-zero": (header() + ring() + record(0), 1, "seq 0 after seq 0"),
+    "cpu": (header() + ring() + record(1, cpu=70000), 1,
+            "offset 140: cpu 70000, more than 65535"),
+    "event-text": (header() + ring() + record(1, text=b"12345678"), 1,
+                   "offset 144: event with 8 bytes of text"),
+    "text-len": (header() + ring(kind=1) + record(1, typ=3, fmt=0, text=b"hi",
+                                                  length=500), 1,
+                 "offset 144: text of 500 bytes in an entry of 96"),
+    "event-short": (header() + ring() + struct.pack("<II", 2, 16) + b"\0" * 8, 1,
+                    "offset 96: event entry of 16 bytes, 88 needed"),
+    "garbage": (bytes((i * 131 + 7) % 256 for i in range(3000)), 1,
+                "not a frec raw dump"),
+    "good-then-garbage": (GOOD + b"\xff" * 24, 1,
+                          "offset 276: entry of 4294967295 bytes: not a multiple of 8"),
+    "good-then-huge": (GOOD + struct.pack("<II", 3, 1 << 24), 1,
+                       "offset 272: entry of type 3 and 16777216 bytes, more than 65536"),
+    # these decode: the format asks readers to cope with them
+    "ok-swapped": (header(e=">") + ring(e=">") + record(1, e=">")
+                   + record(2, ts=2000, cpu=1, e=">"), 0, ""),
+    "ok-unknown-entry": (header() + struct.pack("<II", 99, 24) + b"\0" * 16
+                         + ring() + record(1), 0, ""),
+    "ok-longer-header": (header(header_bytes=64, extra=b"\xee" * 16) + ring()
+                         + record(1), 0, ""),
+    "ok-header-only": (header(), 0, ""),
+    "ok-text-padding": (header() + ring(rid=2, kind=1, name=b"log")
+                        + record(1, typ=3, fmt=0, rid=2, text=b"line\n"), 0, ""),
+    "ok-bad-format": (header() + ring() + record(1, fmt=0xffffffffc0a80040), 3,
+                      "offset 96: format 0xffffffffc0a80040: bad format at byte 4"),
+    "ok-missing-format": (header() + ring() + record(1, fmt=0x1234)
+                          + record(2, fmt=0x1234), 3,
+                          "offset 96: format 0x1234 is not in the formats file"),
+}
+
+FORMATS = (
+    '0xffffffffc0a80000 : "irq %d status %#lx"\n'
+    '0xffffffffc0a80040 : "bad %y"\n'
+    '0xffffffff82000000 : "alpha"\n'
+)
+KALLSYMS = (
+    "0000000000000000 A fixed_percpu_data\n"
+    "ffffffff81000000 T _stext\n"
+    "ffffffff81000100 t do_work\n"
+    "ffffffffc0a00000 t frec_fn\t[frec]\n"
+    "ffffffffc0a00100 d __this_module\t[frec]\n"
+)
+
+# Bad tables: (file, contents, which option, exit, stderr)
+TABLES = {
+    "formats-syntax.formats": ('0x10 : "ok"\n0x20 "no colon"\n', "-f", 1,
+                               "formats-syntax.formats: line 2: expected 0x<address>"),
+    "formats-noquote.formats": ('0x10 : "ok\n', "-f", 1, "line 1: expected"),
+    "formats-hex.formats": ('0x11223344556677889 : "too long"\n', "-f", 1,
+                            "line 1: expected"),
+    "formats-dup.formats": ('0x10 : "a"\n0x10 : "b"\n', "-f", 1,
+                            "line 2: 0x10 listed on line 1 with another string"),
+    "kallsyms-syntax.kallsyms": ("ffffffff81000000 T a\nffffffff81000100\n", "-k", 1,
+                                 "kallsyms-syntax.kallsyms: line 2: expected <hex address>"),
+    "kallsyms-module.kallsyms": ("ffffffff81000000 t a\t[mod\n", "-k", 1,
+                                 "line 1: expected"),
+    "kallsyms-zero.kallsyms": ("0000000000000000 T _stext\n0000000000000000 t a\t[m]\n",
+                               "-k", 3, "every address is 0"),
+}
+
+
+def main():
+    bad = os.path.join(OUT, "bad")
+    os.makedirs(bad, exist_ok=True)
+    for name in os.listdir(bad):
+        os.unlink(os.path.join(bad, name))
+    with open(os.path.join(OUT, "small.formats"), "w") as f:
+        f.write(FORMATS)
+    with open(os.path.join(OUT, "small.kallsyms"), "w") as f:
+        f.write(KALLSYMS)
+    manifest = ["# file|option|exit code|text stderr must hold (empty: nothing)"]
+    for name, (data, code, text) in sorted(CASES.items()):
+        with open(os.path.join(bad, name + ".raw"), "wb") as f:
+            f.write(data)
+        manifest.append(f"{name}.raw||{code}|{text}")
+    for name, (data, opt, code, text) in sorted(TABLES.items()):
+        with open(os.path.join(bad, name), "w") as f:
+            f.write(data)
+        manifest.append(f"{name}|{opt}|{code}|{text}")
+    with open(os.path.join(bad, "MANIFEST"), "w") as f:
+        f.write("\n".join(manifest) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
