@@ -44,7 +44,8 @@ debug)
 	kdir=$("$FREC_ROOT/scripts/debug-kernel.sh" | tail -n 1)
 	kernel=$kdir/arch/x86/boot/bzImage
 	kodir=$FREC_BUILD/debug/ko
-	extra=()
+	# The guest finds kernel headers here (bpftrace: no BTF in this kernel).
+	extra=(-K "$kdir")
 	;;
 *)	die "unknown kernel '$kind' (stock or debug)" ;;
 esac

@@ -13,6 +13,8 @@ pkgs=(
 	linux-source flex bison bc libelf-dev libssl-dev dwarves rsync
 	# lint and sanitizers
 	sparse perl python3 clang libclang-rt-14-dev
+	# run in the guest from the host root, to cross-check the tracepoints
+	bpftrace
 )
 
 export DEBIAN_FRONTEND=noninteractive

@@ -3,12 +3,13 @@
 # Build the guest's busybox initramfs.
 #
 #   mkinitramfs.sh -o OUT.cpio.gz -k stock|debug -m MODE -M KO_DIR
-#                  [-s STOCK_DIR] [-t TEST]...
+#                  [-s STOCK_DIR] [-K KERNEL_TREE] [-t TEST]...
 #
 # OUT holds busybox, /init, the guest scripts, frec's modules (every .ko in
 # KO_DIR), the tests and, for the stock kernel (STOCK_DIR from
 # stock-kernel.sh), the helper modules it needs with their dependencies, in
-# load order.
+# load order.  KERNEL_TREE, a built kernel tree, is named to the guest
+# (FREC_KERNEL_TREE in /frec/run.conf) for tools that want its headers.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -16,14 +17,15 @@ set -euo pipefail
 # so that a guest panic ends QEMU with a failure.
 STOCK_HELPER_MODULES="virtio_pci 9pnet_virtio 9p pvpanic-mmio"
 
-out= kind= mode=test kodir= stock= tests=()
-while getopts o:k:m:M:s:t: opt; do
+out= kind= mode=test kodir= stock= ktree= tests=()
+while getopts o:k:m:M:s:K:t: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	k) kind=$OPTARG ;;
 	m) mode=$OPTARG ;;
 	M) kodir=$OPTARG ;;
 	s) stock=$OPTARG ;;
+	K) ktree=$OPTARG ;;
 	t) tests+=("$OPTARG") ;;
 	*) die "usage: see the header of $0" ;;
 	esac
@@ -55,6 +57,7 @@ cp "${kos[@]}" "$root/frec/modules/"
 	echo "FREC_MODE=$mode"
 	echo "FREC_KERNEL=$kind"
 	echo "FREC_HOST_TREE=$FREC_ROOT"
+	echo "FREC_KERNEL_TREE=$ktree"
 } > "$root/frec/run.conf"
 
 # Resolve helper modules and their dependencies from modules.dep, deepest

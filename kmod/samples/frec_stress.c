@@ -6,7 +6,7 @@
  * clear the rings meanwhile; the records are self-checking (the thread's
  * count, the CPU, and its double).
  *
- *   insmod frec_stress.ko period_us=50
+ *   insmod frec_stress.ko period_us=50 [threads=0]
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -19,6 +19,10 @@
 static unsigned int period_us = 100;
 module_param(period_us, uint, 0444);
 MODULE_PARM_DESC(period_us, "hrtimer period per CPU, us");
+
+static bool threads = true;
+module_param(threads, bool, 0444);
+MODULE_PARM_DESC(threads, "also record from a kthread per CPU (else hard IRQ only)");
 
 FREC_DEFINE_RING(stress, FREC_RING_EVENTS, 16 * 1024, 0);
 FREC_DEFINE_RING(stress_text, FREC_RING_RECORDS, 16 * 1024, 128);
@@ -80,6 +84,8 @@ static int __init frec_stress_init(void)
 		return -EINVAL;
 	on_each_cpu(frec_stress_start_timer, NULL, 1);
 	for_each_online_cpu(cpu) {
+		if (!threads)
+			break;
 		sc = per_cpu_ptr(&frec_stress_cpus, cpu);
 		sc->thread = kthread_create_on_cpu(frec_stress_thread, NULL, cpu,
 						   "frec_stress/%u");
