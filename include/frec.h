@@ -22,7 +22,7 @@
 
 /* Version of the client API declared in this header. */
 #define FREC_API_VERSION_MAJOR	0
-#define FREC_API_VERSION_MINOR	2
+#define FREC_API_VERSION_MINOR	3
 
 /* Longest ring name, not counting the NUL. */
 #define FREC_RING_NAME_MAX	31
@@ -142,6 +142,7 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 				   unsigned int max_record_len);
 void frec_ring_destroy(struct frec_ring *ring);
 struct frec_ring *frec_default_ring(void);
+int frec_console_dump(const char *reason);
 void frec_ring_set_enabled(struct frec_ring *ring, bool enabled);
 bool frec_ring_enabled(struct frec_ring *ring);
 int frec_ring_set_level(struct frec_ring *ring, unsigned int level);

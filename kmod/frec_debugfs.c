@@ -8,6 +8,8 @@
  *   filter               what dump shows (frec_filter.c); read: the filter
  *   enable               1/0: frec as a whole (a static key)
  *   clear                write 1: clear every ring
+ *   dump_to_console, oops_dump, oops_records, oops_rings, [test_fault]
+ *                        the console dump on oops and panic (frec_crash.c)
  *   rings/<name>/        dump, enable, level, size, clear, stats
  *
  * Every file is root-only: records hold kernel addresses.  Every write is
@@ -53,15 +55,22 @@ static const char * const frec_drop_names[FREC_DROP_NR] = {
 	[FREC_DROP_FULL] = "dropped_full",
 	[FREC_DROP_SIZE] = "dropped_size",
 	[FREC_DROP_DISABLED] = "dropped_disabled",
+	[FREC_DROP_ABANDONED] = "dropped_abandoned",
 };
 
-/*
- * Copy a write of at most @size - 1 bytes into @buf, NUL-terminated, with
- * one trailing newline removed.  Longer writes are -EINVAL, and so is a
- * write that is not the whole input (a nonzero offset).
+/**
+ * frec_debugfs_get_input() - copy a control file's write, whole
+ * @ubuf: the user's buffer.
+ * @count: its length.
+ * @ppos: the file position, which must be 0.
+ * @buf: where to copy it, NUL-terminated, one final newline removed.
+ * @size: @buf's size; a write of @size bytes or more is refused.
+ *
+ * Context: Process context (a write() handler).
+ * Return: 0, -EINVAL for an empty, overlong or partial write, -EFAULT.
  */
-static int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t *ppos,
-				  char *buf, size_t size)
+int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t *ppos,
+			   char *buf, size_t size)
 {
 	if (*ppos || !count || count >= size)
 		return -EINVAL;
@@ -73,9 +82,18 @@ static int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t 
 	return 0;
 }
 
-/* "0" or "1", nothing else. */
-static int frec_debugfs_get_bool(const char __user *ubuf, size_t count, loff_t *ppos,
-				 bool *val)
+/**
+ * frec_debugfs_get_bool() - a control file's write of "0" or "1"
+ * @ubuf: the user's buffer.
+ * @count: its length.
+ * @ppos: the file position, which must be 0.
+ * @val: the value written.
+ *
+ * Context: Process context (a write() handler).
+ * Return: 0, -EINVAL for anything but "0" or "1" (and a newline), -EFAULT.
+ */
+int frec_debugfs_get_bool(const char __user *ubuf, size_t count, loff_t *ppos,
+			  bool *val)
 {
 	char buf[4];
 	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
@@ -473,6 +491,17 @@ int frec_debugfs_init(void)
 	debugfs_create_file("enable", 0600, root, NULL, &frec_enable_fops);
 	debugfs_create_file("clear", 0200, root, NULL, &frec_clear_fops);
 	return 0;
+}
+
+/**
+ * frec_debugfs_dir() - /sys/kernel/debug/frec/, for other parts' files
+ *
+ * Context: Any context, after frec_debugfs_init().
+ * Return: the directory's dentry.
+ */
+struct dentry *frec_debugfs_dir(void)
+{
+	return frec_debugfs_root;
 }
 
 /**

@@ -5,6 +5,9 @@
 #ifndef _FREC_DEBUGFS_H
 #define _FREC_DEBUGFS_H
 
+#include <linux/types.h>
+
+struct dentry;
 struct frec_ring;
 struct frec_filter;
 
@@ -13,5 +16,10 @@ void frec_debugfs_exit(void);
 void frec_debugfs_add_ring(struct frec_ring *ring);
 void frec_debugfs_remove_ring(struct frec_ring *ring);
 void frec_debugfs_get_filter(struct frec_filter *f);
+struct dentry *frec_debugfs_dir(void);
+int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t *ppos,
+			   char *buf, size_t size);
+int frec_debugfs_get_bool(const char __user *ubuf, size_t count, loff_t *ppos,
+			  bool *val);
 
 #endif /* _FREC_DEBUGFS_H */

@@ -9,6 +9,7 @@
 
 #include <linux/module.h>
 
+#include "frec_crash.h"
 #include "frec_debugfs.h"
 #include "frec_formats.h"
 #include "frec_rings.h"
@@ -28,11 +29,16 @@ static int __init frec_init(void)
 	err = frec_rings_init();
 	if (err)
 		goto out_formats;
-	err = frec_static_rings_init();
+	err = frec_crash_init();
 	if (err)
 		goto out_rings;
+	err = frec_static_rings_init();
+	if (err)
+		goto out_crash;
 	return 0;
 
+out_crash:
+	frec_crash_exit();
 out_rings:
 	frec_rings_exit();
 out_formats:
@@ -45,6 +51,7 @@ out_debugfs:
 static void __exit frec_exit(void)
 {
 	frec_static_rings_exit();
+	frec_crash_exit();
 	frec_rings_exit();
 	frec_formats_exit();
 	frec_debugfs_exit();

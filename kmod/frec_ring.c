@@ -102,6 +102,13 @@
  * whose new writer was interrupted after reserving but before claiming).
  * Reading is not destructive: two reads in a row see the same records.
  *
+ * A writer that dies between reserve and commit (an oops in process
+ * context kills its task) leaves its CPU's nest count raised: every later
+ * writer there would take itself for nested and, a lap on, drop its
+ * record.  The oops handler calls frec_ring_abandon_writes() on the dying
+ * CPU, which lowers the count and counts the write as dropped; the slots
+ * it claimed stay BUSY, skipped by readers, until the next lap.
+ *
  * Accounting
  * ----------
  * written counts every record offered, dropped[] those not stored.  A
@@ -153,6 +160,17 @@ void (*frec_ring_test_hook)(enum frec_ring_hook where);
 	do {								\
 		if (frec_ring_test_hook)				\
 			frec_ring_test_hook(where);			\
+	} while (0)
+#elif defined(__KERNEL__)
+/*
+ * frec.ko: the crash-dump tests make a write fault here (frec_crash.c,
+ * debugfs test_fault, which exists only with fault_inject=1).  Unarmed,
+ * a static branch: a NOP in the write path.
+ */
+#define frec_ring_hook(where)						\
+	do {								\
+		if (static_branch_unlikely(&frec_ring_fault_key))	\
+			frec_ring_fault(where);				\
 	} while (0)
 #else
 #define frec_ring_hook(where) do { } while (0)
@@ -638,4 +656,27 @@ bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
 		return true;
 	}
 	return false;
+}
+
+/**
+ * frec_ring_abandon_writes() - give up the writes a dead context left open
+ * @rc: this CPU's part of a ring.
+ *
+ * For the oops handler, on the CPU whose task dies: writes in progress
+ * there will never finish.  Their slots stay as they are (BUSY ones are
+ * skipped by readers and reused on the next lap).
+ *
+ * Context: On @rc's CPU, with preemption off, when no writer in progress
+ * on it will ever return.
+ * Return: the writes given up, now counted in dropped[FREC_DROP_ABANDONED].
+ */
+unsigned long frec_ring_abandon_writes(struct frec_ring_cpu *rc)
+{
+	long nest = local_read(&rc->nest);
+
+	if (nest <= 0)
+		return 0;
+	local_set(&rc->nest, 0);
+	local_add(nest, &rc->dropped[FREC_DROP_ABANDONED]);
+	return nest;
 }

@@ -38,6 +38,7 @@ enum frec_drop_reason {
 	FREC_DROP_FULL,		/* stop-when-full ring is full */
 	FREC_DROP_SIZE,		/* larger than the ring's maximum record */
 	FREC_DROP_DISABLED,	/* ring or frec disabled (counted by callers) */
+	FREC_DROP_ABANDONED,	/* its writer died between reserve and commit */
 	FREC_DROP_NR
 };
 
@@ -123,14 +124,19 @@ struct frec_ring_cursor {
 	unsigned long raced;
 };
 
-#ifdef FREC_RING_TEST_HOOKS
-/* Points inside a write where a test may nest another writer. */
+/* Points inside a write where a test may nest a writer or fault. */
 enum frec_ring_hook {
 	FREC_RING_HOOK_RESERVED,	/* positions reserved, slots not claimed */
 	FREC_RING_HOOK_FILLED,		/* slots filled, not committed */
 };
 
+#ifdef FREC_RING_TEST_HOOKS
 extern void (*frec_ring_test_hook)(enum frec_ring_hook where);
+#elif defined(__KERNEL__)
+#include <linux/jump_label.h>
+/* frec.ko's fault injection for the crash-dump tests (frec_crash.c). */
+DECLARE_STATIC_KEY_FALSE(frec_ring_fault_key);
+void frec_ring_fault(enum frec_ring_hook where);
 #endif
 
 /* Count a record @rc did not store, for @why. */
@@ -164,5 +170,7 @@ bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
 			   struct frec_ring_cursor *cur,
 			   struct frec_ring_entry *ent, void *buf,
 			   unsigned int buf_len);
+
+unsigned long frec_ring_abandon_writes(struct frec_ring_cpu *rc);
 
 #endif /* _FREC_RING_H */

@@ -17,6 +17,11 @@
  * counts are folded into the ring's totals and the store freed.  The
  * records the old store held are counted as cleared.
  *
+ * The list is also an RCU list, for the one reader that cannot take the
+ * rwsem: the console dump of a dying kernel (frec_crash.c), which walks
+ * it with preemption off.  Rings leave it with list_del_rcu() and are
+ * freed only after synchronize_rcu() (frec_ring_unlist()).
+ *
  * A static ring (FREC_DEFINE_RING(), registered by frec_static_rings.c) is
  * never freed when its module unloads: it becomes an orphan, still listed
  * and readable, and the next module to define a ring of the same name and
@@ -218,7 +223,17 @@ static void frec_ring_list_add(struct frec_ring *ring)
 {
 	lockdep_assert_held_write(&frec_rings_rwsem);
 	ring->id = ++frec_ring_next_id;
-	list_add_tail(&ring->node, &frec_rings_list);
+	list_add_tail_rcu(&ring->node, &frec_rings_list);
+}
+
+/*
+ * Take @ring off the list; frec_rings_rwsem held for writing.  Free it only
+ * after synchronize_rcu(): the console dump may be walking the list.
+ */
+static void frec_ring_unlist(struct frec_ring *ring)
+{
+	lockdep_assert_held_write(&frec_rings_rwsem);
+	list_del_rcu(&ring->node);
 }
 
 /**
@@ -282,9 +297,10 @@ void frec_ring_destroy(struct frec_ring *ring)
 	frec_debugfs_remove_ring(ring);
 	mutex_lock(&frec_rings_admin_lock);
 	down_write(&frec_rings_rwsem);
-	list_del(&ring->node);
+	frec_ring_unlist(ring);
 	up_write(&frec_rings_rwsem);
 	mutex_unlock(&frec_rings_admin_lock);
+	synchronize_rcu();
 	frec_ring_free(ring);
 }
 EXPORT_SYMBOL_GPL(frec_ring_destroy);
@@ -506,7 +522,7 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 		return old;
 	}
 	if (old) {
-		list_del(&old->node);
+		frec_ring_unlist(old);
 		stale = old;
 	}
 	frec_ring_list_add(ring);
@@ -516,6 +532,7 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 			def->name);
 		/* An orphan's files are only used by readers, never waiting on us. */
 		frec_debugfs_remove_ring(stale);
+		synchronize_rcu();
 		frec_ring_free(stale);
 	}
 	frec_debugfs_add_ring(ring);
@@ -718,8 +735,9 @@ void frec_rings_exit(void)
 	list_for_each_entry_safe(ring, next, &frec_rings_list, node) {
 		frec_debugfs_remove_ring(ring);
 		down_write(&frec_rings_rwsem);
-		list_del(&ring->node);
+		frec_ring_unlist(ring);
 		up_write(&frec_rings_rwsem);
+		synchronize_rcu();
 		frec_ring_free(ring);
 	}
 	frec_default = NULL;

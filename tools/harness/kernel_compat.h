@@ -139,6 +139,8 @@ static inline void local_inc(local_t *l)
 { __asm__ __volatile__("incq %0" : "+m" (l->a)); }
 static inline void local_dec(local_t *l)
 { __asm__ __volatile__("decq %0" : "+m" (l->a)); }
+static inline void local_add(long i, local_t *l)
+{ __asm__ __volatile__("addq %1, %0" : "+m" (l->a) : "ir" (i)); }
 static inline long local_inc_return(local_t *l)
 {
 	long i = 1;
@@ -157,6 +159,8 @@ static inline void local_inc(local_t *l)
 { __atomic_fetch_add(&l->a, 1, __ATOMIC_RELAXED); }
 static inline void local_dec(local_t *l)
 { __atomic_fetch_sub(&l->a, 1, __ATOMIC_RELAXED); }
+static inline void local_add(long i, local_t *l)
+{ __atomic_fetch_add(&l->a, i, __ATOMIC_RELAXED); }
 static inline long local_inc_return(local_t *l)
 { return __atomic_add_fetch(&l->a, 1, __ATOMIC_RELAXED); }
 static inline long local_cmpxchg(local_t *l, long old, long new)

@@ -16,6 +16,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -467,6 +468,61 @@ static void nesting_deeper_than_the_limit_is_dropped_and_counted(struct ht_case 
 	tring_free(&t);
 }
 
+/* A writer that dies inside its write, as an oops kills its task. */
+static jmp_buf die_jmp;
+static enum frec_ring_hook die_at;
+
+static void die_hook(enum frec_ring_hook where)
+{
+	if (where == die_at)
+		longjmp(die_jmp, 1);
+}
+
+static void run_died_mid_write(struct ht_case *c, enum frec_ring_hook at)
+{
+	struct cpu_counts n;
+	struct tring t;
+	u64 seqs[64];
+	int i, got;
+
+	tring_setup(&t, 1, 16, 0, false);
+	for (i = 0; i < 20; i++)
+		event(&t, 0, 500 + i, 0, ALL_ARGS(0));
+	die_at = at;
+	frec_ring_test_hook = die_hook;
+	if (!setjmp(die_jmp))
+		event(&t, 0, 1, 0, ALL_ARGS(1));
+	frec_ring_test_hook = NULL;
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 1);
+	/*
+	 * The dying record is never read, nor the old one in the slot it
+	 * reserved (reused by a newer position); the rest come in order.
+	 */
+	got = read_all(&t, 0, seqs, NULL, 64);
+	HT_EXPECT_EQ(c, got, 15);
+	for (i = 1; i < got; i++)
+		HT_EXPECT(c, seqs[i] > seqs[i - 1], "seq order broken at %d", i);
+	HT_EXPECT_EQ(c, frec_ring_abandon_writes(&t.cpu[0]), 1);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 0);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_ABANDONED]), 1);
+	/* Without the abandon, these would all be dropped as laps. */
+	for (i = 0; i < 50; i++)
+		HT_EXPECT_EQ(c, event(&t, 0, 700 + i, 0, ALL_ARGS(0)), 0);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_LAP]), 0);
+	HT_EXPECT_EQ(c, read_all(&t, 0, NULL, NULL, 64), 16);
+	n = tring_counts(&t, 0);
+	HT_EXPECT(c, n.written == n.readable + n.overwritten + n.dropped,
+		  "written %ld != readable %ld + overwritten %ld + dropped %ld",
+		  n.written, n.readable, n.overwritten, n.dropped);
+	tring_free(&t);
+}
+
+static void writer_dying_mid_write_is_skipped_then_abandoned(struct ht_case *c)
+{
+	run_died_mid_write(c, FREC_RING_HOOK_FILLED);
+	run_died_mid_write(c, FREC_RING_HOOK_RESERVED);
+}
+
 /* ---- stress: writer threads, signal-handler nesting, readers --------- */
 
 struct stress {
@@ -687,6 +743,7 @@ static struct ht_case cases[] = {
 	HT_CASE(nested_writer_after_reserve_on_wrapped_ring),
 	HT_CASE(nested_writer_never_laps_the_interrupted_one),
 	HT_CASE(nesting_deeper_than_the_limit_is_dropped_and_counted),
+	HT_CASE(writer_dying_mid_write_is_skipped_then_abandoned),
 	HT_CASE(stress_events_2_writers),
 	HT_CASE(stress_events_4_writers),
 	HT_CASE(stress_events_16_writers),

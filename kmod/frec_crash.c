@@ -1,0 +1,741 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_crash.c - the newest records on the console when the kernel oopses
+ * or panics, and whenever asked (frec_console_dump(), debugfs
+ * dump_to_console), so that the last moments before a crash are in the
+ * serial log, in pstore/ramoops and in a kdump'd dmesg.
+ *
+ * Hooks
+ * -----
+ * die notifier (DIE_OOPS): __die() calls it on the oopsing CPU after
+ *	oops_begin() (IRQs off, console locks busted) and before oops_end()
+ *	decides whether to panic: before crash_kexec(), before the panic
+ *	notifiers (pvpanic among them, which ends a VM at once) and before
+ *	kmsg_dump().  Every oops, a sysrq-c crash (a NULL write) included,
+ *	is dumped here whatever follows.
+ * panic notifier, priority INT_MAX: a panic that is not an oops (panic()
+ *	called, watchdogs).  Highest priority so that the lines are in the
+ *	log before kmsg dumpers (pstore) run.  pvpanic registers at INT_MAX
+ *	too, and equal priorities run in registration order: frec's runs
+ *	first only if frec loads before pvpanic.  With kdump loaded, panic()
+ *	kexecs before any notifier unless crash_kexec_post_notifiers is set.
+ *	A panic that follows a dumped oops prints just the records newer
+ *	than that dump.
+ * Not a kmsg_dumper: those run after the panic notifiers and exist to
+ *	save the log, not to add to it.
+ *
+ * What is printed
+ * ---------------
+ * Per ring (all rings, or those oops_rings names), the newest oops_records
+ * records, merged across rings and CPUs in sequence order, each line as
+ * frec/dump prints it, between two markers a tool can find:
+ *
+ *   ---[ frec dump begin: oops, newest 64 records per ring ]---
+ *   # frec dump: clock=local
+ *   # seq [seconds] cpu ring: caller message
+ *   ... one line per record ...
+ *   ---[ frec dump end: 131 records, 3 rings, 11532 bytes ]---
+ *
+ * Bound: at most oops_records * FREC_CRASH_MAX_RINGS record lines, and
+ * oops_records * (rings dumped) in practice, each line at most
+ * FREC_FORMAT_LINE_MAX bytes (printk cuts a line at about 1 KiB anyway).
+ * The default, 64 records per ring of typically 60-120 bytes, is 4-8 KiB
+ * per ring: about 2 s for 4 rings on a 115200-baud console.
+ *
+ * Safe in a dying kernel
+ * ----------------------
+ * - No lock: the rings are found on frec_rings_list as an RCU list, with
+ *   preemption off (rings are freed after synchronize_rcu(), see
+ *   frec_rings.c), and each ring's store is read as writers read it.
+ * - No allocation: the merge state, one cursor per ring and CPU for up to
+ *   FREC_CRASH_MAX_RINGS rings, and the formatting scratch space are
+ *   allocated when frec loads.
+ * - No waiting: ring readers never wait for writers (frec_ring.c); a
+ *   record that a dying writer left half-written is BUSY and skipped.
+ * - Once: frec_crash_busy admits one dump at a time.  A fault inside the
+ *   dump, or an oops on another CPU meanwhile, finds it taken and returns
+ *   at once, so the dump never recurses or loops.
+ *
+ * After a dump for an oops in process context (which kills the task and
+ * lets the kernel go on), writes that the dying task left in progress on
+ * this CPU are given up (frec_ring_abandon_writes()), so the CPU records
+ * normally afterwards.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/export.h>
+#include <linux/fs.h>
+#include <linux/kdebug.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/nmi.h>
+#include <linux/notifier.h>
+#include <linux/panic_notifier.h>
+#include <linux/printk.h>
+#include <linux/rculist.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include <frec.h>
+#include <frec_raw.h>
+
+#include "frec_crash.h"
+#include "frec_debugfs.h"
+#include "frec_filter.h"
+#include "frec_format_env.h"
+#include "frec_rings.h"
+
+/* Rings one console dump covers at most; the rest are named, not dumped. */
+#define FREC_CRASH_MAX_RINGS	64
+
+static bool oops_dump = true;
+module_param(oops_dump, bool, 0644);
+MODULE_PARM_DESC(oops_dump, "dump the rings to the console on oops and panic (default 1)");
+
+static unsigned int oops_records = 64;
+module_param(oops_records, uint, 0644);
+MODULE_PARM_DESC(oops_records, "newest records per ring an oops or panic dump prints (default 64)");
+
+static char *oops_rings;
+module_param(oops_rings, charp, 0444);
+MODULE_PARM_DESC(oops_rings, "rings to dump, comma-separated globs (default: all)");
+
+static bool fault_inject;
+module_param(fault_inject, bool, 0444);
+MODULE_PARM_DESC(fault_inject, "tests only: debugfs test_fault makes the next write fault");
+
+/**
+ * struct frec_crash_ring - a ring being dumped
+ * @ring: the ring.
+ * @store: its store, as writers see it.
+ * @printed: records printed so far.
+ */
+struct frec_crash_ring {
+	struct frec_ring *ring;
+	struct frec_ring_store *store;
+	unsigned int printed;
+};
+
+/**
+ * struct frec_crash_source - one CPU's part of a dumped ring
+ * @at: the cursor before the record in @seq (to read it again, whole).
+ * @cur: the cursor after it.
+ * @seq: the record's sequence number.
+ * @ring_index: index into frec_crash_state.rings.
+ * @cpu: the CPU.
+ * @have: @seq names a record.
+ */
+struct frec_crash_source {
+	struct frec_ring_cursor at, cur;
+	u64 seq;
+	unsigned int ring_index;
+	unsigned int cpu;
+	bool have;
+};
+
+/**
+ * struct frec_crash_state - everything a dump needs, allocated at load
+ * @rings: the rings of this dump.
+ * @nr_rings: their number.
+ * @sources: nr_rings * nr_cpu_ids of them.
+ * @nr_sources: their number.
+ * @fk: formatting scratch space.
+ * @payload: a variable-size record's payload.
+ */
+struct frec_crash_state {
+	struct frec_crash_ring rings[FREC_CRASH_MAX_RINGS];
+	unsigned int nr_rings;
+	struct frec_crash_source *sources;
+	unsigned int nr_sources;
+	struct frec_format_kernel fk;
+	char payload[FREC_RING_MAX_RECORD_LEN];
+};
+
+static struct frec_crash_state *frec_crash;
+/* One dump at a time; a dump interrupted by a fault keeps it taken. */
+static atomic_t frec_crash_busy = ATOMIC_INIT(0);
+/* The newest seq a dump printed: a panic after an oops starts above it. */
+static u64 frec_crash_last_seq;
+/* Which rings to dump; NULL for all.  RCU, replaced under the mutex. */
+static struct frec_filter __rcu *frec_crash_filter;
+static DEFINE_MUTEX(frec_crash_filter_lock);
+
+DEFINE_STATIC_KEY_FALSE(frec_ring_fault_key);
+/* test_fault: FREC_RING_HOOK_* + 1 of the write to fault, 0 for none. */
+static atomic_t frec_crash_fault_armed = ATOMIC_INIT(0);
+static unsigned long *volatile frec_crash_fault_ptr;
+
+/* Peek at the next record of @src: its seq, and the cursors around it. */
+static void frec_crash_peek(struct frec_crash_state *st, struct frec_crash_source *src)
+{
+	struct frec_ring_store *store = st->rings[src->ring_index].store;
+	struct frec_ring_entry ent;
+
+	src->at = src->cur;
+	src->have = frec_ring_cursor_next(&store->layout, per_cpu_ptr(store->cpus, src->cpu),
+					  &src->cur, &ent, NULL, 0);
+	src->seq = ent.seq;
+}
+
+/* Skip records of @src's part so that at most @keep newer than @min_seq remain. */
+static void frec_crash_trim_cpu(struct frec_crash_state *st, struct frec_crash_source *src,
+				unsigned int keep, u64 min_seq)
+{
+	struct frec_ring_store *store = st->rings[src->ring_index].store;
+	struct frec_ring_cpu *rc = per_cpu_ptr(store->cpus, src->cpu);
+	struct frec_ring_cursor count = src->cur;
+	struct frec_ring_entry ent;
+	unsigned long n = 0;
+
+	while (frec_ring_cursor_next(&store->layout, rc, &count, &ent, NULL, 0))
+		n += ent.seq > min_seq;
+	for (frec_crash_peek(st, src); src->have; frec_crash_peek(st, src)) {
+		if (src->seq <= min_seq)
+			continue;
+		if (n <= keep)
+			break;
+		n--;
+	}
+}
+
+/* Records left in @src's part, the one peeked at included. */
+static unsigned long frec_crash_remaining(struct frec_crash_state *st,
+					  struct frec_crash_source *src)
+{
+	struct frec_ring_store *store = st->rings[src->ring_index].store;
+	struct frec_ring_cpu *rc = per_cpu_ptr(store->cpus, src->cpu);
+	struct frec_ring_cursor count = src->cur;
+	struct frec_ring_entry ent;
+	unsigned long n;
+
+	if (!src->have)
+		return 0;
+	for (n = 1; frec_ring_cursor_next(&store->layout, rc, &count, &ent, NULL, 0); n++)
+		;
+	return n;
+}
+
+/* The source with the lowest seq among @src[0..n), or NULL. */
+static struct frec_crash_source *frec_crash_oldest(struct frec_crash_source *src,
+						   unsigned int n)
+{
+	struct frec_crash_source *best = NULL;
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (src[i].have && (!best || src[i].seq < best->seq))
+			best = &src[i];
+	return best;
+}
+
+/*
+ * Find the rings to dump and place each ring's cursors on its newest
+ * oops_records records above @min_seq.  Returns rings not dumped for lack
+ * of room.
+ */
+static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int keep,
+				       u64 min_seq)
+{
+	const struct frec_filter *filter = rcu_dereference_sched(frec_crash_filter);
+	struct frec_crash_source *src, *ring_src;
+	unsigned int r, c, i, skipped = 0;
+	struct frec_ring *ring;
+	unsigned long total;
+	int cpu;
+
+	st->nr_rings = 0;
+	st->nr_sources = 0;
+	list_for_each_entry_rcu(ring, &frec_rings_list, node) {
+		if (filter && !frec_filter_ring(filter, ring->name))
+			continue;
+		if (st->nr_rings == FREC_CRASH_MAX_RINGS) {
+			skipped++;
+			continue;
+		}
+		r = st->nr_rings++;
+		st->rings[r].ring = ring;
+		st->rings[r].store = rcu_dereference_sched(ring->store);
+		st->rings[r].printed = 0;
+		ring_src = &st->sources[st->nr_sources];
+		c = 0;
+		for_each_possible_cpu(cpu) {
+			src = &ring_src[c++];
+			src->ring_index = r;
+			src->cpu = cpu;
+			frec_ring_cursor_init(&st->rings[r].store->layout,
+					      per_cpu_ptr(st->rings[r].store->cpus, cpu), &src->cur);
+			/* Newest @keep of each CPU, then of the ring. */
+			frec_crash_trim_cpu(st, src, keep, min_seq);
+		}
+		st->nr_sources += c;
+		/* The ring's oldest go until @keep remain, in seq order. */
+		total = 0;
+		for (i = 0; i < c; i++)
+			total += frec_crash_remaining(st, &ring_src[i]);
+		for (; total > keep; total--) {
+			src = frec_crash_oldest(ring_src, c);
+			if (!src)
+				break;
+			frec_crash_peek(st, src);
+		}
+	}
+	return skipped;
+}
+
+/* Print the record @src peeked at, read again whole; its length or 0. */
+static size_t frec_crash_print(struct frec_crash_state *st, struct frec_crash_source *src)
+{
+	struct frec_crash_ring *cr = &st->rings[src->ring_index];
+	struct frec_reader_record rec = {
+		.ring = cr->ring,
+		.ring_index = src->ring_index,
+		.cpu = src->cpu,
+	};
+	struct frec_ring_cursor again = src->at;
+	size_t len;
+
+	if (!frec_ring_cursor_next(&cr->store->layout, per_cpu_ptr(cr->store->cpus, src->cpu),
+				   &again, &rec.ent, st->payload, sizeof(st->payload)) ||
+	    rec.ent.seq != src->seq)
+		return 0;	/* overwritten since the peek */
+	rec.payload = st->payload;
+	len = frec_format_kernel_line(&st->fk, &rec);
+	printk(KERN_EMERG "%s", st->fk.line);
+	return len;
+}
+
+/* The dump itself; frec_crash_busy held, preemption off. */
+static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64 min_seq)
+{
+	unsigned int keep = READ_ONCE(oops_records), skipped, lines = 0;
+	struct frec_crash_source *src;
+	size_t len, bytes = 0;
+
+	skipped = frec_crash_prepare(st, keep, min_seq);
+	if (min_seq)
+		printk(KERN_EMERG "---[ frec dump begin: %s, newest %u records per ring after seq %llu ]---\n",
+		       reason, keep, min_seq);
+	else
+		printk(KERN_EMERG "---[ frec dump begin: %s, newest %u records per ring ]---\n",
+		       reason, keep);
+	printk(KERN_EMERG FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME);
+	while ((src = frec_crash_oldest(st->sources, st->nr_sources))) {
+		if (st->rings[src->ring_index].printed++ < keep) {
+			len = frec_crash_print(st, src);
+			if (len) {
+				lines++;
+				bytes += len;
+				if (src->seq > frec_crash_last_seq)
+					frec_crash_last_seq = src->seq;
+			}
+			/* A slow console with IRQs off: keep the watchdogs quiet. */
+			touch_nmi_watchdog();
+		}
+		frec_crash_peek(st, src);
+	}
+	if (skipped)
+		printk(KERN_EMERG "frec: %u more rings not dumped (at most %u)\n", skipped,
+		       FREC_CRASH_MAX_RINGS);
+	printk(KERN_EMERG "---[ frec dump end: %u records, %u rings, %zu bytes ]---\n",
+	       lines, st->nr_rings, bytes);
+}
+
+/*
+ * Dump unless another dump is running (or died); @min_seq > 0 prints only
+ * records newer than that.  Returns false if it did not dump.
+ */
+static bool frec_crash_try_dump(const char *reason, u64 min_seq)
+{
+	if (!frec_crash)
+		return false;
+	if (atomic_cmpxchg(&frec_crash_busy, 0, 1)) {
+		pr_emerg("dump for %s skipped: another dump is running or died\n", reason);
+		return false;
+	}
+	preempt_disable_notrace();
+	frec_crash_dump(frec_crash, reason, min_seq);
+	preempt_enable_notrace();
+	atomic_set(&frec_crash_busy, 0);
+	return true;
+}
+
+/**
+ * frec_console_dump() - print the newest records of every ring to the console
+ * @reason: said in the begin marker, e.g. "mydrv: firmware hang".
+ *
+ * Prints per ring (those the oops_rings setting names) the newest
+ * oops_records records, merged in sequence order, as frec's dump file
+ * shows them, between "---[ frec dump begin" and "---[ frec dump end"
+ * lines, at KERN_EMERG.  It is what frec prints on an oops or a panic;
+ * a driver may call it on its own fatal errors.  It takes no lock,
+ * allocates nothing and never waits; one dump runs at a time.
+ *
+ * Context: Any context, NMI included.  From NMI context the lines reach
+ * the console once printk's deferred output is flushed.
+ * Return: 0 if dumped, -EBUSY if another dump was running.
+ */
+int frec_console_dump(const char *reason)
+{
+	return frec_crash_try_dump(reason ?: "request", 0) ? 0 : -EBUSY;
+}
+EXPORT_SYMBOL_GPL(frec_console_dump);
+
+/* Give up the writes the dying task left in progress on this CPU. */
+static void frec_crash_abandon_this_cpu(void)
+{
+	struct frec_ring_store *store;
+	struct frec_ring *ring;
+	unsigned long n;
+
+	list_for_each_entry_rcu(ring, &frec_rings_list, node) {
+		store = rcu_dereference_sched(ring->store);
+		n = frec_ring_abandon_writes(this_cpu_ptr(store->cpus));
+		if (n)
+			pr_emerg("ring %s: %lu write(s) in progress on CPU %d given up\n",
+				 ring->name, n, smp_processor_id());
+	}
+}
+
+static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *data)
+{
+	if (val != DIE_OOPS)
+		return NOTIFY_DONE;
+	if (READ_ONCE(oops_dump))
+		frec_crash_try_dump("oops", 0);
+	/*
+	 * An oops in process context kills the task and the kernel goes
+	 * on; in interrupt context it panics.  Preemption is off in a
+	 * writer, so a write in progress on this CPU is the dying task's.
+	 */
+	if (!in_interrupt()) {
+		preempt_disable_notrace();
+		frec_crash_abandon_this_cpu();
+		preempt_enable_notrace();
+	}
+	return NOTIFY_DONE;
+}
+
+static int frec_crash_panic(struct notifier_block *nb, unsigned long val, void *data)
+{
+	if (READ_ONCE(oops_dump))
+		frec_crash_try_dump("panic", READ_ONCE(frec_crash_last_seq));
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block frec_crash_die_nb = {
+	.notifier_call = frec_crash_die,
+	.priority = INT_MAX,
+};
+
+static struct notifier_block frec_crash_panic_nb = {
+	.notifier_call = frec_crash_panic,
+	.priority = INT_MAX,
+};
+
+/**
+ * frec_ring_fault() - fault inside a write, if test_fault armed this point
+ * @where: the point of the write the ring core is at.
+ *
+ * Called from the write path only while frec_ring_fault_key is on, that
+ * is after a write to debugfs test_fault (fault_inject=1 only).
+ *
+ * Context: Any context (a writer's).
+ */
+void frec_ring_fault(enum frec_ring_hook where)
+{
+	int want = where + 1;
+
+	if (atomic_read(&frec_crash_fault_armed) != want ||
+	    atomic_cmpxchg(&frec_crash_fault_armed, want, 0) != want)
+		return;
+	pr_emerg("test_fault: faulting inside a write, %s\n",
+		 where == FREC_RING_HOOK_RESERVED ? "after reserve" : "before commit");
+	*frec_crash_fault_ptr = 0;
+}
+
+/**
+ * frec_crash_set_rings() - choose the rings an oops or panic dump prints
+ * @globs: comma-separated ring name globs; "" for all rings.
+ *
+ * Context: Process context; sleeps.
+ * Return: 0, -EINVAL for a bad glob list, -ENOMEM.
+ */
+int frec_crash_set_rings(const char *globs)
+{
+	struct frec_filter *f = NULL, *old;
+	char *line;
+	int err = 0;
+
+	if (*globs) {
+		if (strpbrk(globs, " \t\n="))
+			return -EINVAL;
+		line = kasprintf(GFP_KERNEL, "ring=%s", globs);
+		f = kmalloc(sizeof(*f), GFP_KERNEL);
+		if (!line || !f) {
+			kfree(line);
+			kfree(f);
+			return -ENOMEM;
+		}
+		err = frec_filter_parse(f, line);
+		kfree(line);
+		if (err) {
+			kfree(f);
+			return err;
+		}
+	}
+	mutex_lock(&frec_crash_filter_lock);
+	old = rcu_replace_pointer(frec_crash_filter, f,
+				  lockdep_is_held(&frec_crash_filter_lock));
+	mutex_unlock(&frec_crash_filter_lock);
+	/* A dump walks the filter with preemption off. */
+	synchronize_rcu();
+	kfree(old);
+	return 0;
+}
+
+/**
+ * frec_crash_get_rings() - the rings an oops or panic dump prints
+ * @buf: where to write them, comma-separated, with a newline; "*" for all.
+ * @size: its size.
+ *
+ * Context: Process context; sleeps.
+ * Return: the length written.
+ */
+int frec_crash_get_rings(char *buf, size_t size)
+{
+	const struct frec_filter *f;
+	unsigned int i;
+	int n = 0;
+
+	mutex_lock(&frec_crash_filter_lock);
+	f = rcu_dereference_protected(frec_crash_filter, lockdep_is_held(&frec_crash_filter_lock));
+	if (!f || !f->nr_globs)
+		n = scnprintf(buf, size, "*");
+	for (i = 0; f && i < f->nr_globs; i++)
+		n += scnprintf(buf + n, size - n, "%s%s", i ? "," : "", f->globs[i]);
+	n += scnprintf(buf + n, size - n, "\n");
+	mutex_unlock(&frec_crash_filter_lock);
+	return n;
+}
+
+/* debugfs: dump_to_console, oops_dump, oops_records, oops_rings, test_fault */
+
+static ssize_t frec_crash_to_console_write(struct file *file, const char __user *ubuf,
+					   size_t count, loff_t *ppos)
+{
+	bool yes;
+	int err = frec_debugfs_get_bool(ubuf, count, ppos, &yes);
+
+	if (err)
+		return err;
+	if (!yes)
+		return -EINVAL;
+	return frec_console_dump("dump_to_console") ?: count;
+}
+
+static const struct file_operations frec_crash_to_console_fops = {
+	.owner = THIS_MODULE,
+	.write = frec_crash_to_console_write,
+	.llseek = noop_llseek,
+};
+
+static ssize_t frec_crash_oops_dump_read(struct file *file, char __user *ubuf, size_t count,
+					 loff_t *ppos)
+{
+	char buf[3];
+
+	snprintf(buf, sizeof(buf), "%d\n", READ_ONCE(oops_dump));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static ssize_t frec_crash_oops_dump_write(struct file *file, const char __user *ubuf,
+					  size_t count, loff_t *ppos)
+{
+	bool on;
+	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
+
+	if (err)
+		return err;
+	WRITE_ONCE(oops_dump, on);
+	return count;
+}
+
+static const struct file_operations frec_crash_oops_dump_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_crash_oops_dump_read,
+	.write = frec_crash_oops_dump_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t frec_crash_records_read(struct file *file, char __user *ubuf, size_t count,
+				       loff_t *ppos)
+{
+	char buf[16];
+	int n = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(oops_records));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+/* 1 to FREC_CRASH_MAX_RECORDS, in decimal. */
+#define FREC_CRASH_MAX_RECORDS	(1U << 20)
+
+static ssize_t frec_crash_records_write(struct file *file, const char __user *ubuf,
+					size_t count, loff_t *ppos)
+{
+	char buf[16];
+	unsigned int n;
+	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	if (buf[0] < '1' || buf[0] > '9')
+		return -EINVAL;
+	err = kstrtouint(buf, 10, &n);
+	if (err)
+		return err;
+	if (n > FREC_CRASH_MAX_RECORDS)
+		return -ERANGE;
+	WRITE_ONCE(oops_records, n);
+	return count;
+}
+
+static const struct file_operations frec_crash_records_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_crash_records_read,
+	.write = frec_crash_records_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t frec_crash_rings_read(struct file *file, char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	char *buf = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
+	ssize_t ret;
+	int n;
+
+	if (!buf)
+		return -ENOMEM;
+	n = frec_crash_get_rings(buf, FREC_FILTER_MAX + 2);
+	ret = simple_read_from_buffer(ubuf, count, ppos, buf, n);
+	kfree(buf);
+	return ret;
+}
+
+static ssize_t frec_crash_rings_write(struct file *file, const char __user *ubuf,
+				      size_t count, loff_t *ppos)
+{
+	char *buf = kmalloc(FREC_FILTER_MAX - 4, GFP_KERNEL);
+	int err;
+
+	if (!buf)
+		return -ENOMEM;
+	err = frec_debugfs_get_input(ubuf, count, ppos, buf, FREC_FILTER_MAX - 4);
+	/* No NUL inside; get_input removed at most a final newline. */
+	if (!err && strlen(buf) + 1 < count)
+		err = -EINVAL;
+	if (!err)
+		err = frec_crash_set_rings(buf);
+	kfree(buf);
+	return err ?: count;
+}
+
+static const struct file_operations frec_crash_rings_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_crash_rings_read,
+	.write = frec_crash_rings_write,
+	.llseek = default_llseek,
+};
+
+static ssize_t frec_crash_test_fault_write(struct file *file, const char __user *ubuf,
+					   size_t count, loff_t *ppos)
+{
+	char buf[16];
+	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	if (!strcmp(buf, "reserved"))
+		atomic_set(&frec_crash_fault_armed, FREC_RING_HOOK_RESERVED + 1);
+	else if (!strcmp(buf, "filled"))
+		atomic_set(&frec_crash_fault_armed, FREC_RING_HOOK_FILLED + 1);
+	else if (!strcmp(buf, "off"))
+		atomic_set(&frec_crash_fault_armed, 0);
+	else
+		return -EINVAL;
+	static_branch_enable(&frec_ring_fault_key);
+	return count;
+}
+
+static const struct file_operations frec_crash_test_fault_fops = {
+	.owner = THIS_MODULE,
+	.write = frec_crash_test_fault_write,
+	.llseek = noop_llseek,
+};
+
+/**
+ * frec_crash_init() - allocate the dump's state, hook oops and panic
+ *
+ * Context: Process context; sleeps.  After the rings and debugfs are up.
+ * Return: 0, -ENOMEM, or -EINVAL for a bad oops_rings parameter.
+ */
+int frec_crash_init(void)
+{
+	struct dentry *root = frec_debugfs_dir();
+	struct frec_crash_state *st;
+	int err;
+
+	if (oops_rings) {
+		err = frec_crash_set_rings(oops_rings);
+		if (err) {
+			pr_err("oops_rings=%s: bad ring glob list\n", oops_rings);
+			return err;
+		}
+	}
+	st = vzalloc(sizeof(*st));
+	if (!st)
+		goto nomem;
+	st->sources = vcalloc(FREC_CRASH_MAX_RINGS * nr_cpu_ids, sizeof(*st->sources));
+	if (!st->sources) {
+		vfree(st);
+		goto nomem;
+	}
+	frec_format_kernel_init(&st->fk);
+	frec_crash = st;
+	register_die_notifier(&frec_crash_die_nb);
+	atomic_notifier_chain_register(&panic_notifier_list, &frec_crash_panic_nb);
+
+	debugfs_create_file("dump_to_console", 0200, root, NULL, &frec_crash_to_console_fops);
+	debugfs_create_file("oops_dump", 0600, root, NULL, &frec_crash_oops_dump_fops);
+	debugfs_create_file("oops_records", 0600, root, NULL, &frec_crash_records_fops);
+	debugfs_create_file("oops_rings", 0600, root, NULL, &frec_crash_rings_fops);
+	if (fault_inject)
+		debugfs_create_file("test_fault", 0200, root, NULL, &frec_crash_test_fault_fops);
+	return 0;
+
+nomem:
+	frec_crash_set_rings("");
+	return -ENOMEM;
+}
+
+/**
+ * frec_crash_exit() - unhook oops and panic, free the dump's state
+ *
+ * Context: Process context; sleeps.  Before the rings go.
+ */
+void frec_crash_exit(void)
+{
+	struct frec_crash_state *st = frec_crash;
+
+	atomic_notifier_chain_unregister(&panic_notifier_list, &frec_crash_panic_nb);
+	unregister_die_notifier(&frec_crash_die_nb);
+	/* Both unregisters wait for notifiers in progress (RCU). */
+	synchronize_rcu();
+	frec_crash = NULL;
+	frec_crash_set_rings("");
+	vfree(st->sources);
+	vfree(st);
+}

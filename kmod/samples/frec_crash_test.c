@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_crash_test.c - test-only client for frec's console dump on oops and
+ * panic.  It records known records and then crashes on request, in the
+ * ways the guest tests need.  Never load it on a machine you care about.
+ *
+ *   echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
+ *
+ * record N   N events into ring crash_test ("crash test I of N cpu C"),
+ *            and every 8th also a frec_printk() into crash_test_text
+ * oops       a work item on this CPU writes through a NULL pointer
+ * write      a kthread on this CPU records one event (with frec's
+ *            test_fault armed, the write itself faults between reserve and
+ *            commit); a kthread, as an oopsed work item leaves its CPU's
+ *            worker pool counting a running worker, and later work items
+ *            there never run
+ * panic      a work item calls panic()
+ * nmi        records an event from an NMI and calls frec_console_dump()
+ *            there; returns once the NMI has run
+ * console    frec_console_dump() from here
+ */
+#include <linux/delay.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/panic.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/workqueue.h>
+#include <asm/apic.h>
+#include <asm/nmi.h>
+
+#include <frec.h>
+
+FREC_DEFINE_RING(crash_test, FREC_RING_EVENTS, 16 * 1024, 0);
+FREC_DEFINE_RING(crash_test_text, FREC_RING_RECORDS, 16 * 1024, 128);
+
+static unsigned long *volatile frec_crash_test_null;
+static atomic_t frec_crash_test_nmi_state = ATOMIC_INIT(0);
+
+static void frec_crash_test_record(unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 1; i <= n; i++) {
+		frec_record(FREC_RING(crash_test), "crash test %u of %u cpu %d", i, n,
+			    raw_smp_processor_id());
+		if (!(i % 8))
+			frec_printk(FREC_RING(crash_test_text), "crash test text %u of %u", i, n);
+	}
+}
+
+static void frec_crash_test_oops(void)
+{
+	frec_record(FREC_RING(crash_test), "about to oops");
+	*frec_crash_test_null = 1;
+}
+
+static void frec_crash_test_write(void)
+{
+	frec_record(FREC_RING(crash_test), "this write faults");
+}
+
+static void frec_crash_test_panic(void)
+{
+	frec_record(FREC_RING(crash_test), "about to panic");
+	panic("frec_crash_test: panic on purpose");
+}
+
+/*
+ * A work item per crash: the workqueue would queue a work item again behind
+ * the dead worker still "running" it, and it would never run.
+ */
+struct frec_crash_test_work {
+	struct work_struct work;
+	void (*action)(void);
+};
+
+static void frec_crash_test_work_fn(struct work_struct *work)
+{
+	struct frec_crash_test_work *w = container_of(work, struct frec_crash_test_work, work);
+	void (*action)(void) = w->action;
+
+	kfree(w);
+	action();
+}
+
+static int frec_crash_test_thread(void *unused)
+{
+	frec_crash_test_write();
+	return 0;
+}
+
+static int frec_crash_test_nmi(unsigned int type, struct pt_regs *regs)
+{
+	if (atomic_cmpxchg(&frec_crash_test_nmi_state, 1, 2) != 1)
+		return NMI_DONE;
+	frec_record(FREC_RING(crash_test), "in NMI on cpu %d", smp_processor_id());
+	frec_console_dump("frec_crash_test from NMI");
+	atomic_set(&frec_crash_test_nmi_state, 3);
+	return NMI_HANDLED;
+}
+
+static int frec_crash_test_from_nmi(void)
+{
+	int i, err;
+
+	err = register_nmi_handler(NMI_LOCAL, frec_crash_test_nmi, 0, "frec_crash_test");
+	if (err)
+		return err;
+	atomic_set(&frec_crash_test_nmi_state, 1);
+	apic->send_IPI_self(NMI_VECTOR);
+	for (i = 0; i < 1000 && atomic_read(&frec_crash_test_nmi_state) != 3; i++)
+		msleep(1);
+	unregister_nmi_handler(NMI_LOCAL, "frec_crash_test");
+	return atomic_read(&frec_crash_test_nmi_state) == 3 ? 0 : -ETIMEDOUT;
+}
+
+static int frec_crash_test_trigger(const char *val, const struct kernel_param *kp)
+{
+	struct frec_crash_test_work *w;
+	void (*action)(void);
+	unsigned int n;
+	char cmd[16];
+
+	if (sscanf(val, "record %u", &n) == 1) {
+		frec_crash_test_record(n);
+		return 0;
+	}
+	if (sscanf(val, "%15s", cmd) != 1)
+		return -EINVAL;
+	if (!strcmp(cmd, "nmi"))
+		return frec_crash_test_from_nmi();
+	if (!strcmp(cmd, "console"))
+		return frec_console_dump("frec_crash_test");
+	if (!strcmp(cmd, "write")) {
+		struct task_struct *t;
+
+		t = kthread_create_on_cpu(frec_crash_test_thread, NULL, raw_smp_processor_id(),
+					  "frec_crash_test/%u");
+		if (IS_ERR(t))
+			return PTR_ERR(t);
+		wake_up_process(t);
+		return 0;
+	}
+	if (!strcmp(cmd, "oops"))
+		action = frec_crash_test_oops;
+	else if (!strcmp(cmd, "panic"))
+		action = frec_crash_test_panic;
+	else
+		return -EINVAL;
+	w = kmalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		return -ENOMEM;
+	INIT_WORK(&w->work, frec_crash_test_work_fn);
+	w->action = action;
+	/* On this CPU, so that a test pinned with taskset knows where. */
+	schedule_work_on(raw_smp_processor_id(), &w->work);
+	return 0;
+}
+
+static const struct kernel_param_ops frec_crash_test_trigger_ops = {
+	.set = frec_crash_test_trigger,
+};
+module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
+MODULE_PARM_DESC(trigger, "record N | oops | write | panic | nmi | console");
+
+static int __init frec_crash_test_init(void)
+{
+	return 0;
+}
+
+/* A work item that oopsed never finishes: do not wait for it. */
+static void __exit frec_crash_test_exit(void)
+{
+}
+
+module_init(frec_crash_test_init);
+module_exit(frec_crash_test_exit);
+
+MODULE_DESCRIPTION("frec test client: records, then oopses or panics on request");
+MODULE_LICENSE("GPL");
