@@ -10,7 +10,8 @@
 #       kernel built by debug-kernel.sh (KUnit, lockdep, KASAN)
 #   -m  test (default): run the tests and judge the logs; demo: run
 #       scripts/guest/demo.sh and print its output; shell: interactive
-#   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh)
+#   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh); one
+#            that declares "# expect: panic" boots alone (judge.sh)
 #
 # frec's modules must already be built for that kernel (make modules, or
 # make debug-modules).  Logs: OUT_DIR/console.log (kernel console) and
@@ -63,6 +64,25 @@ ls "$kodir"/frec.ko >/dev/null 2>&1 ||
 
 if [ $# -eq 0 ]; then
 	set -- "$FREC_ROOT"/scripts/guest-tests/*.sh
+fi
+
+# A test that ends in a panic ("# expect: panic") gets a boot of its own,
+# with its "# cmdline:" added; its logs go to OUT_DIR/NAME/.
+if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
+	grep -l '^# expect: panic' "$@" > /dev/null 2>&1; then
+	normal=() panicking=() rc=0
+	for t in "$@"; do
+		if grep -q '^# expect: panic' "$t"; then panicking+=("$t"); else normal+=("$t"); fi
+	done
+	if [ ${#normal[@]} -gt 0 ]; then
+		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" "${normal[@]}" || rc=1
+	fi
+	for t in "${panicking[@]}"; do
+		FREC_GUEST_ALONE=1 \
+		FREC_GUEST_CMDLINE="${FREC_GUEST_CMDLINE:-} $(sed -n 's/^# cmdline: //p' "$t")" \
+			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" "$t" || rc=1
+	done
+	exit $rc
 fi
 : > "$out/tests.list"
 targs=()

@@ -12,6 +12,14 @@
 # missing "# frec-guest-done" (timeout, panic, hang), QEMU failing, or a
 # kernel splat on the console outside a test that declares "# expect:
 # splat".
+#
+# A test that declares "# expect: panic" runs alone in its boot
+# (guest-run.sh) and ends the guest.  It passes if it printed no failure
+# before the panic, the console shows "Kernel panic", and the console's
+# frec dump block whose begin marker names the reason it printed as
+# "frec-expect-block: REASON" is whole (begin and end markers) and holds,
+# in order, every line it printed as "frec-expect: LINE" (and, if it printed
+# "frec-expect-last: TEXT", ends with a record containing TEXT).
 set -uo pipefail
 
 dir=${1:?usage: judge.sh OUT_DIR}
@@ -27,12 +35,58 @@ SPLAT='BUG:|WARNING:|Oops|Call Trace|KASAN:|turning off the locking correctness 
 failed=0
 fail() { echo "FAIL $1"; failed=1; }
 
+# judge_panic NAME: the verdict of a test that ends in a panic.
+judge_panic() {
+	local name=$1 reason block got want last
+	if grep -q "^not ok .* $name\b\|^# FAIL: " "$tap" 2>/dev/null; then
+		fail "$name: failed before its panic: $(grep -m1 '^# FAIL: ' "$tap") (see $tap)"
+		return
+	fi
+	reason=$(sed -n 's/^# frec-expect-block: //p' "$tap" | tr -d '\r' | tail -n 1)
+	[ -n "$reason" ] || { fail "$name: did not reach its panic (see $tap)"; return; }
+	tr -d '\r' < "$console" | sed 's/^\[ *[0-9.]*\] //' > "$dir/console.txt"
+	grep -q '^Kernel panic' "$dir/console.txt" ||
+		{ fail "$name: no kernel panic on the console (see $console)"; return; }
+	# The block: an oops prints it before "Kernel panic", the panic
+	# notifier after; either way it must be whole.
+	block=$(awk -v r="$reason" '
+		index($0, "---[ frec dump begin: " r ",") == 1 { inb = 1; n = 0; next }
+		inb && /^---\[ frec dump end/ { inb = 0; end = NR; next }
+		inb { l[n++] = $0 }
+		END { if (!end) exit 1; for (i = 0; i < n; i++) print l[i] }
+	' "$dir/console.txt") ||
+		{ fail "$name: no complete frec block \"$reason\" on the console (see $console)"; return; }
+	printf '%s\n' "$block" > "$dir/block.txt"
+	sed -n 's/^# frec-expect: //p' "$tap" | tr -d '\r' > "$dir/want.txt"
+	# Every wanted line, in order.
+	if ! awk 'BEGIN { i = 0 } NR == FNR { w[n++] = $0; next } i < n && $0 == w[i] { i++ }
+		END { if (i < n) { print "missing: " w[i]; exit 1 } }' \
+		"$dir/want.txt" "$dir/block.txt" > "$dir/missing.txt"; then
+		fail "$name: console block lacks $(cat "$dir/missing.txt") (see $dir/block.txt)"
+		return
+	fi
+	last=$(sed -n 's/^# frec-expect-last: //p' "$tap" | tr -d '\r' | tail -n 1)
+	if [ -n "$last" ] && ! tail -n 1 "$dir/block.txt" | grep -qF -- "$last"; then
+		fail "$name: the block's last record lacks \"$last\" (see $dir/block.txt)"
+		return
+	fi
+	got=$(grep -c '^[0-9]' "$dir/block.txt")
+	echo "PASS $name ($got records in the console block \"$reason\", $(wc -l < "$dir/want.txt") expected ones in order, then Kernel panic)"
+}
+
 # Which tests expect a splat, from their header.
-declare -A expect_splat=()
+declare -A expect_splat=() expect_panic=()
 while read -r t; do
 	[ -n "$t" ] || continue
 	grep -q '^# expect: splat' "$t" && expect_splat[$(basename "$t" .sh)]=1
+	grep -q '^# expect: panic' "$t" && expect_panic[$(basename "$t" .sh)]=1
 done < "$dir/tests.list"
+if [ ${#expect_panic[@]} -gt 0 ]; then
+	for name in "${!expect_panic[@]}"; do
+		judge_panic "$name"
+	done
+	exit $failed
+fi
 
 # Per-test results from the TAP stream.
 declare -A result=()

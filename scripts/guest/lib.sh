@@ -59,3 +59,41 @@ frec_wait_klog() {
 		sleep 0.1
 	done
 }
+
+# frec_expect_newest N: print, as "frec-expect:" lines for judge.sh, the
+# newest N records of every ring, merged in seq order.
+frec_expect_newest() {
+	for r in $(ls $FREC_DEBUGFS/rings); do
+		grep -v '^#' $FREC_DEBUGFS/rings/$r/dump | tail -n "$1"
+	done | sort -n | sed 's/^/frec-expect: /'
+}
+
+# frec_tap_now: stdin to the TAP stream at once, as diagnostics.  A test
+# that ends in a panic writes its expectations this way: the runner's
+# pipe would still hold them when the guest dies.
+frec_tap_now() {
+	tap=/dev/ttyS1
+	[ -c $tap ] || tap=/dev/console
+	sed 's/^/# /' > $tap
+}
+
+# frec_pvpanic_after_frec: pvpanic's panic notifier has frec's priority
+# (INT_MAX) and, registered first, would end QEMU before frec's ran.
+# Load it again after frec (a module, the stock kernel), or take its
+# device away (built in, the debug kernel; the guest then reboots, which
+# QEMU's -no-reboot turns into an exit).
+frec_pvpanic_after_frec() {
+	if grep -q '^pvpanic ' /proc/modules; then
+		rmmod pvpanic_mmio pvpanic || fail "rmmod pvpanic"
+		for m in $(grep pvpanic /frec/modules.load); do
+			insmod "$m" || fail "insmod $m"
+		done
+		echo "pvpanic loaded again, after frec" | frec_tap_now
+	else
+		drv=/sys/bus/platform/drivers/pvpanic-mmio
+		for d in $drv/*; do
+			[ -L "$d" ] && [ -e "$d/driver" ] && echo "${d##*/}" > $drv/unbind
+		done
+		echo "pvpanic built in: its device unbound" | frec_tap_now
+	fi
+}

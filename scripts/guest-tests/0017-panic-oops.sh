@@ -1,0 +1,20 @@
+#!/bin/sh
+# description: with oops=panic, an oops in a work item prints frec's newest records to the console before the kernel panics
+# expect: panic
+# cmdline: oops=panic
+. /frec/guest/lib.sh
+frec_reset
+frec_load
+insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+[ "$(cat /proc/sys/kernel/panic_on_oops)" = 1 ] || fail "oops=panic did not set panic_on_oops"
+echo 'record 300' > /sys/module/frec_crash_test/parameters/trigger || fail "record"
+# The oops adds one record: the newest 63 of each ring stay in the block.
+{
+	frec_expect_newest 63
+	echo "frec-expect-last: about to oops"
+	echo "frec-expect-block: oops"
+} | frec_tap_now
+sleep 1
+echo oops > /sys/module/frec_crash_test/parameters/trigger
+sleep 30
+fail "the kernel did not panic"

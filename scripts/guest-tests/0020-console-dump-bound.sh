@@ -1,0 +1,44 @@
+#!/bin/sh
+# description: with 4 rings of 64 KiB per CPU full of records, the console dump prints exactly oops_records (64) records per ring and says how many bytes; the figures and the time they take at 115200 baud are printed
+. /frec/guest/lib.sh
+frec_reset
+frec_load
+insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+insmod "$FREC_MODULES/frec_stress.ko" period_us=200 || fail "insmod frec_stress.ko"
+D=$FREC_DEBUGFS
+RINGS="crash_test crash_test_text stress stress_text"
+for r in $RINGS; do
+	echo 65536 > $D/rings/$r/size || fail "resize $r"
+done
+for cpu in 0 1; do
+	taskset -c $cpu sh -c "echo 'record 4000' > /sys/module/frec_crash_test/parameters/trigger" ||
+		fail "record"
+done
+sleep 2
+rmmod frec_stress
+echo crash_test,crash_test_text,stress,stress_text > $D/oops_rings
+# bound_run N: dump with oops_records=N; prints "lines bytes"
+bound_run() {
+	echo "$1" > $D/oops_records
+	dmesg -c > /dev/null
+	echo 1 > $D/dump_to_console || fail "dump_to_console"
+	frec_klog > /tmp/klog
+	frec_console_block < /tmp/klog > /tmp/block || fail "no block"
+	sed -n 's/^---\[ frec dump end: \([0-9]*\) records, 4 rings, \([0-9]*\) bytes ]---$/\1 \2/p' /tmp/klog
+}
+set -- $(bound_run 64)
+[ "$1" = 256 ] || fail "oops_records=64 over 4 full rings printed $1 records, not 256"
+[ "$(tail -n +3 /tmp/block | wc -l)" = 256 ] || fail "the block has $(tail -n +3 /tmp/block | wc -l) lines"
+[ "$(tail -n +3 /tmp/block | wc -c)" = "$2" ] || fail "the end marker says $2 bytes, the block has $(tail -n +3 /tmp/block | wc -c)"
+for r in $RINGS; do
+	[ "$(grep -c " $r: " /tmp/block)" = 64 ] || fail "$r: $(grep -c " $r: " /tmp/block) records, not 64"
+done
+bytes=$(($2 + 300))	# the markers and header
+awk -v n=$1 -v b=$bytes 'BEGIN { printf "# default (64 per ring): %d records, %d bytes with markers, %.1f s at 115200 baud\n", n, b, b * 10 / 115200 }'
+set -- $(bound_run 1048576)
+bytes=$(($2 + 300))
+awk -v n=$1 -v b=$bytes 'BEGIN { printf "# everything (4 rings x 64 KiB x 2 CPUs): %d records, %d bytes, %.1f s at 115200 baud\n", n, b, b * 10 / 115200 }'
+[ "$1" -gt 256 ] || fail "the whole rings hold only $1 records"
+echo > $D/oops_rings
+echo 64 > $D/oops_records
+frec_reset
