@@ -64,6 +64,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/debugfs.h>
 #include <linux/export.h>
 #include <linux/fs.h>
@@ -167,7 +168,8 @@ static DEFINE_MUTEX(frec_crash_filter_lock);
 DEFINE_STATIC_KEY_FALSE(frec_ring_fault_key);
 /* test_fault: FREC_RING_HOOK_* + 1 of the write to fault, 0 for none. */
 static atomic_t frec_crash_fault_armed = ATOMIC_INIT(0);
-static unsigned long *volatile frec_crash_fault_ptr;
+/* NULL; read with READ_ONCE() so the compiler cannot see the fault coming. */
+static unsigned long *frec_crash_fault_ptr;
 
 /* Peek at the next record of @src: its seq, and the cursors around it. */
 static void frec_crash_peek(struct frec_crash_state *st, struct frec_crash_source *src)
@@ -242,6 +244,7 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 {
 	const struct frec_filter *filter = rcu_dereference_sched(frec_crash_filter);
 	struct frec_crash_source *src, *ring_src;
+	struct frec_ring_store *store;
 	unsigned int r, c, i, skipped = 0;
 	struct frec_ring *ring;
 	unsigned long total;
@@ -257,8 +260,9 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 			continue;
 		}
 		r = st->nr_rings++;
+		store = rcu_dereference_sched(ring->store);
 		st->rings[r].ring = ring;
-		st->rings[r].store = rcu_dereference_sched(ring->store);
+		st->rings[r].store = store;
 		st->rings[r].printed = 0;
 		ring_src = &st->sources[st->nr_sources];
 		c = 0;
@@ -266,8 +270,8 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 			src = &ring_src[c++];
 			src->ring_index = r;
 			src->cpu = cpu;
-			frec_ring_cursor_init(&st->rings[r].store->layout,
-					      per_cpu_ptr(st->rings[r].store->cpus, cpu), &src->cur);
+			frec_ring_cursor_init(&store->layout, per_cpu_ptr(store->cpus, cpu),
+					      &src->cur);
 			/* Newest @keep of each CPU, then of the ring. */
 			frec_crash_trim_cpu(st, src, keep, min_seq);
 		}
@@ -317,7 +321,8 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 
 	skipped = frec_crash_prepare(st, keep, min_seq);
 	if (min_seq)
-		printk(KERN_EMERG "---[ frec dump begin: %s, newest %u records per ring after seq %llu ]---\n",
+		printk(KERN_EMERG
+		       "---[ frec dump begin: %s, newest %u records per ring after seq %llu ]---\n",
 		       reason, keep, min_seq);
 	else
 		printk(KERN_EMERG "---[ frec dump begin: %s, newest %u records per ring ]---\n",
@@ -454,7 +459,7 @@ void frec_ring_fault(enum frec_ring_hook where)
 		return;
 	pr_emerg("test_fault: faulting inside a write, %s\n",
 		 where == FREC_RING_HOOK_RESERVED ? "after reserve" : "before commit");
-	*frec_crash_fault_ptr = 0;
+	WRITE_ONCE(*READ_ONCE(frec_crash_fault_ptr), 0);
 }
 
 /**
@@ -581,7 +586,7 @@ static ssize_t frec_crash_records_read(struct file *file, char __user *ubuf, siz
 }
 
 /* 1 to FREC_CRASH_MAX_RECORDS, in decimal. */
-#define FREC_CRASH_MAX_RECORDS	(1U << 20)
+#define FREC_CRASH_MAX_RECORDS	BIT(20)
 
 static ssize_t frec_crash_records_write(struct file *file, const char __user *ubuf,
 					size_t count, loff_t *ppos)

@@ -36,7 +36,8 @@
 FREC_DEFINE_RING(crash_test, FREC_RING_EVENTS, 16 * 1024, 0);
 FREC_DEFINE_RING(crash_test_text, FREC_RING_RECORDS, 16 * 1024, 128);
 
-static unsigned long *volatile frec_crash_test_null;
+/* NULL; read with READ_ONCE() so the compiler cannot see the fault coming. */
+static unsigned long *frec_crash_test_null;
 static atomic_t frec_crash_test_nmi_state = ATOMIC_INIT(0);
 
 static void frec_crash_test_record(unsigned int n)
@@ -54,7 +55,7 @@ static void frec_crash_test_record(unsigned int n)
 static void frec_crash_test_oops(void)
 {
 	frec_record(FREC_RING(crash_test), "about to oops");
-	*frec_crash_test_null = 1;
+	WRITE_ONCE(*READ_ONCE(frec_crash_test_null), 1);
 }
 
 static void frec_crash_test_write(void)
@@ -112,7 +113,7 @@ static int frec_crash_test_from_nmi(void)
 	atomic_set(&frec_crash_test_nmi_state, 1);
 	apic->send_IPI_self(NMI_VECTOR);
 	for (i = 0; i < 1000 && atomic_read(&frec_crash_test_nmi_state) != 3; i++)
-		msleep(1);
+		usleep_range(1000, 2000);
 	unregister_nmi_handler(NMI_LOCAL, "frec_crash_test");
 	return atomic_read(&frec_crash_test_nmi_state) == 3 ? 0 : -ETIMEDOUT;
 }
