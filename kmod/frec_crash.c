@@ -548,71 +548,9 @@ static const struct file_operations frec_crash_to_console_fops = {
 	.llseek = noop_llseek,
 };
 
-static ssize_t frec_crash_oops_dump_read(struct file *file, char __user *ubuf, size_t count,
-					 loff_t *ppos)
-{
-	char buf[3];
-
-	snprintf(buf, sizeof(buf), "%d\n", READ_ONCE(oops_dump));
-	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
-}
-
-static ssize_t frec_crash_oops_dump_write(struct file *file, const char __user *ubuf,
-					  size_t count, loff_t *ppos)
-{
-	bool on;
-	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
-
-	if (err)
-		return err;
-	WRITE_ONCE(oops_dump, on);
-	return count;
-}
-
-static const struct file_operations frec_crash_oops_dump_fops = {
-	.owner = THIS_MODULE,
-	.read = frec_crash_oops_dump_read,
-	.write = frec_crash_oops_dump_write,
-	.llseek = default_llseek,
-};
-
-static ssize_t frec_crash_records_read(struct file *file, char __user *ubuf, size_t count,
-				       loff_t *ppos)
-{
-	char buf[16];
-	int n = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(oops_records));
-
-	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
-}
-
-/* 1 to FREC_CRASH_MAX_RECORDS, in decimal. */
-#define FREC_CRASH_MAX_RECORDS	BIT(20)
-
-static ssize_t frec_crash_records_write(struct file *file, const char __user *ubuf,
-					size_t count, loff_t *ppos)
-{
-	char buf[16];
-	unsigned int n;
-	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
-
-	if (err)
-		return err;
-	if (buf[0] < '1' || buf[0] > '9')
-		return -EINVAL;
-	err = kstrtouint(buf, 10, &n);
-	if (err)
-		return err;
-	if (n > FREC_CRASH_MAX_RECORDS)
-		return -ERANGE;
-	WRITE_ONCE(oops_records, n);
-	return count;
-}
-
-static const struct file_operations frec_crash_records_fops = {
-	.owner = THIS_MODULE,
-	.read = frec_crash_records_read,
-	.write = frec_crash_records_write,
-	.llseek = default_llseek,
+/* oops_records: 1 to 2^20. */
+static const struct frec_debugfs_uint frec_crash_records_knob = {
+	.val = &oops_records, .min = 1, .max = BIT(20),
 };
 
 static ssize_t frec_crash_rings_read(struct file *file, char __user *ubuf, size_t count,
@@ -714,8 +652,8 @@ int frec_crash_init(void)
 	atomic_notifier_chain_register(&panic_notifier_list, &frec_crash_panic_nb);
 
 	debugfs_create_file("dump_to_console", 0200, root, NULL, &frec_crash_to_console_fops);
-	debugfs_create_file("oops_dump", 0600, root, NULL, &frec_crash_oops_dump_fops);
-	debugfs_create_file("oops_records", 0600, root, NULL, &frec_crash_records_fops);
+	frec_debugfs_create_bool("oops_dump", root, &oops_dump);
+	frec_debugfs_create_uint("oops_records", root, &frec_crash_records_knob);
 	debugfs_create_file("oops_rings", 0600, root, NULL, &frec_crash_rings_fops);
 	if (fault_inject)
 		debugfs_create_file("test_fault", 0200, root, NULL, &frec_crash_test_fault_fops);

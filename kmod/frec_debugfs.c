@@ -139,6 +139,108 @@ static const struct file_operations frec_enable_fops = {
 	.llseek = default_llseek,
 };
 
+/* Strict bool and bounded unsigned int files: i_private is the variable. */
+
+static ssize_t frec_debugfs_bool_read(struct file *file, char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	bool *val = file->f_inode->i_private;
+	char buf[3];
+
+	snprintf(buf, sizeof(buf), "%d\n", READ_ONCE(*val));
+	return simple_read_from_buffer(ubuf, count, ppos, buf, 2);
+}
+
+static ssize_t frec_debugfs_bool_write(struct file *file, const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	bool *val = file->f_inode->i_private;
+	bool on;
+	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
+
+	if (err)
+		return err;
+	WRITE_ONCE(*val, on);
+	return count;
+}
+
+static const struct file_operations frec_debugfs_bool_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_debugfs_bool_read,
+	.write = frec_debugfs_bool_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * frec_debugfs_create_bool() - a 0600 file for a bool: reads "0"/"1",
+ *	takes "0" or "1" and nothing else
+ * @name: the file's name.
+ * @dir: its directory.
+ * @val: the variable, read and written with READ_ONCE()/WRITE_ONCE().
+ *
+ * Context: Process context.
+ */
+void frec_debugfs_create_bool(const char *name, struct dentry *dir, bool *val)
+{
+	debugfs_create_file(name, 0600, dir, val, &frec_debugfs_bool_fops);
+}
+
+static ssize_t frec_debugfs_uint_read(struct file *file, char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	struct frec_debugfs_uint *u = file->f_inode->i_private;
+	char buf[16];
+	int n = scnprintf(buf, sizeof(buf), "%u\n", READ_ONCE(*u->val));
+
+	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
+}
+
+static ssize_t frec_debugfs_uint_write(struct file *file, const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	struct frec_debugfs_uint *u = file->f_inode->i_private;
+	char buf[16];
+	unsigned int n;
+	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	/* Plain decimal: no sign, no space, no leading zero, no 0x. */
+	if (buf[0] < '0' || buf[0] > '9' || (buf[0] == '0' && buf[1]))
+		return -EINVAL;
+	err = kstrtouint(buf, 10, &n);
+	if (err)
+		return err;
+	if (n < u->min || n > u->max)
+		return -ERANGE;
+	WRITE_ONCE(*u->val, n);
+	return count;
+}
+
+static const struct file_operations frec_debugfs_uint_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_debugfs_uint_read,
+	.write = frec_debugfs_uint_write,
+	.llseek = default_llseek,
+};
+
+/**
+ * frec_debugfs_create_uint() - a 0600 file for an unsigned int in a range:
+ *	reads and takes it in plain decimal
+ * @name: the file's name.
+ * @dir: its directory.
+ * @u: the variable and its range; it must outlive the file.
+ *
+ * A value out of range is -ERANGE, anything but plain decimal -EINVAL.
+ *
+ * Context: Process context.
+ */
+void frec_debugfs_create_uint(const char *name, struct dentry *dir,
+			      const struct frec_debugfs_uint *u)
+{
+	debugfs_create_file(name, 0600, dir, (void *)u, &frec_debugfs_uint_fops);
+}
+
 /* frec/clear and rings/<name>/clear */
 
 static ssize_t frec_clear_write(struct file *file, const char __user *ubuf,

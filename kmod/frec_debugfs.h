@@ -17,6 +17,21 @@ void frec_debugfs_add_ring(struct frec_ring *ring);
 void frec_debugfs_remove_ring(struct frec_ring *ring);
 void frec_debugfs_get_filter(struct frec_filter *f);
 struct dentry *frec_debugfs_dir(void);
+
+/**
+ * struct frec_debugfs_uint - an unsigned int a control file sets
+ * @val: the variable.
+ * @min: the lowest value taken.
+ * @max: the highest.
+ */
+struct frec_debugfs_uint {
+	unsigned int *val;
+	unsigned int min, max;
+};
+
+void frec_debugfs_create_bool(const char *name, struct dentry *dir, bool *val);
+void frec_debugfs_create_uint(const char *name, struct dentry *dir,
+			      const struct frec_debugfs_uint *u);
 int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t *ppos,
 			   char *buf, size_t size);
 int frec_debugfs_get_bool(const char __user *ubuf, size_t count, loff_t *ppos,

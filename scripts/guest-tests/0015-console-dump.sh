@@ -1,11 +1,9 @@
 #!/bin/sh
 # description: dump_to_console prints the dump's lines between markers: whole rings equal dump, oops_records keeps the newest N per ring, oops_rings picks rings, from NMI too; bad knob writes change nothing
 . /frec/guest/lib.sh
-frec_reset
-frec_load
-insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+frec_crash_test_load
 D=$FREC_DEBUGFS
-T=/sys/module/frec_crash_test/parameters/trigger
+T=$FREC_TRIGGER
 echo 'record 500' > $T || fail "record"
 
 [ "$(cat $D/oops_dump)" = 1 ] || fail "oops_dump is not on by default"

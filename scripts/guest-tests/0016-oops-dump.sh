@@ -2,11 +2,9 @@
 # description: an oops in a work item (panic_on_oops=0) prints the newest records of every ring between markers, in order; an oops inside a frec write skips the half-written record, gives the write up, and the CPU records on; the guest stays usable
 # expect: splat
 . /frec/guest/lib.sh
-frec_reset
-frec_load fault_inject=1
-insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+frec_crash_test_load fault_inject=1
 D=$FREC_DEBUGFS
-T=/sys/module/frec_crash_test/parameters/trigger
+T=$FREC_TRIGGER
 [ "$(cat /proc/sys/kernel/panic_on_oops)" = 0 ] || fail "panic_on_oops is set"
 
 # expect_block: the last console block is, per ring, the newest 64 records

@@ -3,11 +3,9 @@
 # expect: panic
 # cmdline: oops=panic
 . /frec/guest/lib.sh
-frec_reset
-frec_load
-insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+frec_crash_test_load
 [ "$(cat /proc/sys/kernel/panic_on_oops)" = 1 ] || fail "oops=panic did not set panic_on_oops"
-echo 'record 300' > /sys/module/frec_crash_test/parameters/trigger || fail "record"
+echo 'record 300' > $FREC_TRIGGER || fail "record"
 # The oops adds one record: the newest 63 of each ring stay in the block.
 {
 	frec_expect_newest 63
@@ -15,6 +13,6 @@ echo 'record 300' > /sys/module/frec_crash_test/parameters/trigger || fail "reco
 	echo "frec-expect-block: oops"
 } | frec_tap_now
 sleep 1
-echo oops > /sys/module/frec_crash_test/parameters/trigger
+echo oops > $FREC_TRIGGER
 sleep 30
 fail "the kernel did not panic"

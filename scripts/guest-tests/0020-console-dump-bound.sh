@@ -1,9 +1,7 @@
 #!/bin/sh
 # description: with 4 rings of 64 KiB per CPU full of records, the console dump prints exactly oops_records (64) records per ring and says how many bytes; the figures and the time they take at 115200 baud are printed
 . /frec/guest/lib.sh
-frec_reset
-frec_load
-insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+frec_crash_test_load
 insmod "$FREC_MODULES/frec_stress.ko" period_us=200 || fail "insmod frec_stress.ko"
 D=$FREC_DEBUGFS
 RINGS="crash_test crash_test_text stress stress_text"
@@ -11,7 +9,7 @@ for r in $RINGS; do
 	echo 65536 > $D/rings/$r/size || fail "resize $r"
 done
 for cpu in 0 1; do
-	taskset -c $cpu sh -c "echo 'record 4000' > /sys/module/frec_crash_test/parameters/trigger" ||
+	taskset -c $cpu sh -c "echo 'record 4000' > $FREC_TRIGGER" ||
 		fail "record"
 done
 sleep 2

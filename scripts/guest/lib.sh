@@ -97,3 +97,12 @@ frec_pvpanic_after_frec() {
 		echo "pvpanic built in: its device unbound" | frec_tap_now
 	fi
 }
+
+# frec_crash_test_load [FREC_PARAMS...]: frec afresh and the crash-test
+# client; FREC_TRIGGER is its trigger file.
+FREC_TRIGGER=/sys/module/frec_crash_test/parameters/trigger
+frec_crash_test_load() {
+	frec_reset
+	frec_load "$@"
+	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+}
