@@ -59,7 +59,7 @@ lint:
 	scripts/lint.sh
 
 bench:
-	$(MAKE) -C tools bench
+	scripts/bench.sh
 
 install:
 	$(MAKE) -C tools install

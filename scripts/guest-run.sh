@@ -9,7 +9,13 @@
 #   -k  kernel: Debian's stock linux-image-amd64 (default) or the debug
 #       kernel built by debug-kernel.sh (KUnit, lockdep, KASAN)
 #   -m  test (default): run the tests and judge the logs; demo: run
-#       scripts/guest/demo.sh and print its output; shell: interactive
+#       scripts/guest/demo.sh and print its output; bench: run
+#       scripts/guest/bench.sh (FREC_BENCH=cost|dump) and print its output;
+#       shell: interactive
+#
+# FREC_GUEST_SMP (default 2) sets the vCPUs, FREC_GUEST_QEMU_ARGS adds
+# QEMU options (scripts/bench.sh: -icount), FREC_GUEST_CMDLINE boot
+# arguments.
 #   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh); one
 #            that declares "# expect: panic" boots alone (judge.sh)
 #
@@ -113,7 +119,9 @@ if [ "$mode" = shell ]; then
 	exit
 fi
 start=$(date +%s.%N)
-timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 -smp 2 \
+# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
+timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
+	-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
 	-nodefaults -no-user-config \
 	-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
 	-display none -monitor none -no-reboot \
@@ -126,7 +134,7 @@ set -e
 end=$(date +%s.%N)
 note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
 
-if [ "$mode" = demo ]; then
+if [ "$mode" = demo ] || [ "$mode" = bench ]; then
 	cat "$out/tap.log"
 	exit "$(cat "$out/qemu.rc")"
 fi

@@ -58,6 +58,8 @@ cp "${kos[@]}" "$root/frec/modules/"
 	echo "FREC_KERNEL=$kind"
 	echo "FREC_HOST_TREE=$FREC_ROOT"
 	echo "FREC_KERNEL_TREE=$ktree"
+	echo "FREC_BENCH=${FREC_BENCH:-cost}"
+	echo "FREC_BENCH_FILL=${FREC_BENCH_FILL:-1000000}"
 } > "$root/frec/run.conf"
 
 # Resolve helper modules and their dependencies from modules.dep, deepest

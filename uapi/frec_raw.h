@@ -70,7 +70,11 @@ struct frec_slot {
 #define FREC_RECORD_HEAD_BYTES	((FREC_SLOT_WORDS - FREC_RECORD_PAYLOAD) * 8)
 #define FREC_RECORD_CONT_BYTES	(FREC_SLOT_WORDS * 8)
 
-/* Name of the clock timestamps are taken with (as in trace_clock). */
+/*
+ * Name of the clock timestamps are taken with: "local" is the kernel's
+ * local_clock(), which ftrace calls the "perf" trace_clock (ftrace's own
+ * "local" is raw sched_clock(), off from local_clock() by a constant).
+ */
 #define FREC_CLOCK_NAME		"local"
 
 /*

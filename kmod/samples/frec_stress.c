@@ -6,7 +6,12 @@
  * clear the rings meanwhile; the records are self-checking (the thread's
  * count, the CPU, and its double).
  *
- *   insmod frec_stress.ko period_us=50 [threads=0]
+ *   insmod frec_stress.ko period_us=50 [threads=0] [ticks=N] [ring_kib=K]
+ *
+ * ticks=N stops each CPU's hrtimer after N ticks; ring_kib=K records into
+ * rings stress_big and stress_big_text of K KiB per CPU, created at load,
+ * instead of the 16 KiB static ones (scripts/frec-crosscheck.sh wants
+ * tens of thousands of records and none overwritten).
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
@@ -24,8 +29,18 @@ static bool threads = true;
 module_param(threads, bool, 0444);
 MODULE_PARM_DESC(threads, "also record from a kthread per CPU (else hard IRQ only)");
 
+static unsigned long ticks;
+module_param(ticks, ulong, 0444);
+MODULE_PARM_DESC(ticks, "stop each CPU's hrtimer after this many ticks (0: never)");
+
+static unsigned int ring_kib;
+module_param(ring_kib, uint, 0444);
+MODULE_PARM_DESC(ring_kib, "record into new rings stress_big(_text) of this many KiB per CPU");
+
 FREC_DEFINE_RING(stress, FREC_RING_EVENTS, 16 * 1024, 0);
 FREC_DEFINE_RING(stress_text, FREC_RING_RECORDS, 16 * 1024, 128);
+
+static struct frec_ring *frec_stress_events, *frec_stress_text;
 
 struct frec_stress_cpu {
 	struct hrtimer timer;
@@ -40,11 +55,13 @@ static enum hrtimer_restart frec_stress_tick(struct hrtimer *t)
 	struct frec_stress_cpu *sc = container_of(t, struct frec_stress_cpu, timer);
 
 	sc->ticks++;
-	frec_record(FREC_RING(stress), "irq tick %lu cpu %d check %lu", sc->ticks,
+	frec_record(frec_stress_events, "irq tick %lu cpu %d check %lu", sc->ticks,
 		    smp_processor_id(), 2 * sc->ticks);
 	if (!(sc->ticks & 7))
-		frec_printk(FREC_RING(stress_text), "irq tick %lu cpu %d", sc->ticks,
+		frec_printk(frec_stress_text, "irq tick %lu cpu %d", sc->ticks,
 			    smp_processor_id());
+	if (ticks && sc->ticks >= ticks)
+		return HRTIMER_NORESTART;
 	hrtimer_forward_now(t, ns_to_ktime(period_us * 1000ULL));
 	return HRTIMER_RESTART;
 }
@@ -55,10 +72,10 @@ static int frec_stress_thread(void *data)
 
 	while (!kthread_should_stop()) {
 		n++;
-		frec_record(FREC_RING(stress), "task %lu cpu %d check %lu", n,
+		frec_record(frec_stress_events, "task %lu cpu %d check %lu", n,
 			    raw_smp_processor_id(), 2 * n);
 		if (!(n & 63))
-			frec_printk(FREC_RING(stress_text), "task %lu", n);
+			frec_printk(frec_stress_text, "task %lu", n);
 		if (!(n & 255))
 			schedule_timeout_interruptible(1);
 	}
@@ -82,6 +99,20 @@ static int __init frec_stress_init(void)
 
 	if (period_us < 10)
 		return -EINVAL;
+	frec_stress_events = FREC_RING(stress);
+	frec_stress_text = FREC_RING(stress_text);
+	if (ring_kib) {
+		frec_stress_events = frec_ring_create("stress_big", FREC_RING_EVENTS,
+						      ring_kib * 1024UL, 0);
+		if (IS_ERR(frec_stress_events))
+			return PTR_ERR(frec_stress_events);
+		frec_stress_text = frec_ring_create("stress_big_text", FREC_RING_RECORDS,
+						    ring_kib * 1024UL, 128);
+		if (IS_ERR(frec_stress_text)) {
+			frec_ring_destroy(frec_stress_events);
+			return PTR_ERR(frec_stress_text);
+		}
+	}
 	on_each_cpu(frec_stress_start_timer, NULL, 1);
 	for_each_online_cpu(cpu) {
 		if (!threads)
@@ -105,6 +136,10 @@ static void __exit frec_stress_exit(void)
 		if (!IS_ERR_OR_NULL(sc->thread))
 			kthread_stop(sc->thread);
 		hrtimer_cancel(&sc->timer);
+	}
+	if (ring_kib) {
+		frec_ring_destroy(frec_stress_text);
+		frec_ring_destroy(frec_stress_events);
 	}
 }
 

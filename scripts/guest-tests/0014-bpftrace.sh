@@ -10,22 +10,13 @@
 # there bpftrace may see fewer, never more, and the gap is printed.
 . /frec/guest/lib.sh
 frec_reset
-bt=/host/usr/bin/bpftrace
-[ -x $bt ] || fail "no bpftrace on the host (scripts/install-deps.sh installs it)"
-# Without BTF (the debug kernel) bpftrace reads the kernel's headers.
-. /frec/run.conf
-if [ ! -e /sys/kernel/btf/vmlinux ] && [ -n "$FREC_KERNEL_TREE" ]; then
-	export BPFTRACE_KERNEL_SOURCE=/host$(readlink /host$FREC_KERNEL_TREE/source) BPFTRACE_KERNEL_BUILD=/host$FREC_KERNEL_TREE
-fi
-run_bt() { /host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
-	--library-path /host/usr/lib/x86_64-linux-gnu:/host/usr/lib/x86_64-linux-gnu/bpftrace $bt "$@"; }
 D=$FREC_DEBUGFS
 RINGS="hanoi_moves hanoi_calls hanoi_timing stress stress_text"
 
 # bt_start OUT: count both tracepoints per ring and CPU until sync(2)
 # (a background job ignores SIGINT here); returns once attached.
 bt_start() {
-	run_bt -e 'BEGIN { printf("frec-bpftrace-ready\n"); }
+	frec_bpftrace -e 'BEGIN { printf("frec-bpftrace-ready\n"); }
 	tracepoint:frec:frec_record, tracepoint:frec:frec_printk { @[str(args->ring), args->cpu] = count(); }
 	kprobe:ksys_sync /comm == "sync"/ { exit(); }' > $1.out 2> $1.err &
 	btpid=$!

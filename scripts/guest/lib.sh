@@ -106,3 +106,20 @@ frec_crash_test_load() {
 	frec_load "$@"
 	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
 }
+
+# frec_bpftrace ARGS...: the host's bpftrace (over 9p), run with the host's
+# loader; FREC_BPFTRACE is the same as one command string.  Without BTF
+# (the debug kernel) bpftrace reads that kernel's headers.
+FREC_BPFTRACE="/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 --library-path /host/usr/lib/x86_64-linux-gnu:/host/usr/lib/x86_64-linux-gnu/bpftrace /host/usr/bin/bpftrace"
+frec_bpftrace_env() {
+	[ -x /host/usr/bin/bpftrace ] || fail "no bpftrace on the host (scripts/install-deps.sh installs it)"
+	. /frec/run.conf
+	if [ ! -e /sys/kernel/btf/vmlinux ] && [ -n "${FREC_KERNEL_TREE:-}" ]; then
+		export BPFTRACE_KERNEL_SOURCE=/host$(readlink /host$FREC_KERNEL_TREE/source)
+		export BPFTRACE_KERNEL_BUILD=/host$FREC_KERNEL_TREE
+	fi
+}
+frec_bpftrace() {
+	frec_bpftrace_env
+	$FREC_BPFTRACE "$@"
+}

@@ -28,7 +28,14 @@ static const char * const kind_name[] = {
 };
 
 static struct frec_ring_layout ring;
-static struct frec_ring_cpu parts[2];
+/*
+ * Each CPU's part on cache lines of its own, as per-CPU data are in the
+ * kernel; adjacent parts would share a line and measure false sharing.
+ */
+static struct bench_part {
+	struct frec_ring_cpu rc;
+} __attribute__((aligned(128))) part_store[2];
+#define parts(i)	(part_store[i].rc)
 static atomic64_t shared_seq;
 static long iterations;
 
@@ -44,7 +51,7 @@ static void *bench_thread(void *arg)
 {
 	struct bench_thread *b = arg;
 	unsigned long args[FREC_EVENT_MAX_ARGS] = { 1, 2, 3, 4 };
-	struct frec_ring_cpu *rc = &parts[b->cpu];
+	struct frec_ring_cpu *rc = &parts(b->cpu);
 	u64 t0;
 	long i;
 
@@ -88,7 +95,7 @@ static double bench(enum bench_kind kind, int threads, double *agg_mops)
 
 		if (!s)
 			abort();
-		frec_ring_cpu_init(&parts[i], s, &ring);
+		frec_ring_cpu_init(&parts(i), s, &ring);
 	}
 	pthread_barrier_init(&start, NULL, threads);
 	for (i = 0; i < threads; i++) {
@@ -105,7 +112,7 @@ static double bench(enum bench_kind kind, int threads, double *agg_mops)
 	}
 	pthread_barrier_destroy(&start);
 	for (i = 0; i < 2; i++)
-		free(parts[i].slots);
+		free(parts(i).slots);
 	*agg_mops = ops_per_ns * 1e3;
 	return ns / threads;
 }

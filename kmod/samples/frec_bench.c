@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_bench.c - what a record costs in the kernel, against trace_printk()
+ * and printk().  A benchmark: it prints figures ("frec-bench: ..." lines in
+ * the kernel log) and never fails.  scripts/bench.sh runs it in a guest;
+ * under QEMU's -icount the guest clock counts executed instructions, so
+ * the figures repeat exactly from boot to boot.
+ *
+ *   insmod frec_bench.ko [iterations=1000000]          the cost table
+ *   insmod frec_bench.ko fill=1000000 fill_bytes=...   fill ring bench_fill
+ *                        and the ftrace buffer with as many records, for
+ *                        the dump-reading benchmark
+ *
+ * Each case runs its call in a loop and reports ns per iteration, loop
+ * included; "empty call" is a call of a noinline function with the same
+ * arguments that does nothing, the floor for any call.  printk runs a
+ * tenth of the iterations (it is slow); boot with a quiet console.
+ */
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/module.h>
+#include <linux/printk.h>
+
+#include <frec.h>
+
+static unsigned long iterations = 1000000;
+module_param(iterations, ulong, 0444);
+MODULE_PARM_DESC(iterations, "iterations per case");
+
+static unsigned long fill;
+module_param(fill, ulong, 0444);
+MODULE_PARM_DESC(fill, "instead of the cost table: records to put into ring bench_fill and ftrace");
+
+static unsigned long fill_bytes = 64UL << 20;
+module_param(fill_bytes, ulong, 0444);
+MODULE_PARM_DESC(fill_bytes, "size per CPU of ring bench_fill");
+
+FREC_DEFINE_RING(bench_events, FREC_RING_EVENTS, 64 * 1024, 0);
+FREC_DEFINE_RING(bench_text, FREC_RING_RECORDS, 64 * 1024, 128);
+FREC_DEFINE_RING(bench_off, FREC_RING_EVENTS, 4 * 1024, 0);
+
+static struct frec_ring *frec_bench_fill_ring;
+
+/* The floor: a call with frec_record()'s arguments that does nothing. */
+static noinline void frec_bench_empty(struct frec_ring *ring, const char *fmt,
+				      unsigned long a, int b, int c, int d)
+{
+	barrier();
+}
+
+enum frec_bench_case {
+	FREC_BENCH_EMPTY,
+	FREC_BENCH_RECORD0,
+	FREC_BENCH_RECORD4,
+	FREC_BENCH_PRINTK_FREC,
+	FREC_BENCH_DISABLED,
+	FREC_BENCH_TRACE_PRINTK,
+	FREC_BENCH_PRINTK,
+	FREC_BENCH_NR
+};
+
+static const char * const frec_bench_names[FREC_BENCH_NR] = {
+	[FREC_BENCH_EMPTY] = "empty_call",
+	[FREC_BENCH_RECORD0] = "frec_record_0_args",
+	[FREC_BENCH_RECORD4] = "frec_record_4_args",
+	[FREC_BENCH_PRINTK_FREC] = "frec_printk_short",
+	[FREC_BENCH_DISABLED] = "frec_record_disabled_ring",
+	[FREC_BENCH_TRACE_PRINTK] = "trace_printk_4_args",
+	[FREC_BENCH_PRINTK] = "printk_4_args",
+};
+
+static u64 frec_bench_run(enum frec_bench_case which, unsigned long n)
+{
+	struct frec_ring *ring = FREC_RING(bench_events);
+	unsigned long i;
+	u64 t0 = ktime_get_ns();
+
+	switch (which) {
+	case FREC_BENCH_EMPTY:
+		for (i = 0; i < n; i++)
+			frec_bench_empty(ring, "bench %lu %d %d %d", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_RECORD0:
+		for (i = 0; i < n; i++)
+			frec_record(ring, "bench");
+		break;
+	case FREC_BENCH_RECORD4:
+		for (i = 0; i < n; i++)
+			frec_record(ring, "bench %lu %d %d %d", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_PRINTK_FREC:
+		for (i = 0; i < n; i++)
+			frec_printk(FREC_RING(bench_text), "bench %lu %d %d %d", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_DISABLED:
+		for (i = 0; i < n; i++)
+			frec_record(FREC_RING(bench_off), "bench %lu %d %d %d", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_TRACE_PRINTK:
+		for (i = 0; i < n; i++)
+			trace_printk("bench %lu %d %d %d\n", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_PRINTK:
+		for (i = 0; i < n; i++)
+			printk(KERN_DEBUG "bench %lu %d %d %d\n", i, 2, 3, 4);
+		break;
+	default:
+		break;
+	}
+	return ktime_get_ns() - t0;
+}
+
+static void frec_bench_table(void)
+{
+	u64 ns[FREC_BENCH_NR];
+	unsigned long n[FREC_BENCH_NR];
+	int c;
+
+	frec_ring_set_enabled(FREC_RING(bench_off), false);
+	for (c = 0; c < FREC_BENCH_NR; c++) {
+		n[c] = c == FREC_BENCH_PRINTK ? iterations / 10 : iterations;
+		/* A warm-up pass of a tenth, then the measured one. */
+		frec_bench_run(c, n[c] / 10);
+		ns[c] = frec_bench_run(c, n[c]);
+	}
+	/* At the end: the printk case floods the log buffer. */
+	for (c = 0; c < FREC_BENCH_NR; c++)
+		pr_emerg("frec-bench: %s %lu iterations %llu ns %llu.%02llu ns/iter\n",
+			 frec_bench_names[c], n[c], ns[c], div64_u64(ns[c], n[c]),
+			 div64_u64(ns[c] * 100, n[c]) % 100);
+}
+
+static int frec_bench_fill(void)
+{
+	unsigned long i;
+	u64 t0;
+
+	frec_bench_fill_ring = frec_ring_create("bench_fill", FREC_RING_EVENTS, fill_bytes, 0);
+	if (IS_ERR(frec_bench_fill_ring))
+		return PTR_ERR(frec_bench_fill_ring);
+	t0 = ktime_get_ns();
+	for (i = 0; i < fill; i++)
+		frec_record(frec_bench_fill_ring, "fill %lu of %lu on cpu %d", i, fill,
+			    raw_smp_processor_id());
+	pr_emerg("frec-bench: fill frec %lu records %llu ns\n", fill, ktime_get_ns() - t0);
+	t0 = ktime_get_ns();
+	for (i = 0; i < fill; i++)
+		trace_printk("fill %lu of %lu on cpu %d\n", i, fill, raw_smp_processor_id());
+	pr_emerg("frec-bench: fill trace_printk %lu records %llu ns\n", fill, ktime_get_ns() - t0);
+	return 0;
+}
+
+static int __init frec_bench_init(void)
+{
+	if (fill)
+		return frec_bench_fill();
+	frec_bench_table();
+	return 0;
+}
+
+static void __exit frec_bench_exit(void)
+{
+	frec_ring_destroy(frec_bench_fill_ring);
+}
+
+module_init(frec_bench_init);
+module_exit(frec_bench_exit);
+
+MODULE_DESCRIPTION("frec benchmark: frec_record() against trace_printk() and printk()");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: every benchmark; prints a table, writes build/bench/bench.csv
+# and build/bench/kernel-cost.png.  Benchmarks print figures and never
+# fail on them; this script fails only if a benchmark could not run.
+#
+#  1. In-kernel cost (kmod/samples/frec_bench.c) in a 1-vCPU guest under
+#     QEMU -icount shift=1,sleep=off: the guest clock counts executed
+#     instructions, so the figures repeat exactly; BENCH_ICOUNT_RUNS boots
+#     (default 2) show that they do.
+#  2. The same on 2 vCPUs without icount (tsc=reliable), BENCH_SMP_RUNS
+#     boots (default 3): min / median / max, real time under TCG.
+#  3. Reading back: cat of a 64 MiB frec ring vs cat of the ftrace buffer
+#     holding as many trace_printk() records (BENCH_FILL, default 1000000).
+#  4. The ring core natively, 1 and 2 writer threads (tools/, bench_ring).
+#  5. frec-decode records/s (tools/, bench-decode).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+out=$FREC_BUILD/bench
+mkdir -p "$out"
+csv=$out/bench.csv
+icount_runs=${BENCH_ICOUNT_RUNS:-2}
+smp_runs=${BENCH_SMP_RUNS:-3}
+echo "benchmark,case,run,value,unit" > "$csv"
+
+make -C "$FREC_ROOT" modules > "$out/modules.log" 2>&1 || die "make modules failed (see $out/modules.log)"
+
+# guest_bench NAME SMP QEMU_ARGS CMDLINE: one boot; its frec-bench lines.
+guest_bench() {
+	FREC_GUEST_SMP=$2 FREC_GUEST_QEMU_ARGS=$3 FREC_GUEST_CMDLINE=$4 \
+		"$FREC_ROOT/scripts/guest-run.sh" -k stock -m bench -o "$out/$1" -T 1200 \
+		> "$out/$1.txt" 2> "$out/$1.err" || true
+	grep -q '^frec-bench: ' "$out/$1.txt" || die "benchmark $1 printed nothing (see $out/$1.txt, $out/$1/console.log)"
+	tr -d '\r' < "$out/$1.txt" | grep '^frec-bench: '
+}
+
+# cost lines -> CSV rows "kernel-NAME,case,run,ns_per_iter,ns"
+cost_rows() { # benchmark run
+	awk -v b="$1" -v r="$2" '$4 == "iterations" { printf "%s,%s,%s,%s,ns\n", b, $2, r, $7 }'
+}
+
+note "1. in-kernel cost, 1 vCPU, icount ($icount_runs boots)"
+for run in $(seq "$icount_runs"); do
+	FREC_BENCH=cost guest_bench "icount-$run" 1 "-icount shift=1,sleep=off" "loglevel=1" |
+		cost_rows kernel-icount "$run" >> "$csv"
+done
+note "2. in-kernel cost, 2 vCPUs, no icount ($smp_runs boots)"
+for run in $(seq "$smp_runs"); do
+	FREC_BENCH=cost guest_bench "smp-$run" 2 "" "loglevel=1" |
+		cost_rows kernel-smp "$run" >> "$csv"
+done
+note "3. reading a full ring back"
+FREC_BENCH=dump FREC_BENCH_FILL=${BENCH_FILL:-1000000} guest_bench dump 2 "" "loglevel=1" |
+	awk '$2 == "read" { what = ($3 ~ /frec/) ? "cat_frec_dump" : "cat_ftrace_trace";
+		printf "dump,%s,1,%s,ns\n", what, $6; printf "dump,%s_lines,1,%s,lines\n", what, $4 }
+	     $2 == "fill" { printf "dump,fill_%s,1,%s,ns\n", $3, $6 }' >> "$csv"
+grep -q '^dump,cat_frec_dump,' "$csv" || die "dump benchmark: no reading figures (see $out/dump.txt)"
+note "4. ring core, native"
+make -C "$FREC_ROOT/tools" bench > "$out/native.txt" 2>&1 || die "native bench failed (see $out/native.txt)"
+awk -F, 'NR > 1 { gsub(/ /, "_", $1); printf "native,%s_1_thread,1,%s,ns\n", $1, $2;
+	printf "native,%s_2_threads,1,%s,ns\n", $1, $3; printf "native,%s_scaling,1,%s,x\n", $1, $6 }' \
+	"$FREC_BUILD/tools/bench_ring.csv" >> "$csv"
+note "5. decoder"
+make -C "$FREC_ROOT/tools" bench-decode > "$out/decode.txt" 2>&1 || die "decoder bench failed (see $out/decode.txt)"
+awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
+	"$FREC_BUILD/tools/bench_decode.csv" >> "$csv"
+
+# The table.
+{
+	echo
+	echo "In-kernel cost, ns per call (loop included); icount: run 1 (runs agree: see below)"
+	awk -F, '$1 == "kernel-icount" && $3 == 1 { v[$2] = $4; o[n++] = $2 }
+		$1 == "kernel-smp" { s[$2] = s[$2] " " $4 }
+		END {
+			printf "  %-28s %12s %26s\n", "case", "icount 1 vCPU", "2 vCPUs min/median/max"
+			for (i = 0; i < n; i++) {
+				c = o[i]; m = split(s[c], a, " ")
+				for (j = 2; j <= m; j++)	# insertion sort (mawk has no asort)
+					for (k = j; k > 1 && a[k - 1] + 0 > a[k] + 0; k--) { x = a[k]; a[k] = a[k - 1]; a[k - 1] = x }
+				printf "  %-28s %12.2f %8.1f/%8.1f/%8.1f\n", c, v[c], a[1], a[int((m + 1) / 2)], a[m]
+			}
+			e = v["empty_call"]; t = v["trace_printk_4_args"]; p = v["printk_4_args"]
+			printf "\n  frec_record (4 args) / trace_printk: %.2fx   (target <= 0.5x)\n", v["frec_record_4_args"] / t
+			printf "  frec_record (0 args) / trace_printk: %.2fx\n", v["frec_record_0_args"] / t
+			printf "  frec_printk / trace_printk:          %.2fx\n", v["frec_printk_short"] / t
+			printf "  frec_record (4 args) / printk:       %.3fx\n", v["frec_record_4_args"] / p
+			printf "  disabled ring / empty call:          %.2fx   (target <= 1.1x)\n", v["frec_record_disabled_ring"] / e
+		}' "$csv"
+	echo
+	awk -F, '$1 == "kernel-icount" { k = $2; if (k in lo) { if ($4 < lo[k]) lo[k] = $4; if ($4 > hi[k]) hi[k] = $4 }
+			else lo[k] = hi[k] = $4; n[k]++ }
+		END { for (k in lo) { d = (hi[k] - lo[k]) / lo[k]; if (d > m) m = d; r = n[k] }
+			printf "icount: %d boots, the largest spread of a case between boots: %.4f%%\n", r, 100 * m }' "$csv"
+	echo
+	echo "Reading back (2 vCPUs, TCG):"
+	awk -F, '$1 == "dump" && $5 == "ns" { printf "  %-28s %10.3f s\n", $2, $4 / 1e9 }
+		$1 == "dump" && $5 == "lines" { printf "  %-28s %10d lines\n", $2, $4 }' "$csv"
+	echo
+	echo "Ring core, native (this machine):"
+	sed -n '/^ring core/,$p' "$out/native.txt" | grep -v '^make' | sed 's/^/  /'
+	echo
+	echo "Decoder (this machine):"
+	awk -F, '$1 == "decode" { printf "  %-8s %12s records/s\n", $2, $4 }' "$csv"
+} | tee "$out/table.txt"
+
+# The plot: icount ns per call, log scale.
+if command -v gnuplot > /dev/null; then
+	awk -F, '$1 == "kernel-icount" && $3 == 1 { print $2, $4 }' "$csv" > "$out/kernel-cost.dat"
+	gnuplot <<-EOF
+		set terminal png size 900,420 noenhanced
+		set output "$out/kernel-cost.png"
+		set title "frec: in-kernel cost per call (QEMU TCG, -icount, 1 vCPU, Debian 6.1)"
+		set ylabel "ns per call (guest clock), log scale"
+		set logscale y
+		set style fill solid 0.6
+		set boxwidth 0.6
+		set xtics rotate by -25
+		set grid ytics
+		unset key
+		plot "$out/kernel-cost.dat" using 0:2:xtic(1) with boxes, \
+		     "" using 0:2:(sprintf("%.0f", \$2)) with labels offset 0,0.7
+	EOF
+	note "plot: $out/kernel-cost.png"
+else
+	note "no gnuplot (scripts/install-deps.sh installs gnuplot-nox): no plot"
+fi
+note "CSV: $csv"
