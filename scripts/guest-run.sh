@@ -17,7 +17,8 @@
 # QEMU options (scripts/bench.sh: -icount), FREC_GUEST_CMDLINE boot
 # arguments.
 #   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh); one
-#            that declares "# expect: panic" boots alone (judge.sh)
+#            that declares "# expect: panic" (judge.sh) or "# boot: alone"
+#            boots alone
 #
 # frec's modules must already be built for that kernel (make modules, or
 # make debug-modules).  Logs: OUT_DIR/console.log (kernel console) and
@@ -72,18 +73,21 @@ if [ $# -eq 0 ]; then
 	set -- "$FREC_ROOT"/scripts/guest-tests/*.sh
 fi
 
-# A test that ends in a panic ("# expect: panic") gets a boot of its own,
-# with its "# cmdline:" added; its logs go to OUT_DIR/NAME/.
+# A test that ends in a panic ("# expect: panic"), or that leaves the
+# kernel unfit for the tests after it ("# boot: alone", e.g. an oops that
+# killed a workqueue worker), gets a boot of its own, with its "# cmdline:"
+# added; its logs go to OUT_DIR/NAME/.
+alone_re='^# (expect: panic|boot: alone)$'
 if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
-	grep -l '^# expect: panic' "$@" > /dev/null 2>&1; then
-	normal=() panicking=() rc=0
+	grep -lE "$alone_re" "$@" > /dev/null 2>&1; then
+	normal=() alone=() rc=0
 	for t in "$@"; do
-		if grep -q '^# expect: panic' "$t"; then panicking+=("$t"); else normal+=("$t"); fi
+		if grep -qE "$alone_re" "$t"; then alone+=("$t"); else normal+=("$t"); fi
 	done
 	if [ ${#normal[@]} -gt 0 ]; then
 		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" "${normal[@]}" || rc=1
 	fi
-	for t in "${panicking[@]}"; do
+	for t in "${alone[@]}"; do
 		FREC_GUEST_ALONE=1 \
 		FREC_GUEST_CMDLINE="${FREC_GUEST_CMDLINE:-} $(sed -n 's/^# cmdline: //p' "$t")" \
 			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" "$t" || rc=1

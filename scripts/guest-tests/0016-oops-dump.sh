@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: an oops in a work item (panic_on_oops=0) prints the newest records of every ring between markers, in order; an oops inside a frec write skips the half-written record, gives the write up, and the CPU records on; the guest stays usable
 # expect: splat
+# boot: alone
 . /frec/guest/lib.sh
 frec_crash_test_load fault_inject=1
 D=$FREC_DEBUGFS
