@@ -11,7 +11,9 @@
 #  2. The same on 2 vCPUs without icount (tsc=reliable), BENCH_SMP_RUNS
 #     boots (default 3): min / median / max, real time under TCG.
 #  3. Reading back: cat of a 64 MiB frec ring vs cat of the ftrace buffer
-#     holding as many trace_printk() records (BENCH_FILL, default 1000000).
+#     holding as many trace_printk() records (BENCH_FILL, default 1000000);
+#     then, in the same guest, frec-decode on frec's raw dump vs
+#     trace-cmd report on a trace.dat of the ftrace buffer.
 #  4. The ring core natively, 1 and 2 writer threads (tools/, bench_ring).
 #  5. frec-decode records/s (tools/, bench-decode).
 set -euo pipefail
@@ -25,6 +27,8 @@ smp_runs=${BENCH_SMP_RUNS:-3}
 echo "benchmark,case,run,value,unit" > "$csv"
 
 make -C "$FREC_ROOT" modules > "$out/modules.log" 2>&1 || die "make modules failed (see $out/modules.log)"
+# The guest runs the host's frec-decode (and trace-cmd, if installed).
+make -C "$FREC_ROOT/tools" decode > "$out/decode-build.log" 2>&1 || die "make -C tools decode failed"
 
 # guest_bench NAME SMP QEMU_ARGS CMDLINE: one boot; its frec-bench lines.
 guest_bench() {
@@ -54,7 +58,9 @@ note "3. reading a full ring back"
 FREC_BENCH=dump FREC_BENCH_FILL=${BENCH_FILL:-1000000} guest_bench dump 2 "" "loglevel=1" |
 	awk '$2 == "read" { what = ($3 ~ /frec/) ? "cat_frec_dump" : "cat_ftrace_trace";
 		printf "dump,%s,1,%s,ns\n", what, $6; printf "dump,%s_lines,1,%s,lines\n", what, $4 }
-	     $2 == "fill" { printf "dump,fill_%s,1,%s,ns\n", $3, $6 }' >> "$csv"
+	     $2 == "fill" { printf "dump,fill_%s,1,%s,ns\n", $3, $6 }
+	     $2 == "decode" { printf "decode-guest,%s,1,%s,ns\n", $3, $6;
+		printf "decode-guest,%s_lines,1,%s,lines\n", $3, $4 }' >> "$csv"
 grep -q '^dump,cat_frec_dump,' "$csv" || die "dump benchmark: no reading figures (see $out/dump.txt)"
 note "4. ring core, native"
 make -C "$FREC_ROOT/tools" bench > "$out/native.txt" 2>&1 || die "native bench failed (see $out/native.txt)"
@@ -102,6 +108,15 @@ awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
 	echo
 	echo "Decoder (this machine):"
 	awk -F, '$1 == "decode" { printf "  %-8s %12s records/s\n", $2, $4 }' "$csv"
+	echo
+	echo "Decoding in the guest (2 vCPUs, TCG), the records of step 3:"
+	awk -F, '$1 == "decode-guest" && $5 == "ns" { t[$2] = $4 } $1 == "decode-guest" && $5 == "lines" { l[$2] = $4 }
+		END {
+			for (k in t) printf "  %-12s %9d lines %8.2f s %10.0f lines/s\n", k, l[k "_lines"], t[k] / 1e9, l[k "_lines"] / (t[k] / 1e9)
+			if (t["frec-decode"] && t["trace-cmd"])
+				printf "  frec-decode / trace-cmd report: %.2fx the rate   (target >= 3x)\n",
+					(l["frec-decode_lines"] / t["frec-decode"]) / (l["trace-cmd_lines"] / t["trace-cmd"])
+		}' "$csv"
 } | tee "$out/table.txt"
 
 # The plot: icount ns per call, log scale.

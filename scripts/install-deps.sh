@@ -15,8 +15,8 @@ pkgs=(
 	sparse perl python3 clang libclang-rt-14-dev
 	# run in the guest from the host root, to cross-check the tracepoints
 	bpftrace
-	# make bench's plot
-	gnuplot-nox
+	# make bench: the plot, and trace-cmd to compare the decoder with
+	gnuplot-nox trace-cmd
 )
 
 export DEBIAN_FRONTEND=noninteractive

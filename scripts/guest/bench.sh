@@ -20,12 +20,39 @@ dump)
 	taskset -c 0 insmod "$FREC_MODULES/frec_bench.ko" fill=$n || fail "insmod frec_bench.ko fill"
 	echo 0 > $T/tracing_on
 	# busybox date has no %N: /proc/uptime's 10 ms steps will do.
+	now() { cut -d' ' -f1 /proc/uptime; }
+	ns() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f", (b - a) * 1e9 }'; }
 	for f in $FREC_DEBUGFS/rings/bench_fill/dump $T/trace; do
-		t0=$(cut -d' ' -f1 /proc/uptime)
+		t0=$(now)
 		lines=$(cat $f | wc -l)
-		t1=$(cut -d' ' -f1 /proc/uptime)
-		echo "frec-bench: read $f $lines lines $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.0f", (b - a) * 1e9 }') ns" > /dev/kmsg
+		t1=$(now)
+		echo "frec-bench: read $f $lines lines $(ns $t0 $t1) ns" > /dev/kmsg
 	done
+	# Decoding offline, in this guest, with the host's binaries: frec-decode
+	# on frec's raw dump, trace-cmd report on a trace.dat of the ftrace
+	# buffer (the same number of records).
+	ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+	lib=/host/usr/lib/x86_64-linux-gnu
+	dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+	if [ -x "$dec" ]; then
+		cat $FREC_DEBUGFS/raw > /tmp/raw
+		cat $FREC_DEBUGFS/formats > /tmp/formats
+		cat /proc/kallsyms > /tmp/kallsyms
+		t0=$(now)
+		lines=$($ld --library-path $lib "$dec" --ring bench_fill /tmp/raw --formats /tmp/formats \
+			--kallsyms /tmp/kallsyms | wc -l)
+		t1=$(now)
+		echo "frec-bench: decode frec-decode $lines lines $(ns $t0 $t1) ns" > /dev/kmsg
+		rm -f /tmp/raw
+	fi
+	tc=/host/usr/bin/trace-cmd
+	if [ -x $tc ]; then
+		(cd /tmp && $ld --library-path $lib $tc extract -o /tmp/trace.dat > /tmp/tc.log 2>&1)
+		t0=$(now)
+		lines=$($ld --library-path $lib $tc report -i /tmp/trace.dat 2> /dev/null | wc -l)
+		t1=$(now)
+		echo "frec-bench: decode trace-cmd $lines lines $(ns $t0 $t1) ns" > /dev/kmsg
+	fi
 	;;
 esac
 dmesg | sed -n 's/.*frec-bench: /frec-bench: /p'
