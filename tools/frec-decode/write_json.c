@@ -3,16 +3,20 @@
  * write_json.c - Chrome trace-event JSON, as ui.perfetto.dev and
  * chrome://tracing open it.
  *
- *   {"displayTimeUnit":"ns","otherData":{...},"traceEvents":[
+ *   {"traceEvents":[
  *   {"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"frec"}},
  *   {"name":"thread_name","ph":"M","pid":1,"tid":3,"args":{"name":"cpu3"}},
  *   {"name":"<message>","cat":"<ring>","ph":"i","s":"t","ts":12027638.123,
  *    "pid":1,"tid":3,"args":{"seq":253,...}},
- *   ...]}
+ *   ...],"otherData":{"source":"frec","clock":"local"}}
  *
  * One process, "frec"; one track (a "thread") per CPU, or per ring with
  * --json-track=ring, named by a metadata event before its first record.
  * ts is in microseconds with three decimals: the record's ns, exactly.
+ * There is no "displayTimeUnit": Perfetto's JSON tokenizer has, by
+ * version, ignored it, read ts in that unit, or refused units other than
+ * ms and ns; and "traceEvents" comes first because older versions stop at
+ * the first top-level key they do not know.
  * A record whose format (an event's) or text starts with '>' begins a
  * slice ("B", named by the message without the '>'), one starting with
  * '<' ends the innermost open slice of its track ("E"); an end with no
@@ -110,10 +114,7 @@ static void json_event(struct frec_decoder *d)
 
 static void json_begin(struct frec_decoder *d)
 {
-	fputs("{\"displayTimeUnit\":\"ns\",\"otherData\":{\"source\":\"frec\",\"clock\":",
-	      d->out);
-	json_cstring(d->out, d->clock);
-	fputs("},\"traceEvents\":[", d->out);
+	fputs("{\"traceEvents\":[", d->out);
 	json_event(d);
 	fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
 	      "\"args\":{\"name\":\"frec\"}}", d->out);
@@ -239,7 +240,9 @@ static void json_record(struct frec_decoder *d, const struct frec_decoded *r)
 
 static void json_end(struct frec_decoder *d)
 {
-	fputs("\n]}\n", d->out);
+	fputs("\n],\"otherData\":{\"source\":\"frec\",\"clock\":", d->out);
+	json_cstring(d->out, d->clock);
+	fputs("}}\n", d->out);
 }
 
 const struct frec_writer frec_write_json = {
