@@ -60,6 +60,7 @@ cp "${kos[@]}" "$root/frec/modules/"
 	echo "FREC_KERNEL_TREE=$ktree"
 	echo "FREC_BENCH=${FREC_BENCH:-cost}"
 	echo "FREC_BENCH_FILL=${FREC_BENCH_FILL:-1000000}"
+	echo "FREC_TEST_TIMEOUT=${FREC_TEST_TIMEOUT:-120}"
 } > "$root/frec/run.conf"
 
 # Resolve helper modules and their dependencies from modules.dep, deepest

@@ -9,7 +9,8 @@
 #   # expect: splat                          (optional; a kernel splat inside
 #                                             this test is expected)
 # It passes by exiting 0, fails by exiting non-zero, and is skipped by
-# exiting 4 (like kselftest's KSFT_SKIP).  Its output becomes TAP
+# exiting 4 (like kselftest's KSFT_SKIP); after FREC_TEST_TIMEOUT seconds
+# (default 120) it is killed and fails.  Its output becomes TAP
 # diagnostics.  Begin and end markers go to the kernel log so that the host
 # can tell which test a splat on the console belongs to.
 . /frec/run.conf
@@ -38,10 +39,22 @@ for t in "$@"; do
 		continue
 	fi
 	echo "frec-test: begin $name" > /dev/kmsg
-	rm -f /tmp/.rc
-	{ (cd /tmp && timeout "$timeout_s" sh "$t"); echo $? > /tmp/.rc; } 2>&1 |
-		sed 's/^/# /'
-	rc=$(cat /tmp/.rc)
+	# Into a file, not a pipe: a process the test left behind (say, one
+	# stuck in D state after a timeout) would hold a pipe open, and the
+	# whole run would wait for it.
+	(cd /tmp && timeout "$timeout_s" sh "$t") > /tmp/.frec-test.out 2>&1
+	rc=$?
+	sed 's/^/# /' /tmp/.frec-test.out
+	if [ $rc = 143 ]; then
+		# What the test left (not kernel threads), then kill it.
+		left=$(ps -o pid,stat,args | awk \
+			'NR > 1 && $3 !~ /^\[/ && $1 != 1 && !/run-tests\.sh/')
+		echo "# timed out; killing what it left:"
+		echo "$left" | sed 's/^/#   /'
+		for pid in $(echo "$left" | awk '{ print $1 }'); do
+			kill -KILL "$pid" 2> /dev/null
+		done
+	fi
 	echo "frec-test: end $name rc=$rc" > /dev/kmsg
 	case $rc in
 	0)	echo "ok $i $name - $desc" ;;
