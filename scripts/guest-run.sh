@@ -16,6 +16,8 @@
 # FREC_GUEST_SMP (default 2) sets the vCPUs, FREC_GUEST_QEMU_ARGS adds
 # QEMU options (scripts/bench.sh: -icount), FREC_GUEST_CMDLINE boot
 # arguments.
+#   -T  seconds the whole boot may take (FREC_GUEST_TIMEOUT, default
+#       1500); each test has its own, shorter timeout (run-tests.sh)
 #   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh); one
 #            that declares "# expect: panic" (judge.sh) or "# boot: alone"
 #            boots alone
@@ -26,7 +28,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-600}
+kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-1500}
 while getopts k:m:o:T: opt; do
 	case $opt in
 	k) kind=$OPTARG ;;

@@ -8,9 +8,11 @@
 #   # requires: kunit|9p                     (optional; else SKIP)
 #   # expect: splat                          (optional; a kernel splat inside
 #                                             this test is expected)
+#   # timeout: SECONDS                       (optional; default
+#                                             FREC_TEST_TIMEOUT, 120)
 # It passes by exiting 0, fails by exiting non-zero, and is skipped by
-# exiting 4 (like kselftest's KSFT_SKIP); after FREC_TEST_TIMEOUT seconds
-# (default 120) it is killed and fails.  Its output becomes TAP
+# exiting 4 (like kselftest's KSFT_SKIP); after its timeout it is killed
+# and fails.  Its output becomes TAP
 # diagnostics.  Begin and end markers go to the kernel log so that the host
 # can tell which test a splat on the console belongs to.
 . /frec/run.conf
@@ -26,6 +28,8 @@ for t in "$@"; do
 	name=$(basename "$t" .sh)
 	desc=$(sed -n 's/^# description: //p' "$t")
 	reqs=$(sed -n 's/^# requires: //p' "$t")
+	limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t")
+	limit=${limit:-$timeout_s}
 	missing=
 	for r in $reqs; do
 		case $r in
@@ -42,7 +46,7 @@ for t in "$@"; do
 	# Into a file, not a pipe: a process the test left behind (say, one
 	# stuck in D state after a timeout) would hold a pipe open, and the
 	# whole run would wait for it.
-	(cd /tmp && timeout "$timeout_s" sh "$t") > /tmp/.frec-test.out 2>&1
+	(cd /tmp && timeout "$limit" sh "$t") > /tmp/.frec-test.out 2>&1
 	rc=$?
 	sed 's/^/# /' /tmp/.frec-test.out
 	if [ $rc = 143 ]; then
@@ -59,7 +63,7 @@ for t in "$@"; do
 	case $rc in
 	0)	echo "ok $i $name - $desc" ;;
 	4)	echo "ok $i $name # SKIP $desc" ;;
-	143)	echo "not ok $i $name - $desc # TIMEOUT after ${timeout_s}s" ;;
+	143)	echo "not ok $i $name - $desc # TIMEOUT after ${limit}s" ;;
 	*)	echo "not ok $i $name - $desc # exit $rc" ;;
 	esac
 done
