@@ -12,8 +12,11 @@
  *                        the dump-reading benchmark
  *
  * Each case runs its call in a loop and reports ns per iteration, loop
- * included; "empty call" is a call of a noinline function with the same
- * arguments that does nothing, the floor for any call.  printk runs a
+ * included; "empty loop" is the loop alone, "empty call" a call of a
+ * function with frec_record()'s arguments that does nothing: the floor
+ * for any call.  It is __noipa: otherwise GCC sees the arguments unused
+ * and drops them (IPA constant propagation), and the floor would be a
+ * call without arguments.  printk runs a
  * tenth of the iterations (it is slow); boot with a quiet console.
  */
 #include <linux/kernel.h>
@@ -42,13 +45,14 @@ FREC_DEFINE_RING(bench_off, FREC_RING_EVENTS, 4 * 1024, 0);
 static struct frec_ring *frec_bench_fill_ring;
 
 /* The floor: a call with frec_record()'s arguments that does nothing. */
-static noinline void frec_bench_empty(struct frec_ring *ring, const char *fmt,
+static __noipa void frec_bench_empty(struct frec_ring *ring, const char *fmt,
 				      unsigned long a, int b, int c, int d)
 {
 	barrier();
 }
 
 enum frec_bench_case {
+	FREC_BENCH_LOOP,
 	FREC_BENCH_EMPTY,
 	FREC_BENCH_RECORD0,
 	FREC_BENCH_RECORD4,
@@ -60,6 +64,7 @@ enum frec_bench_case {
 };
 
 static const char * const frec_bench_names[FREC_BENCH_NR] = {
+	[FREC_BENCH_LOOP] = "empty_loop",
 	[FREC_BENCH_EMPTY] = "empty_call",
 	[FREC_BENCH_RECORD0] = "frec_record_0_args",
 	[FREC_BENCH_RECORD4] = "frec_record_4_args",
@@ -76,6 +81,10 @@ static u64 frec_bench_run(enum frec_bench_case which, unsigned long n)
 	u64 t0 = ktime_get_ns();
 
 	switch (which) {
+	case FREC_BENCH_LOOP:
+		for (i = 0; i < n; i++)
+			barrier();
+		break;
 	case FREC_BENCH_EMPTY:
 		for (i = 0; i < n; i++)
 			frec_bench_empty(ring, "bench %lu %d %d %d", i, 2, 3, 4);
