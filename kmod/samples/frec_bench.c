@@ -45,8 +45,9 @@ FREC_DEFINE_RING(bench_off, FREC_RING_EVENTS, 4 * 1024, 0);
 static struct frec_ring *frec_bench_fill_ring;
 
 /* The floor: a call with frec_record()'s arguments that does nothing. */
-static __noipa void frec_bench_empty(struct frec_ring *ring, const char *fmt,
-				      unsigned long a, int b, int c, int d)
+static __noipa void frec_bench_empty(struct frec_ring *ring,
+				     const char *fmt, unsigned long a, int b,
+				     int c, int d)
 {
 	barrier();
 }
