@@ -13,9 +13,10 @@
  * One process, "frec"; one track (a "thread") per CPU, or per ring with
  * --json-track=ring, named by a metadata event before its first record.
  * ts is in microseconds with three decimals: the record's ns, exactly.
- * There is no "displayTimeUnit": Perfetto's JSON tokenizer has, by
- * version, ignored it, read ts in that unit, or refused units other than
- * ms and ns; and "traceEvents" comes first because older versions stop at
+ * There is no "displayTimeUnit", which only changes how a viewer shows
+ * time and which Perfetto's JSON tokenizer has handled differently by
+ * version (ignored and counted in its stats, or refused unless "ms" or
+ * "ns"); and "traceEvents" comes first because older versions stop at
  * the first top-level key they do not know.
  * A record whose format (an event's) or text starts with '>' begins a
  * slice ("B", named by the message without the '>'), one starting with

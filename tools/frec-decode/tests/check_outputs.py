@@ -101,8 +101,9 @@ def check_json(c, prefix, name, track="cpu"):
         c.check(f"{name}: JSON parses", False, str(e))
         return
     events = doc.get("traceEvents", [])
-    # Perfetto reads ts as us only without displayTimeUnit (some versions
-    # take it as ts's unit), and older ones stop at an unknown first key.
+    # Perfetto's tokenizer versions differ on displayTimeUnit (ignored and
+    # counted, or refused unless ms/ns), and older ones stop at an unknown
+    # top-level key: traceEvents first, and no displayTimeUnit.
     c.check(f"{name}: traceEvents first, no displayTimeUnit",
             list(doc)[:1] == ["traceEvents"] and "displayTimeUnit" not in doc, str(list(doc)))
     c.check(f"{name}: otherData names the clock",
