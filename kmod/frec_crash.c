@@ -334,8 +334,9 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 			if (len) {
 				lines++;
 				bytes += len;
+				/* Read lock-free by frec_crash_panic(). */
 				if (src->seq > frec_crash_last_seq)
-					frec_crash_last_seq = src->seq;
+					WRITE_ONCE(frec_crash_last_seq, src->seq);
 			}
 			/* A slow console with IRQs off: keep the watchdogs quiet. */
 			touch_nmi_watchdog();
@@ -357,6 +358,10 @@ static bool frec_crash_try_dump(const char *reason, u64 min_seq)
 {
 	if (!frec_crash)
 		return false;
+	/*
+	 * Fully ordered (A): the state the last dump left, released at (B),
+	 * is seen whole by this one, on whatever CPU it ran.
+	 */
 	if (atomic_cmpxchg(&frec_crash_busy, 0, 1)) {
 		pr_emerg("dump for %s skipped: another dump is running or died\n", reason);
 		return false;
@@ -364,7 +369,8 @@ static bool frec_crash_try_dump(const char *reason, u64 min_seq)
 	preempt_disable_notrace();
 	frec_crash_dump(frec_crash, reason, min_seq);
 	preempt_enable_notrace();
-	atomic_set(&frec_crash_busy, 0);
+	/* Release (B), pairs with (A): this dump's state before the flag. */
+	atomic_set_release(&frec_crash_busy, 0);
 	return true;
 }
 
