@@ -12,6 +12,17 @@ CC=/host$FREC_HOST_TREE/scripts/frec-crosscheck.sh
 echo 32768 > /sys/kernel/tracing/buffer_size_kb || fail "ftrace buffer size"
 frec_bpftrace_env
 
+# crosscheck N OPTION...: run frec-crosscheck.sh on /tmp/wN.sh, output
+# in /tmp/ccN.out and printed; its exit status.
+crosscheck() {
+	n=$1
+	shift
+	sh $CC "$@" -o /tmp/cc$n -- sh /tmp/w$n.sh > /tmp/cc$n.out 2>&1
+	rc=$?
+	cat /tmp/cc$n.out
+	return $rc
+}
+
 # wait_ticks RING N: until every CPU wrote N records into RING
 cat > /tmp/wait_ticks.sh <<'EOF'
 i=0
@@ -30,10 +41,7 @@ insmod $FREC_MODULES/frec_hanoi.ko disks=6 calls=1 || exit 1
 insmod $FREC_MODULES/frec_stress.ko period_us=100 threads=0 ticks=8000 ring_kib=1024 || exit 1
 sh /tmp/wait_ticks.sh stress_big 8000
 EOF
-sh $CC -b "$FREC_BPFTRACE" -k -o /tmp/cc1 -- sh /tmp/w1.sh > /tmp/cc1.out 2>&1
-rc=$?
-cat /tmp/cc1.out
-[ $rc = 0 ] || fail "phase 1: the views disagree"
+crosscheck 1 -b "$FREC_BPFTRACE" -k || fail "phase 1: the views disagree"
 grep -q '^# records only in the trace (overwritten in frec): 0,' /tmp/cc1.out || fail "phase 1: records were overwritten"
 n=$(sed -n 's/^# \([0-9]*\) records in the dump.*/\1/p' /tmp/cc1.out)
 [ "$n" -ge 16000 ] || fail "phase 1: only $n records"
@@ -46,10 +54,9 @@ insmod $FREC_MODULES/frec_stress.ko period_us=200 ring_kib=256 || exit 1
 sleep 0.5
 echo 0 > $D/enable
 EOF
-sh $CC -o /tmp/cc2 -- sh /tmp/w2.sh > /tmp/cc2.out 2>&1
+crosscheck 2
 rc=$?
 echo 1 > $D/enable
-cat /tmp/cc2.out
 [ $rc = 0 ] || fail "phase 2: the views disagree"
 rmmod frec_stress
 
@@ -59,10 +66,7 @@ cat > /tmp/w3.sh <<EOF
 insmod $FREC_MODULES/frec_stress.ko period_us=100 threads=0 ticks=2000 || exit 1
 sh /tmp/wait_ticks.sh stress 2000
 EOF
-sh $CC -b "$FREC_BPFTRACE" -k -o /tmp/cc3 -- sh /tmp/w3.sh > /tmp/cc3.out 2>&1
-rc=$?
-cat /tmp/cc3.out
-[ $rc = 0 ] || fail "phase 3: the views disagree"
+crosscheck 3 -b "$FREC_BPFTRACE" -k || fail "phase 3: the views disagree"
 grep -q '^# records only in the trace (overwritten in frec): 0,' /tmp/cc3.out && fail "phase 3: nothing overflowed"
 rmmod frec_stress
 frec_unload
