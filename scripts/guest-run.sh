@@ -124,6 +124,14 @@ if [ "$mode" = shell ]; then
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
 	exit
 fi
+# One guest at a time on this machine: two TCG guests on two cores run
+# slowly enough to time out.  Anything else booting guests (another clone,
+# make bench) takes the same lock; FREC_GUEST_LOCK names it.
+exec 8> "${FREC_GUEST_LOCK:-/tmp/frec-guest.lock}"
+if ! flock -n 8; then
+	note "waiting for another guest to finish"
+	flock 8
+fi
 start=$(date +%s.%N)
 # shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
 timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
