@@ -19,6 +19,8 @@
 #include <linux/errno.h>
 #include <linux/jump_label.h>
 #include <linux/kernel.h>
+#include <linux/preempt.h>
+#include <linux/sizes.h>
 
 /* Version of the client API declared in this header. */
 #define FREC_API_VERSION_MAJOR	0
@@ -26,6 +28,14 @@
 
 /* Longest ring name, not counting the NUL. */
 #define FREC_RING_NAME_MAX	31
+
+/*
+ * Size of one CPU's part of a ring, in bytes: a power of two in this
+ * range.  A ring takes that times the number of possible CPUs, and is
+ * refused (-ENOMEM) if that is more than half of the memory available.
+ */
+#define FREC_RING_MIN_BYTES	128UL
+#define FREC_RING_MAX_BYTES	((unsigned long)SZ_1G)
 
 /* Arguments frec_record() stores after the format. */
 #define FREC_RECORD_MAX_ARGS	4
@@ -81,7 +91,7 @@ DECLARE_STATIC_KEY_TRUE(frec_enabled_key);
  * What frec_record() and frec_printk() test before they call into frec:
  * a static branch and one load.
  *
- * Context: Any context.
+ * Context: Any context.  @ring must stay valid: see frec_ring_destroy().
  * Return: true unless frec or @ring is disabled, @ring is NULL or @level
  * is above the ring's level.
  */
@@ -91,6 +101,32 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
 	return static_branch_likely(&frec_enabled_key) && likely(ring) &&
 	       READ_ONCE(((const struct frec_ring_gate *)ring)->pass) >= level;
 }
+
+/*
+ * The body of every record call: with frec enabled, preemption off from
+ * the moment @ring_expr is evaluated (the ring pointer loaded) to the end
+ * of the write, so that frec_ring_destroy() on another CPU, which waits
+ * for an RCU-sched grace period, waits for this call too.  @call (and
+ * with it the arguments) is evaluated only if the ring's gate passes
+ * @level; it names the ring __frec_r.  Yields the call's return value,
+ * or -ENOENT if filtered.
+ */
+#define __frec_gated_call(ring_expr, level, call)			\
+	({								\
+		int __frec_ret = -ENOENT;				\
+		if (static_branch_likely(&frec_enabled_key)) {		\
+			const struct frec_ring_gate *__frec_gate;	\
+			struct frec_ring *__frec_r;			\
+			preempt_disable_notrace();			\
+			__frec_r = (ring_expr);				\
+			__frec_gate = (const void *)__frec_r;		\
+			if (likely(__frec_gate) &&			\
+			    READ_ONCE(__frec_gate->pass) >= (level))	\
+				__frec_ret = (call);			\
+			preempt_enable_notrace();			\
+		}							\
+		__frec_ret;						\
+	})
 
 /**
  * struct frec_ring_def - a ring a module defines with FREC_DEFINE_RING()
@@ -160,9 +196,16 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 {
 }
 
+/*
+ * An argument as the word frec stores.  Measured after the conversions a
+ * function call applies, which "0 ? (x) : (x)" applies too: an array (a
+ * string literal, a char name[16] field) decays to its address, a
+ * function to its pointer.  Only values really wider than a word (a
+ * struct, a 128-bit integer) are refused.
+ */
 #define __frec_arg(x)							\
 	({								\
-		BUILD_BUG_ON_MSG(sizeof(x) > sizeof(unsigned long),	\
+		BUILD_BUG_ON_MSG(sizeof(0 ? (x) : (x)) > sizeof(unsigned long), \
 				 "frec_record() argument wider than unsigned long"); \
 		(unsigned long)(x);					\
 	})
@@ -187,7 +230,11 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  * the arguments at compile time: a mismatch, more than four arguments or
  * an argument wider than unsigned long is a build error.  When frec or
  * the ring is disabled, or @level is filtered out, this costs a static
- * branch and a load and is not counted.
+ * branch and a load and is not counted, and the arguments are not
+ * evaluated.  They are evaluated with preemption disabled: they must not
+ * sleep.  @ring too is evaluated with preemption disabled, so a write
+ * that loads it here (FREC_RING(), or READ_ONCE() of a driver's pointer)
+ * is one frec_ring_destroy() waits for.
  *
  * Context: Any context, NMI included.  Never sleeps, locks or allocates.
  * Return: 0 if stored, -ENOENT if filtered out, another negative errno if
@@ -195,8 +242,6 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  */
 #define frec_record_level(ring, level, fmt, ...)			\
 	({								\
-		struct frec_ring *__frec_ring = (ring);			\
-		int __frec_ret = -ENOENT;				\
 		static_assert(COUNT_ARGS(__VA_ARGS__) <= FREC_RECORD_MAX_ARGS, \
 			      "frec_record() takes at most 4 arguments"); \
 		_Pragma("GCC diagnostic push")				\
@@ -204,12 +249,10 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 		if (0)							\
 			__frec_check_format(fmt, ##__VA_ARGS__);	\
 		_Pragma("GCC diagnostic pop")				\
-		if (frec_ring_passes(__frec_ring, level))		\
-			__frec_ret = __frec_record_call(__frec_ring, fmt, \
-							_THIS_IP_,	\
-							##__VA_ARGS__,	\
-							0, 0, 0, 0);	\
-		__frec_ret;						\
+		__frec_gated_call(ring, level,				\
+				  __frec_record_call(__frec_r, fmt, _THIS_IP_, \
+						     ##__VA_ARGS__,	\
+						     0, 0, 0, 0));	\
 	})
 
 /**
@@ -238,7 +281,9 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  * longer messages are cut) is copied into the ring, so %s may point to
  * any string.  Costs a vsnprintf(); prefer frec_record() on hot paths.
  * A format that does not match its arguments is a build error.  The
- * arguments are not evaluated when the record is filtered out.
+ * arguments are not evaluated when the record is filtered out, and are
+ * evaluated with preemption disabled (they must not sleep), as for
+ * frec_record_level().
  *
  * Context: Any context, NMI included.  Never sleeps, locks or allocates.
  * Return: 0 if stored, -ENOENT if filtered out, -EINVAL if @ring is an
@@ -246,16 +291,14 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  */
 #define frec_printk_level(ring, level, fmt, ...)			\
 	({								\
-		struct frec_ring *__frec_ring = (ring);			\
-		int __frec_ret = -ENOENT;				\
-		if (frec_ring_passes(__frec_ring, level)) {		\
-			_Pragma("GCC diagnostic push")			\
-			_Pragma("GCC diagnostic error \"-Wformat\"")	\
-			__frec_ret = __frec_printk(__frec_ring, _THIS_IP_, \
-						   fmt, ##__VA_ARGS__); \
-			_Pragma("GCC diagnostic pop")			\
-		}							\
-		__frec_ret;						\
+		int __frec_pret;					\
+		_Pragma("GCC diagnostic push")				\
+		_Pragma("GCC diagnostic error \"-Wformat\"")		\
+		__frec_pret = __frec_gated_call(ring, level,		\
+				__frec_printk(__frec_r, _THIS_IP_,	\
+					      fmt, ##__VA_ARGS__));	\
+		_Pragma("GCC diagnostic pop")				\
+		__frec_pret;						\
 	})
 
 /**
