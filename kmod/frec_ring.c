@@ -48,8 +48,10 @@
  *
  * Writers
  * -------
- * Only the CPU owning a part writes it: writers run with preemption off
- * on their own CPU.  Writers on one CPU are strictly nested (an IRQ or NMI
+ * Only the CPU owning a part writes its heads, counters and states:
+ * writers run with preemption off on their own CPU (the one exception,
+ * repointing words of committed records when a module goes, is in
+ * "Memory ordering" below).  Writers on one CPU are strictly nested (an IRQ or NMI
  * runs to completion before the writer it interrupted goes on), so no
  * writer ever waits for another; the ring needs no lock and no cmpxchg
  * between CPUs.  A write is:
@@ -142,6 +144,23 @@
  * frec_ring_commit:A / frec_ring_cursor_next:A, frec_ring_copy:A
  *	(data is stored before the committed state) If a reader sees the
  *	committed state of record seq, its copy sees that record's data.
+ *
+ * frec_ring_reserve:C / frec_ring_cursor_init:A
+ *	(earlier commits before the head moves on) If a reader's head load
+ *	sees a position reserved, its walk sees the committed state of every
+ *	record its CPU committed before that reservation, not an older one:
+ *	a record complete before the read began is never skipped as torn.
+ *
+ * frec_rehome_word:A (frec_formats.c) / frec_ring_cursor_next:C
+ *	The one write into another CPU's slots: when a module goes, a
+ *	fully ordered cmpxchg() repoints a committed record's format, %s,
+ *	caller or symbol word from the module's memory to frec's copy of
+ *	the same text.  It never changes a state word, so a reader's
+ *	seqlock check is unaffected: its copy holds the old or the new
+ *	address, both naming the same text (the copy is complete before the
+ *	cmpxchg publishes it), and frec_formats_gen tells it which is safe
+ *	to follow once the module's memory is gone.  A cmpxchg that meets a
+ *	newer record in the slot fails and changes nothing.
  *
  * The head cmpxchg, nest and pending_pos are only ever touched by their
  * own CPU; CPU-local operations (local_t, no LOCK prefix on x86) suffice.
@@ -260,6 +279,12 @@ static bool frec_ring_reserve(const struct frec_ring_layout *ring,
 	long nest;
 
 	local_inc(&rc->written);
+	if (frec_ring_nmi_refused()) {
+		/* Only counters: local_inc() is an atomic add, fine in NMI. */
+		local_inc(&rc->dropped[FREC_DROP_NMI]);
+		local_inc(&rc->nest);	/* frec_ring_end() lowers it */
+		return false;
+	}
 	nest = local_inc_return(&rc->nest);
 	if (unlikely(nest > FREC_RING_MAX_NEST)) {
 		local_inc(&rc->dropped[FREC_DROP_NEST]);
@@ -288,6 +313,11 @@ static bool frec_ring_reserve(const struct frec_ring_layout *ring,
 			return false;
 		}
 		*ts = local_clock();
+		/*
+		 * LMM(frec_ring_reserve:C) fully ordered: the commits of the
+		 * writes before this one on this CPU are visible before the
+		 * head move below.  Pairs with frec_ring_cursor_init:A.
+		 */
 		*seq = atomic64_inc_return(&frec_seq);
 		/* LMM(frec_ring_reserve:A) */
 		old = local_cmpxchg(&rc->head, head, head + k);
@@ -502,6 +532,13 @@ void frec_ring_cursor_init(const struct frec_ring_layout *ring,
 {
 	unsigned long head = local_read(&rc->head);
 
+	/*
+	 * The head load acquires (local_t has no acquire load of its own):
+	 * the commits of every write that finished before head reached this
+	 * value are seen by the walk that follows.  Pairs with
+	 * frec_ring_reserve:C.
+	 */
+	smp_rmb(); /* LMM(frec_ring_cursor_init:A) */
 	cur->end = head;
 	cur->pos = head > ring->nr_slots ? head - ring->nr_slots : 0;
 	cur->last_seq = 0;

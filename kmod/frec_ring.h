@@ -23,8 +23,31 @@
 
 #ifdef __KERNEL__
 #include <linux/atomic.h>
+#include <linux/preempt.h>
 #include <linux/types.h>
 #include <asm/local.h>
+
+/*
+ * What the ring core needs of the machine (README, "Supported
+ * architectures"):
+ *  - 64-bit words: a slot's state is a u64 that readers load and writers
+ *    store whole, with acquire and release; a 32-bit kernel would tear it.
+ *  - native 64-bit atomics: the global sequence is an atomic64_t, which
+ *    GENERIC_ATOMIC64 implements with a hashed spinlock that an NMI on
+ *    the same CPU would deadlock on.
+ *  - a cmpxchg that is safe in NMI context, for the CPU-local head; where
+ *    it is not (ARCH_HAVE_NMI_SAFE_CMPXCHG unset: riscv, loongarch, mips,
+ *    ...), writes from NMI context are refused and counted
+ *    (dropped_nmi), as ftrace's ring buffer refuses them.
+ */
+#ifndef CONFIG_64BIT
+#error "frec needs a 64-bit kernel: a slot's state word is a u64 read and written whole"
+#endif
+#ifdef CONFIG_GENERIC_ATOMIC64
+#error "frec needs native 64-bit atomics: GENERIC_ATOMIC64 locks, and an NMI would deadlock on it"
+#endif
+#define frec_ring_nmi_refused() \
+	(!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi())
 #else
 #include "kernel_compat.h"
 #endif
@@ -39,6 +62,7 @@ enum frec_drop_reason {
 	FREC_DROP_SIZE,		/* larger than the ring's maximum record */
 	FREC_DROP_DISABLED,	/* ring or frec disabled (counted by callers) */
 	FREC_DROP_ABANDONED,	/* its writer died between reserve and commit */
+	FREC_DROP_NMI,		/* in NMI, where cmpxchg is not NMI-safe */
 	FREC_DROP_NR
 };
 

@@ -4,7 +4,8 @@
 #
 #   1. lint: checkpatch --strict, kernel-doc, sparse + W=1
 #   2. build: frec.ko for Debian's stock kernel, the userspace tools, and
-#      the client-API build checks (scripts/compile-fail.sh)
+#      the client-API build checks (scripts/compile-fail.sh); frec refused
+#      on a 32-bit kernel (scripts/arch-check.sh)
 #   3. harness: userspace tests of kernel-shared code, native, under TSan
 #      and under ASan/UBSan
 #   4. guest-stock: the guest tests on Debian's linux-image-amd64 (QEMU TCG)
@@ -14,13 +15,13 @@
 # Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name";
 # the run ends with the failures again and the plain line
 # "N passed, N failed" (", N skipped"), and exits non-zero on any failure.
-# FREC_CHECK_PARTS="lint build compile-fail harness decode guest-stock guest-debug"
+# FREC_CHECK_PARTS="lint build compile-fail arch harness decode guest-stock guest-debug"
 # picks parts.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$FREC_ROOT" || exit 1
 
-parts=${FREC_CHECK_PARTS:-lint build compile-fail harness decode guest-stock guest-debug}
+parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode guest-stock guest-debug}
 logs=$FREC_BUILD/logs
 mkdir -p "$logs"
 results=$logs/results.txt
@@ -136,6 +137,7 @@ for p in $parts; do
 	lint)		part lint scripts/lint.sh ;;
 	build)		part build build_stock ;;
 	compile-fail)	part compile-fail scripts/compile-fail.sh ;;
+	arch)		part arch scripts/arch-check.sh ;;
 	harness)	part harness harness ;;
 	decode)		part decode decode_check ;;
 	guest-stock)	part guest-stock guest stock ;;

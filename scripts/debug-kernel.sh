@@ -5,7 +5,7 @@
 # `make olddefconfig` (KUnit, lockdep, KASAN, ftrace/kprobes/BPF, 9p,
 # pvpanic; all built in).  Only ever booted in QEMU, never on this machine.
 #
-#   debug-kernel.sh [--force] [--print-key]
+#   debug-kernel.sh [--force] [--print-key] [--source]
 #
 # The last line of stdout is the O= build directory, usable as KDIR:
 #   make -C "$KDIR" M=$PWD modules
@@ -22,6 +22,8 @@
 #
 #   --print-key  print the key and exit
 #   --force      rebuild even if the cache holds this key
+#   --source     extract the source if need be, print its directory and
+#                exit (scripts/arch-check.sh builds another kernel from it)
 set -euo pipefail
 
 # Bump when this script changes how the kernel is built.
@@ -37,13 +39,14 @@ tarball=${FREC_LINUX_SOURCE_TARBALL:-/usr/src/$pkg.tar.xz}
 die() { echo "$me: $*" >&2; exit 1; }
 note() { echo "$me: $*" >&2; }
 
-force=0 print_key=0
+force=0 print_key=0 source_only=0
 for arg; do
 	case $arg in
 	--force) force=1 ;;
 	--print-key) print_key=1 ;;
+	--source) source_only=1 ;;
 	-h|--help) sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
-	*) die "unknown option '$arg' (--force, --print-key)" ;;
+	*) die "unknown option '$arg' (--force, --print-key, --source)" ;;
 	esac
 done
 
@@ -71,7 +74,7 @@ report() {
 		"bzImage $(($(stat -c %s "$d/arch/x86/boot/bzImage") / 1024)) KiB"
 }
 
-if [ $force = 0 ] && [ -f "$dir/.frec-built" ]; then
+if [ $source_only = 0 ] && [ $force = 0 ] && [ -f "$dir/.frec-built" ]; then
 	report "$dir" "reusing"
 	echo "$dir"
 	exit 0
@@ -84,7 +87,7 @@ if ! flock -n 9; then
 	note "waiting for another debug-kernel build in $cache"
 	flock 9
 fi
-if [ $force = 0 ] && [ -f "$dir/.frec-built" ]; then
+if [ $source_only = 0 ] && [ $force = 0 ] && [ -f "$dir/.frec-built" ]; then
 	report "$dir" "reusing"
 	echo "$dir"
 	exit 0
@@ -118,6 +121,10 @@ if [ ! -f "$src/.frec-extracted" ]; then
 	mv -T "${top[0]}" "$src"
 	rm -rf "$tmp"
 	tmp=
+fi
+if [ $source_only = 1 ]; then
+	echo "$src"
+	exit 0
 fi
 
 tmp=$(mktemp -d "$cache/.debug-kernel-$key.tmp.XXXXXX")

@@ -3,3 +3,5 @@
 #include "kernel_compat.h"
 
 _Thread_local int compat_cpu;
+bool compat_nmi_unsafe;
+_Thread_local bool compat_in_nmi;

@@ -198,6 +198,15 @@ static inline int raw_smp_processor_id(void)
 #define preempt_disable_notrace()	barrier()
 #define preempt_enable_notrace()	barrier()
 
+/*
+ * The ring core refuses writers in NMI context on kernels whose cmpxchg
+ * is not NMI-safe.  A harness test simulates such a kernel by setting
+ * compat_nmi_unsafe, and an NMI on its thread by setting compat_in_nmi.
+ */
+extern bool compat_nmi_unsafe;
+extern _Thread_local bool compat_in_nmi;
+#define frec_ring_nmi_refused()	(compat_nmi_unsafe && compat_in_nmi)
+
 static inline u64 local_clock(void)
 {
 	struct timespec ts;

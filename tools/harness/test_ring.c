@@ -347,6 +347,35 @@ static void kinds_are_not_mixed(struct ht_case *c)
 	tring_free(&rec);
 }
 
+/*
+ * Where cmpxchg is not NMI-safe (the kernel's ARCH_HAVE_NMI_SAFE_CMPXCHG
+ * unset), a write from NMI context is refused before it touches the head,
+ * and counted; elsewhere, and outside NMI, writes go on as usual.
+ */
+static void nmi_writes_are_refused_where_cmpxchg_is_not_nmi_safe(struct ht_case *c)
+{
+	struct tring t;
+
+	tring_setup(&t, 1, 8, 100, false);
+	compat_nmi_unsafe = true;
+	compat_in_nmi = true;
+	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, "nmi", 3, NULL),
+		     -ENOSPC);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_NMI]), 1);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].written), 1);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 0);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].head), 0);
+	compat_in_nmi = false;
+	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, "task", 4, NULL), 0);
+	compat_nmi_unsafe = false;
+	compat_in_nmi = true;
+	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, "nmi", 3, NULL), 0);
+	compat_in_nmi = false;
+	HT_EXPECT_EQ(c, read_all(&t, 0, NULL, NULL, 8), 2);
+	HT_EXPECT_EQ(c, local_read(&t.cpu[0].written), 3);
+	tring_free(&t);
+}
+
 static void stop_when_full_keeps_the_first(struct ht_case *c)
 {
 	unsigned long fmts[16];
@@ -738,6 +767,7 @@ static struct ht_case cases[] = {
 	HT_CASE(oversized_record_is_dropped_and_counted),
 	HT_CASE(bad_sizes_are_rejected),
 	HT_CASE(kinds_are_not_mixed),
+	HT_CASE(nmi_writes_are_refused_where_cmpxchg_is_not_nmi_safe),
 	HT_CASE(stop_when_full_keeps_the_first),
 	HT_CASE(nested_writer_after_fill_keeps_both),
 	HT_CASE(nested_writer_after_reserve_on_wrapped_ring),
