@@ -56,52 +56,129 @@ static const char * const frec_drop_names[FREC_DROP_NR] = {
 	[FREC_DROP_SIZE] = "dropped_size",
 	[FREC_DROP_DISABLED] = "dropped_disabled",
 	[FREC_DROP_ABANDONED] = "dropped_abandoned",
+	[FREC_DROP_NMI] = "dropped_nmi",
 };
 
 /**
+ * frec_debugfs_refuse() - log a refused control-file write
+ * @file: the file written.
+ * @what: what was written (any bytes, NUL-terminated).
+ * @why: what is wrong with it.
+ *
+ * Every refused write is logged, rate-limited, with the file's path under
+ * frec/ and the bytes escaped, so that the log names the bad value.
+ *
+ * Context: Process context (a write() handler).
+ */
+void frec_debugfs_refuse(struct file *file, const char *what, const char *why)
+{
+	struct dentry *d = file->f_path.dentry;
+
+	pr_warn_ratelimited("%pd2: refused \"%*pE\": %s\n", d,
+			    (int)strnlen(what, 64), what, why);
+}
+
+/**
  * frec_debugfs_get_input() - copy a control file's write, whole
+ * @file: the file written, named in the log when the write is refused.
  * @ubuf: the user's buffer.
  * @count: its length.
  * @ppos: the file position, which must be 0.
  * @buf: where to copy it, NUL-terminated, one final newline removed.
  * @size: @buf's size; a write of @size bytes or more is refused.
  *
+ * A control file takes one line of text in one write(): no NUL byte, and
+ * no newline but one at the very end.  "1\0", "1\n\n" or a second line
+ * are refused, so that each value has one spelling.
+ *
  * Context: Process context (a write() handler).
- * Return: 0, -EINVAL for an empty, overlong or partial write, -EFAULT.
+ * Return: 0, -EINVAL for an empty, overlong, partial or non-text write
+ * (logged), -EFAULT.
  */
-int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t *ppos,
-			   char *buf, size_t size)
+int frec_debugfs_get_input(struct file *file, const char __user *ubuf, size_t count,
+			   loff_t *ppos, char *buf, size_t size)
 {
-	if (*ppos || !count || count >= size)
+	size_t len = count;
+
+	if (*ppos || !count || count >= size) {
+		frec_debugfs_refuse(file, "", *ppos ? "not written at offset 0" :
+				    !count ? "empty write" : "too long");
 		return -EINVAL;
+	}
 	if (copy_from_user(buf, ubuf, count))
 		return -EFAULT;
 	buf[count] = '\0';
-	if (buf[count - 1] == '\n')
-		buf[count - 1] = '\0';
+	if (buf[len - 1] == '\n')
+		buf[--len] = '\0';
+	if (strlen(buf) != len || memchr(buf, '\n', len)) {
+		frec_debugfs_refuse(file, buf, "a NUL byte or a newline inside the line");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * frec_debugfs_parse_u64() - a control file's number, in its one spelling
+ * @file: the file written, named in the log when the number is refused.
+ * @s: the text, as frec_debugfs_get_input() returns it.
+ * @max: the largest value taken.
+ * @val: the value.
+ *
+ * Plain decimal: digits only, no sign, no space, no leading zero (but
+ * "0" itself), no "0x"; what the file reads back is what it takes.
+ *
+ * Context: Process context.
+ * Return: 0, -EINVAL for anything but plain decimal, -ERANGE above @max
+ * (both logged).
+ */
+int frec_debugfs_parse_u64(struct file *file, const char *s, u64 max, u64 *val)
+{
+	const char *p;
+	u64 v = 0;
+
+	if (!*s || (s[0] == '0' && s[1])) {
+		frec_debugfs_refuse(file, s, "not a plain decimal number");
+		return -EINVAL;
+	}
+	for (p = s; *p; p++) {
+		if (*p < '0' || *p > '9') {
+			frec_debugfs_refuse(file, s, "not a plain decimal number");
+			return -EINVAL;
+		}
+		if (v > (max - (*p - '0')) / 10) {
+			frec_debugfs_refuse(file, s, "out of range");
+			return -ERANGE;
+		}
+		v = v * 10 + (*p - '0');
+	}
+	*val = v;
 	return 0;
 }
 
 /**
  * frec_debugfs_get_bool() - a control file's write of "0" or "1"
+ * @file: the file written.
  * @ubuf: the user's buffer.
  * @count: its length.
  * @ppos: the file position, which must be 0.
  * @val: the value written.
  *
  * Context: Process context (a write() handler).
- * Return: 0, -EINVAL for anything but "0" or "1" (and a newline), -EFAULT.
+ * Return: 0, -EINVAL for anything but "0" or "1" (and a newline),
+ * logged, -EFAULT.
  */
-int frec_debugfs_get_bool(const char __user *ubuf, size_t count, loff_t *ppos,
-			  bool *val)
+int frec_debugfs_get_bool(struct file *file, const char __user *ubuf, size_t count,
+			  loff_t *ppos, bool *val)
 {
 	char buf[4];
-	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+	int err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, sizeof(buf));
 
 	if (err)
 		return err;
-	if (strcmp(buf, "0") && strcmp(buf, "1"))
+	if (strcmp(buf, "0") && strcmp(buf, "1")) {
+		frec_debugfs_refuse(file, buf, "want 0 or 1");
 		return -EINVAL;
+	}
 	*val = buf[0] == '1';
 	return 0;
 }
@@ -121,7 +198,7 @@ static ssize_t frec_enable_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
 	bool on;
-	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
+	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &on);
 
 	if (err)
 		return err;
@@ -156,7 +233,7 @@ static ssize_t frec_debugfs_bool_write(struct file *file, const char __user *ubu
 {
 	bool *val = file->f_inode->i_private;
 	bool on;
-	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
+	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &on);
 
 	if (err)
 		return err;
@@ -200,19 +277,17 @@ static ssize_t frec_debugfs_uint_write(struct file *file, const char __user *ubu
 {
 	struct frec_debugfs_uint *u = file->f_inode->i_private;
 	char buf[16];
-	unsigned int n;
-	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+	u64 n;
+	int err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, sizeof(buf));
 
+	if (!err)
+		err = frec_debugfs_parse_u64(file, buf, U32_MAX, &n);
 	if (err)
 		return err;
-	/* Plain decimal: no sign, no space, no leading zero, no 0x. */
-	if (buf[0] < '0' || buf[0] > '9' || (buf[0] == '0' && buf[1]))
-		return -EINVAL;
-	err = kstrtouint(buf, 10, &n);
-	if (err)
-		return err;
-	if (n < u->min || n > u->max)
+	if (n < u->min || n > u->max) {
+		frec_debugfs_refuse(file, buf, "out of range");
 		return -ERANGE;
+	}
 	WRITE_ONCE(*u->val, n);
 	return count;
 }
@@ -248,7 +323,7 @@ static ssize_t frec_clear_write(struct file *file, const char __user *ubuf,
 {
 	struct frec_ring *ring = file->f_inode->i_private;
 	bool yes;
-	int err = frec_debugfs_get_bool(ubuf, count, ppos, &yes);
+	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &yes);
 
 	if (err)
 		return err;
@@ -304,27 +379,33 @@ static ssize_t frec_filter_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
 	struct frec_filter *f, *old;
-	char *line;
-	int err;
+	char *line, *canon;
+	int err, n;
 
-	if (*ppos || !count || count > FREC_FILTER_MAX + 1)
-		return -EINVAL;
-	line = kmalloc(count + 1, GFP_KERNEL);
+	line = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
+	canon = kmalloc(2 * FREC_FILTER_MAX, GFP_KERNEL);
 	f = kmalloc(sizeof(*f), GFP_KERNEL);
 	err = -ENOMEM;
-	if (!line || !f)
+	if (!line || !canon || !f)
 		goto out;
-	err = -EFAULT;
-	if (copy_from_user(line, ubuf, count))
-		goto out;
-	line[count] = '\0';
-	err = -EINVAL;
-	if (strlen(line) != count)
+	err = frec_debugfs_get_input(file, ubuf, count, ppos, line, FREC_FILTER_MAX + 2);
+	if (err)
 		goto out;
 	/* An empty line clears the filter. */
 	err = frec_filter_parse(f, line);
-	if (err)
+	if (err) {
+		frec_debugfs_refuse(file, line, err == -ENOENT ? "no such ring" :
+				    err == -ERANGE ? "a number or CPU out of range" :
+				    "not a filter line (see README, Filtering)");
 		goto out;
+	}
+	/* What cat shows must be writable back: its spelling must fit too. */
+	n = frec_filter_print(f, canon, 2 * FREC_FILTER_MAX);
+	if (n - 1 > FREC_FILTER_MAX) {
+		frec_debugfs_refuse(file, line, "longer than 1024 bytes once written out");
+		err = -EINVAL;
+		goto out;
+	}
 	mutex_lock(&frec_filter_lock);
 	old = frec_filter_active;
 	frec_filter_active = f;
@@ -332,6 +413,7 @@ static ssize_t frec_filter_write(struct file *file, const char __user *ubuf,
 	f = old;
 out:
 	kfree(line);
+	kfree(canon);
 	kfree(f);
 	return err ?: count;
 }
@@ -359,7 +441,7 @@ static ssize_t frec_ring_enable_write(struct file *file, const char __user *ubuf
 {
 	struct frec_ring *ring = file->f_inode->i_private;
 	bool on;
-	int err = frec_debugfs_get_bool(ubuf, count, ppos, &on);
+	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &on);
 
 	if (err)
 		return err;
@@ -388,23 +470,34 @@ static ssize_t frec_ring_level_read(struct file *file, char __user *ubuf, size_t
 	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
 }
 
+/* A level's name or number, as enum frec_level; 0 if it is neither. */
+static unsigned int frec_level_parse(const char *s)
+{
+	unsigned int level;
+
+	/* Not match_string(): it stops at the NULL of the unused index 0. */
+	for (level = FREC_LEVEL_ERR; level <= FREC_LEVEL_MAX; level++)
+		if (!strcmp(s, frec_level_names[level]))
+			return level;
+	if (s[0] >= '1' && s[0] <= '0' + FREC_LEVEL_MAX && !s[1])
+		return s[0] - '0';
+	return 0;
+}
+
 static ssize_t frec_ring_level_write(struct file *file, const char __user *ubuf,
 				     size_t count, loff_t *ppos)
 {
 	struct frec_ring *ring = file->f_inode->i_private;
 	unsigned int level;
 	char buf[16];
-	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+	int err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, sizeof(buf));
 
 	if (err)
 		return err;
-	err = match_string(frec_level_names, ARRAY_SIZE(frec_level_names), buf);
-	if (err >= FREC_LEVEL_ERR) {
-		level = err;
-	} else {
-		err = kstrtouint(buf, 10, &level);
-		if (err)
-			return err;
+	level = frec_level_parse(buf);
+	if (!level) {
+		frec_debugfs_refuse(file, buf, "want err, warn, info, debug, trace or 1 to 5");
+		return -EINVAL;
 	}
 	err = frec_ring_set_level(ring, level);
 	return err ?: count;
@@ -438,18 +531,18 @@ static ssize_t frec_ring_size_write(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
 	struct frec_ring *ring = file->f_inode->i_private;
-	unsigned long bytes;
 	char buf[24];
-	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+	u64 bytes;
+	int err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, sizeof(buf));
 
+	if (!err)
+		err = frec_debugfs_parse_u64(file, buf, U64_MAX, &bytes);
 	if (err)
 		return err;
-	err = kstrtoul(buf, 10, &bytes);
-	if (err)
-		return err;
-	/* Sizes a ring can take: 128 bytes to 1 GiB per CPU. */
-	if (bytes < 2 * FREC_SLOT_BYTES || bytes > (1UL << 30))
+	if (bytes < FREC_RING_MIN_BYTES || bytes > FREC_RING_MAX_BYTES) {
+		frec_debugfs_refuse(file, buf, "out of range");
 		return -ERANGE;
+	}
 	err = frec_ring_resize(ring, bytes);
 	return err ?: count;
 }

@@ -8,6 +8,7 @@
 #include <linux/types.h>
 
 struct dentry;
+struct file;
 struct frec_ring;
 struct frec_filter;
 
@@ -32,9 +33,11 @@ struct frec_debugfs_uint {
 void frec_debugfs_create_bool(const char *name, struct dentry *dir, bool *val);
 void frec_debugfs_create_uint(const char *name, struct dentry *dir,
 			      const struct frec_debugfs_uint *u);
-int frec_debugfs_get_input(const char __user *ubuf, size_t count, loff_t *ppos,
-			   char *buf, size_t size);
-int frec_debugfs_get_bool(const char __user *ubuf, size_t count, loff_t *ppos,
-			  bool *val);
+void frec_debugfs_refuse(struct file *file, const char *what, const char *why);
+int frec_debugfs_get_input(struct file *file, const char __user *ubuf, size_t count,
+			   loff_t *ppos, char *buf, size_t size);
+int frec_debugfs_parse_u64(struct file *file, const char *s, u64 max, u64 *val);
+int frec_debugfs_get_bool(struct file *file, const char __user *ubuf, size_t count,
+			  loff_t *ppos, bool *val);
 
 #endif /* _FREC_DEBUGFS_H */

@@ -136,7 +136,7 @@ static int frec_filter_check_ring(const char *g)
 	return err;
 }
 
-static int frec_filter_parse_rings(struct frec_filter *f, char *s)
+static int frec_filter_parse_rings(struct frec_filter *f, char *s, bool must_exist)
 {
 	char *g;
 	int err;
@@ -146,12 +146,42 @@ static int frec_filter_parse_rings(struct frec_filter *f, char *s)
 			return -EINVAL;
 		if (f->nr_globs == FREC_FILTER_MAX_GLOBS)
 			return -E2BIG;
-		err = frec_filter_check_ring(g);
-		if (err)
-			return err;
+		if (must_exist) {
+			err = frec_filter_check_ring(g);
+			if (err)
+				return err;
+		}
 		f->globs[f->nr_globs++] = g;
 	}
 	return 0;
+}
+
+/**
+ * frec_filter_parse_ring_list() - a filter of ring globs alone
+ * @f: filled in.
+ * @list: GLOB[,GLOB...], as after a filter line's "ring="; "" for all
+ *	rings.
+ *
+ * Unlike a filter line's ring term, a name without wildcards need not
+ * name a ring that exists: the console dump's ring list (oops_rings) is
+ * set before the drivers that create those rings load.
+ *
+ * Context: Any context.
+ * Return: 0, -EINVAL for a bad glob, -E2BIG for more than
+ * FREC_FILTER_MAX_GLOBS of them.
+ */
+int frec_filter_parse_ring_list(struct frec_filter *f, const char *list)
+{
+	size_t len = strnlen(list, FREC_FILTER_MAX + 1);
+
+	frec_filter_init(f);
+	if (len > FREC_FILTER_MAX)
+		return -EINVAL;
+	if (!len)
+		return 0;
+	memcpy(f->buf, list, len);
+	f->buf[len] = '\0';
+	return frec_filter_parse_rings(f, f->buf, false);
 }
 
 static int frec_filter_parse_cpus(struct frec_filter *f, const char *s)
@@ -232,7 +262,7 @@ int frec_filter_parse(struct frec_filter *f, const char *line)
 		seen |= bit;
 		switch (bit) {
 		case 1:
-			err = frec_filter_parse_rings(f, val);
+			err = frec_filter_parse_rings(f, val, true);
 			break;
 		case 2:
 			err = frec_filter_parse_cpus(f, val);

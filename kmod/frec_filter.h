@@ -38,6 +38,7 @@ struct frec_filter {
 
 void frec_filter_init(struct frec_filter *f);
 int frec_filter_parse(struct frec_filter *f, const char *line);
+int frec_filter_parse_ring_list(struct frec_filter *f, const char *list);
 int frec_filter_print(const struct frec_filter *f, char *buf, size_t size);
 bool frec_filter_ring(const struct frec_filter *f, const char *name);
 bool frec_filter_record(const struct frec_filter *f, unsigned int cpu, u64 seq, u64 ts);
