@@ -449,6 +449,33 @@ static void frec_string(struct frec_out *o, u64 addr, struct frec_spec spec,
 }
 
 /*
+ * An address that is not printed as a symbol: through env->pointer() if
+ * there is one (the console: as printk's %p), else 0x and the hex, as
+ * sprint_symbol() prints an address that resolves nowhere; then width
+ * and precision as for a string.
+ */
+static void frec_address(struct frec_out *o, u64 addr, char ext, struct frec_spec spec,
+			 const struct frec_format_env *env)
+{
+	char tmp[2 + 16 + 6];
+	int i;
+
+	if (env && env->pointer) {
+		i = env->pointer(env->ctx, tmp, sizeof(tmp), addr, ext);
+		frec_text(o, tmp, frec_min(i, sizeof(tmp) - 1), spec);
+		return;
+	}
+	i = sizeof(tmp);
+	do {
+		tmp[--i] = frec_hex_digits[addr & 15];
+		addr >>= 4;
+	} while (addr);
+	tmp[--i] = 'x';
+	tmp[--i] = '0';
+	frec_text(o, tmp + i, sizeof(tmp) - i, spec);
+}
+
+/*
  * %pS and friends: the symbol through env->symbol(), or, as
  * sprint_symbol() prints an address that resolves nowhere, 0x%lx; then,
  * as symbol_string() does, precision and width like a string's.
@@ -458,8 +485,7 @@ void frec_symbol(struct frec_out *o, u64 addr, char ext, struct frec_spec spec,
 		 const struct frec_format_env *env)
 {
 	size_t start = o->len, size, len, written;
-	char tmp[2 + 16];
-	int n = -1, i;
+	int n;
 
 	if (env && env->symbol && o->size) {
 		size = frec_lookup_size(o, spec);
@@ -476,24 +502,26 @@ void frec_symbol(struct frec_out *o, u64 addr, char ext, struct frec_spec spec,
 			return;
 		}
 	}
-	i = sizeof(tmp);
-	do {
-		tmp[--i] = frec_hex_digits[addr & 15];
-		addr >>= 4;
-	} while (addr);
-	tmp[--i] = 'x';
-	tmp[--i] = '0';
-	frec_text(o, tmp + i, sizeof(tmp) - i, spec);
+	frec_address(o, addr, 'p', spec, env);
 }
 
-/* "[%<conversion>:0x<value>]": a conversion frec will not render. */
+/*
+ * "[%<conversion>:0x<value>]": a conversion frec will not render.  The
+ * value may be an address: on the console it prints as one (%p).
+ */
 static void frec_unsupported(struct frec_out *o, const char *pct,
-			     const struct frec_conv *cv, u64 value)
+			     const struct frec_conv *cv, u64 value,
+			     const struct frec_format_env *env)
 {
+	struct frec_spec none = { .width = -1, .precision = -1 };
+
 	frec_putc(o, '[');
 	frec_write(o, pct, cv->end - pct);
 	frec_putc(o, ':');
-	frec_put_hex(o, value);
+	if (env && env->pointer)
+		frec_address(o, value, 'p', none, env);
+	else
+		frec_put_hex(o, value);
 	frec_putc(o, ']');
 }
 
@@ -510,7 +538,11 @@ static void frec_pointer(struct frec_out *o, const char *pct,
 		return;
 	}
 	if (ext != 'x' && ext != 'K' && frec_isalnum(ext)) {
-		frec_unsupported(o, pct, cv, value);
+		frec_unsupported(o, pct, cv, value, env);
+		return;
+	}
+	if (ext != 'x' && env && env->pointer) {
+		frec_address(o, value, ext == 'K' ? 'K' : 'p', spec, env);
 		return;
 	}
 	/* pointer_string(), with a "0x": 0x%016llx unless a width is given. */
@@ -743,7 +775,7 @@ void frec_convert(struct frec_out *o, const char *pct,
 					    spec.flags & FREC_SIGN), spec);
 		break;
 	default:
-		frec_unsupported(o, pct, cv, v);
+		frec_unsupported(o, pct, cv, v, env);
 	}
 }
 
@@ -848,6 +880,46 @@ int frec_format_arg_types(const char *fmt, char *types, unsigned int max)
 		fmt = cv.end;
 	}
 	return (int)n;
+}
+
+/**
+ * frec_format_pointer_args() - which arguments a format reads memory at
+ * @fmt: the format.
+ * @pa: filled with the arguments printed with %s (@pa->strings) and as
+ *	symbols (@pa->symbols: %pS, %ps, %pB and their extensions, whose
+ *	first letter goes to @pa->ext), among the first FREC_FORMAT_PTR_ARGS.
+ *
+ * Reads @fmt as frec_format_message() reads it, and stops where it stops
+ * (at a malformed conversion): these are the arguments whose memory a
+ * record needs after the code that recorded it is gone.
+ *
+ * Context: Any context.
+ * Return: how many arguments @fmt reads before its end or a malformed
+ * conversion.
+ */
+unsigned int frec_format_pointer_args(const char *fmt, struct frec_format_ptr_args *pa)
+{
+	const char *pct;
+	struct frec_conv cv;
+	unsigned int n = 0;
+	char ext;
+
+	memset(pa, 0, sizeof(*pa));
+	while ((pct = strchr(fmt, '%')) && frec_parse_conv(pct, &cv)) {
+		n += !!(cv.stars & FREC_STAR_WIDTH) + !!(cv.stars & FREC_STAR_PRECISION);
+		if (cv.type != '%') {
+			ext = cv.type == 'p' ? *cv.ext : 0;
+			if (n < FREC_FORMAT_PTR_ARGS && cv.type == 's')
+				pa->strings |= 1U << n;
+			if (n < FREC_FORMAT_PTR_ARGS && (ext == 'S' || ext == 's' || ext == 'B')) {
+				pa->symbols |= 1U << n;
+				pa->ext[n] = ext;
+			}
+			n++;
+		}
+		fmt = cv.end;
+	}
+	return n;
 }
 
 /*

@@ -38,7 +38,9 @@
  *   %p %px %pK
  *             the address as 0x%016llx: dumps are root-only, and a
  *             hashed value could not be decoded offline (a width given
- *             replaces the 18 zero-padded columns, as in pointer_string())
+ *             replaces the 18 zero-padded columns, as in pointer_string());
+ *             with env->pointer (the console dump), %p and %pK print as
+ *             printk prints them
  *   other %p extensions, floating point, %n
  *             "[%<conversion>:0x<argument in hex>]", e.g.
  *             "[%pI4:0xffff888003a1c000]": they would dereference memory
@@ -73,10 +75,10 @@ typedef __u64 u64;
 
 /*
  * The message of an event whose format cannot be read (the module that
- * recorded it went before frec could copy it, or the decoder's formats
- * file lacks it), with the format's address.
+ * recorded it went before frec could copy it), with the format's address
+ * as the environment prints addresses ("0x..." or, on the console, as %p).
  */
-#define FREC_FORMAT_UNREADABLE	"[format 0x%llx unreadable]"
+#define FREC_FORMAT_UNREADABLE	"[format %s unreadable]"
 
 /* The dump's first lines: the clock name follows "clock=". */
 #define FREC_FORMAT_HEADER_FMT \
@@ -96,11 +98,18 @@ typedef __u64 u64;
  *	@size - 1 bytes and a NUL (@size >= 1), cut if longer; @addr may
  *	point inside a string.  Return the bytes copied (not counting the
  *	NUL), or a negative value if it cannot be read.
- * @ctx: passed to both.
+ * @pointer: if not NULL, how an address that is not a symbol is printed
+ *	(%p, %pK, an address that resolves nowhere, the value of a
+ *	conversion frec does not render): write it into @buf of @size bytes
+ *	for extension @ext ('p' or 'K') and return its length.  The console
+ *	dump prints what printk's %p would; NULL prints 0x and the hex.
+ *	%px always prints the address, as printk does.
+ * @ctx: passed to all three.
  */
 struct frec_format_env {
 	int (*symbol)(void *ctx, char *buf, size_t size, u64 addr, char ext);
 	int (*string)(void *ctx, char *buf, size_t size, u64 addr);
+	int (*pointer)(void *ctx, char *buf, size_t size, u64 addr, char ext);
 	void *ctx;
 };
 
@@ -130,6 +139,21 @@ struct frec_format_record {
 	unsigned int text_len;
 };
 
+/* Arguments frec_format_pointer_args() reports on: the first this many. */
+#define FREC_FORMAT_PTR_ARGS	8
+
+/**
+ * struct frec_format_ptr_args - the arguments a format reads memory at
+ * @strings: bit i set if argument i is printed with %s.
+ * @symbols: bit i set if argument i is printed as a symbol (a code address).
+ * @ext: for each symbol argument, its extension's letter: 'S', 's' or 'B'.
+ */
+struct frec_format_ptr_args {
+	unsigned int strings;
+	unsigned int symbols;
+	char ext[FREC_FORMAT_PTR_ARGS];
+};
+
 int frec_format_message(char *buf, size_t size, const char *fmt,
 			const u64 *args, unsigned int nr_args,
 			const struct frec_format_env *env, size_t *bad_offset);
@@ -137,5 +161,6 @@ size_t frec_format_line(char *buf, size_t size,
 			const struct frec_format_record *rec,
 			const struct frec_format_env *env);
 int frec_format_arg_types(const char *fmt, char *types, unsigned int max);
+unsigned int frec_format_pointer_args(const char *fmt, struct frec_format_ptr_args *pa);
 
 #endif /* _FREC_FORMAT_H */

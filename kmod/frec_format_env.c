@@ -4,20 +4,30 @@
  * with lookups that are safe on any address.
  *
  * An event's format and %s arguments are addresses that may point into a
- * module that has gone (frec_formats.c repoints the records it finds, but
- * a reader may have copied an old address first).  So every string is
- * read with strncpy_from_kernel_nofault(), under rcu_read_lock(), which
- * frec_formats.c's synchronize_rcu() waits for before a module's memory
- * goes.  Callers are named with sprint_symbol(), as %pS does.
+ * module that has gone.  frec_formats.c repoints the records it finds
+ * before the memory goes, and tells readers holding older copies through
+ * its generation (see its DOC comment): a reader formats a record inside
+ * the RCU read-side section in which it checked that generation, so the
+ * memory it reads cannot go meanwhile.  Strings are still read with a
+ * nofault copy: a %s argument may point anywhere (a driver's bug), and a
+ * dump must print "(efault)" for it, not oops.  Code addresses are named
+ * with sprint_symbol(), as %pS does, unless frec saved their name when
+ * their module went (frec_formats_saved_symbol()).
+ *
+ * Two flavours: the dump files (root only) print addresses as they are;
+ * the console dump prints every address that is not a symbol as printk's
+ * %p does (hashed, or as kptr_restrict and no_hash_pointers say), since
+ * the console, dmesg and pstore are read by others.
  */
 #include <linux/kallsyms.h>
+#include <linux/kernel.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
-#include <linux/rcupdate.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "frec_format_env.h"
+#include "frec_formats.h"
 
 /**
  * frec_format_kernel_string() - copy a string from any kernel address
@@ -66,35 +76,90 @@ static int frec_format_kernel_env_string(void *ctx, char *buf, size_t size, u64 
 }
 
 /*
- * %pS and %ps; %pB as %pS (sprint_backtrace() is not exported, and a
- * stored caller is an instruction inside its function anyway).
+ * %pB: the symbol of @addr - 1 with the offset plus one, as
+ * sprint_backtrace() (not exported) prints a return address.
  */
+static void frec_format_kernel_backtrace(char *buf, u64 addr)
+{
+	char rest[KSYM_SYMBOL_LEN], hex[20];
+	unsigned long off;
+	char *plus, *slash;
+
+	sprint_symbol(buf, addr - 1);
+	plus = strstr(buf, "+0x");
+	slash = plus ? strchr(plus, '/') : NULL;
+	if (!slash || slash - plus - 3 >= sizeof(hex))
+		return;
+	strscpy(hex, plus + 3, slash - plus - 2);
+	if (kstrtoul(hex, 16, &off))
+		return;
+	strscpy(rest, slash, sizeof(rest));
+	snprintf(plus, KSYM_SYMBOL_LEN - (plus - buf), "+%#lx%s", off + 1, rest);
+}
+
+/**
+ * frec_format_kernel_symbol_name() - name a code address as printk would
+ * @buf: KSYM_SYMBOL_LEN bytes.
+ * @addr: the address.
+ * @ext: 'S' as %pS ("fn+0x1a/0x80 [mod]"), 's' as %ps ("fn [mod]"), 'B'
+ *	as %pB (the symbol of @addr - 1, for a return address).
+ *
+ * Context: Any context.
+ * Return: the name's length, or -ENOENT if @addr names no symbol.
+ */
+int frec_format_kernel_symbol_name(char *buf, u64 addr, char ext)
+{
+	if (ext == 's')
+		sprint_symbol_no_offset(buf, addr);
+	else if (ext == 'B')
+		frec_format_kernel_backtrace(buf, addr);
+	else
+		sprint_symbol(buf, addr);
+	/* Nothing there: sprint_symbol() printed the address. */
+	if (str_has_prefix(buf, "0x"))
+		return -ENOENT;
+	return strlen(buf);
+}
+
 static int frec_format_kernel_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
 {
 	struct frec_format_kernel *fk = ctx;
+	const char *saved = frec_formats_saved_symbol(addr);
+	int len;
 
-	if (ext == 's')
-		sprint_symbol_no_offset(fk->sym, addr);
-	else
-		sprint_symbol(fk->sym, addr);
-	/* Nothing there: sprint_symbol() printed the address, as %pS does. */
-	if (str_has_prefix(fk->sym, "0x"))
-		return -ENOENT;
+	if (saved) {
+		strscpy(buf, saved, size);
+		return strlen(saved);
+	}
+	len = frec_format_kernel_symbol_name(fk->sym, addr, ext);
+	if (len < 0)
+		return len;
 	strscpy(buf, fk->sym, size);
 	/* The whole symbol's length, as snprintf() would return it. */
-	return strlen(fk->sym);
+	return len;
+}
+
+/* The console's addresses: what printk's %p (or %pK) prints for them. */
+static int frec_format_kernel_pointer(void *ctx, char *buf, size_t size, u64 addr, char ext)
+{
+	if (ext == 'K')
+		return scnprintf(buf, size, "%pK", (void *)(unsigned long)addr);
+	return scnprintf(buf, size, "%p", (void *)(unsigned long)addr);
 }
 
 /**
  * frec_format_kernel_init() - set up the lookups
  * @fk: the scratch space.
+ * @console: for the console dump: addresses print as printk's %p prints
+ *	them; else (the root-only dump files) as they are.
  *
  * Context: Any context.
  */
-void frec_format_kernel_init(struct frec_format_kernel *fk)
+void frec_format_kernel_init(struct frec_format_kernel *fk, bool console)
 {
 	fk->env.symbol = frec_format_kernel_symbol;
 	fk->env.string = frec_format_kernel_env_string;
+	fk->env.pointer = console ? frec_format_kernel_pointer : NULL;
 	fk->env.ctx = fk;
 }
 
@@ -103,7 +168,9 @@ void frec_format_kernel_init(struct frec_format_kernel *fk)
  * @fk: the scratch space.
  * @rec: the record.
  *
- * Context: Any context that may take rcu_read_lock().
+ * Context: Any context, inside the RCU read-side section (or preemption-off
+ * stretch) in which @rec was copied out of its ring, or in which
+ * frec_reader_next() returned it.
  * Return: the line's length, newline included.
  */
 size_t frec_format_kernel_line(struct frec_format_kernel *fk,
@@ -117,10 +184,9 @@ size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 		.ring = rec->ring->name,
 		.caller = rec->ent.caller,
 	};
-	size_t len;
+	char addr[24];
 	int i;
 
-	rcu_read_lock();
 	if (rec->ring->kind == FREC_RING_EVENTS) {
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			args[i] = rec->ent.args[i];
@@ -130,15 +196,17 @@ size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 			fr.nr_args = FREC_EVENT_MAX_ARGS;
 		} else {
 			/* As FREC_FORMAT_UNREADABLE in frec_format.h says. */
+			if (fk->env.pointer)
+				fk->env.pointer(fk, addr, sizeof(addr), rec->ent.fmt, 'p');
+			else
+				snprintf(addr, sizeof(addr), "0x%llx", (u64)rec->ent.fmt);
 			fr.text = fk->fmt;
 			fr.text_len = scnprintf(fk->fmt, sizeof(fk->fmt),
-						FREC_FORMAT_UNREADABLE, (u64)rec->ent.fmt);
+						FREC_FORMAT_UNREADABLE, addr);
 		}
 	} else {
 		fr.text = rec->payload;
 		fr.text_len = rec->ent.len;
 	}
-	len = frec_format_line(fk->line, sizeof(fk->line), &fr, &fk->env);
-	rcu_read_unlock();
-	return len;
+	return frec_format_line(fk->line, sizeof(fk->line), &fr, &fk->env);
 }

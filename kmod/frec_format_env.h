@@ -27,8 +27,9 @@ struct frec_format_kernel {
 	char line[FREC_FORMAT_LINE_MAX];
 };
 
-void frec_format_kernel_init(struct frec_format_kernel *fk);
+void frec_format_kernel_init(struct frec_format_kernel *fk, bool console);
 int frec_format_kernel_string(char *buf, size_t size, u64 addr);
+int frec_format_kernel_symbol_name(char *buf, u64 addr, char ext);
 size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 			       const struct frec_reader_record *rec);
 

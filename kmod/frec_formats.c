@@ -1,78 +1,183 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frec_formats.c - keep records readable after the module that wrote them
- * is gone.
+ * frec_formats.c - keep records readable, and their code addresses named
+ * as they were, after the module they point into is gone.
  *
- * An event stores the address of its format and, for %s, the address of
- * the string: both usually literals in the caller's module.  When that
- * module unloads (MODULE_STATE_GOING, while its memory is still there),
- * or frees its init sections (MODULE_STATE_LIVE), frec copies every such
- * string that a record still points to into memory of its own, once per
- * distinct text, and repoints the record's word with cmpxchg().
+ * A record points into memory it does not own: an event stores the
+ * address of its format and, for %s, of the string; every record stores
+ * its caller's address; %pS, %ps and %pB arguments are code addresses.
+ * Any of them may lie in a module other than the one that recorded (a
+ * helper in module A logging a literal of module B), and in its init
+ * sections.  When a module goes (MODULE_STATE_GOING, its memory still
+ * there) or frees its init sections (MODULE_STATE_LIVE), frec walks every
+ * record and, for each word that points into the memory about to go:
  *
- * Concurrency: the record's owner CPU may reuse the slot meanwhile; its
- * new word then differs from the old address and the cmpxchg() fails,
- * harmlessly.  A reader copying the slot sees either address, both to the
- * same text.  The copies live until frec unloads.
+ *  - a format or a %s string: copies the text into memory of its own
+ *    (once per distinct text) and repoints the word at the copy;
+ *  - a caller or a symbol argument: names the address now, as the dump
+ *    would ("fn+0x1a/0x80 [mod]"), saves that text and repoints the word
+ *    at it.  frec_formats_saved_symbol() tells the formatter that such a
+ *    word is text, not code: a saved text lives in frec's heap, where no
+ *    code is, so the two can never be confused.  A later module loaded
+ *    at the same addresses can then never be taken for the code that
+ *    recorded.
+ *
+ * Readers that copied a record out before its words were repointed hold
+ * the old addresses.  frec_formats_gen tells them:
+ *
+ *   module notifier                        reader (dump, formats)
+ *   ---------------                        ----------------------
+ *   cmpxchg() words to the copies          rcu_read_lock()
+ *   gen + 1, release          (A)          load gen, acquire     (B)
+ *   synchronize_rcu()                      gen changed: copy the record
+ *   (the module's memory is freed          out of the ring again
+ *    after the notifier returns)           format it
+ *                                          rcu_read_unlock()
+ *
+ * A reader whose section began before the grace period may use an old
+ * address: the memory is still there until the section ends.  A reader
+ * whose section began after it sees the new gen (RCU guarantees it), and
+ * with it, by (A)/(B), the repointed words.  So a reader must check gen
+ * at the start of every RCU section in which it formats copies it made
+ * in an earlier one (frec_reader_next() does).
+ *
+ * Concurrency with writers: the record's owner CPU may reuse the slot
+ * meanwhile; its new word then differs from the old address and the
+ * cmpxchg() fails, harmlessly.  A reader copying the slot sees either
+ * address, both to the same text (the copy is complete before the fully
+ * ordered cmpxchg() publishes it).  This is the one write frec makes into
+ * another CPU's slots: see "Memory ordering" in frec_ring.c.
+ *
+ * The copies live until frec unloads.  A %s string longer than
+ * FREC_SAVED_STRING_MAX bytes is kept as its first FREC_SAVED_STRING_MAX
+ * (logged); a dump line shows at most FREC_FORMAT_LINE_MAX anyway.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/list.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
+#include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/notifier.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 
+#include "frec_format.h"
+#include "frec_format_env.h"
 #include "frec_formats.h"
 #include "frec_rings.h"
 
-/* Longest %s argument copied; longer strings are cut. */
-#define FREC_SAVED_ARG_MAX	256
+/* Longest %s string copied; longer ones are cut (and logged). */
+#define FREC_SAVED_STRING_MAX	4095
 
-struct frec_saved_string {
-	struct list_head node;
+/* Slots looked at between two cond_resched() of the walk. */
+#define FREC_REHOME_BATCH	4096
+
+/**
+ * struct frec_saved - a text frec keeps for records
+ * @by_text: entry in frec_saved_texts, to share equal texts.
+ * @by_addr: entry in frec_saved_symbols (saved symbols only).
+ * @symbol: the text names a code address; records point at @text in
+ *	place of that address.
+ * @text: the text, NUL-terminated.
+ */
+struct frec_saved {
+	struct hlist_node by_text;
+	struct hlist_node by_addr;
+	bool symbol;
 	char text[];
 };
 
-static LIST_HEAD(frec_saved_strings);
+/* Every saved text, by the hash of its text; under frec_saved_lock. */
+static DEFINE_HASHTABLE(frec_saved_texts, 10);
+/*
+ * Saved symbols, by their text's address.  RCU: looked up by formatting
+ * in any context; entries are added under frec_saved_lock and freed only
+ * when frec unloads.
+ */
+static DEFINE_HASHTABLE(frec_saved_symbols, 10);
+/* Serializes adding saved texts (module notifiers run one at a time). */
 static DEFINE_MUTEX(frec_saved_lock);
 
-/* A frec-owned copy of @s (at most @max bytes), shared by equal texts. */
-static const char *frec_save_string(const char *s, size_t max)
-{
-	struct frec_saved_string *saved;
-	size_t len = strnlen(s, max);
+/* Bumped after records were repointed; see the DOC comment above. */
+static unsigned long frec_formats_gen;
 
-	mutex_lock(&frec_saved_lock);
-	list_for_each_entry(saved, &frec_saved_strings, node) {
-		if (strlen(saved->text) == len && !memcmp(saved->text, s, len))
-			goto out;
-	}
+/*
+ * A reader that sees a new generation sees the repointed words it counts:
+ * the acquire pairs with frec_formats_notify:A.
+ */
+
+/**
+ * frec_formats_gen_read() - the generation of record words
+ *
+ * Context: Inside the RCU read-side section that formats the records.
+ * Return: the generation.
+ */
+unsigned long frec_formats_gen_read(void)
+{
+	return smp_load_acquire(&frec_formats_gen); /* LMM(frec_formats_gen_read:A) */
+}
+
+/**
+ * frec_formats_saved_symbol() - the saved name of a repointed code address
+ * @addr: a caller or symbol argument as a record holds it.
+ *
+ * Context: Any context, NMI included, under RCU (a read-side section or
+ * preemption off).
+ * Return: the text a module's code address was named by when the module
+ * went, if @addr is such a text; NULL if @addr is an address to look up.
+ */
+const char *frec_formats_saved_symbol(u64 addr)
+{
+	struct frec_saved *saved;
+
+	hash_for_each_possible_rcu(frec_saved_symbols, saved, by_addr, addr)
+		if ((unsigned long)saved->text == addr)
+			return saved->text;
+	return NULL;
+}
+
+/* The saved copy of @len bytes at @s, shared by equal texts; NULL if no memory. */
+static const char *frec_save(const char *s, size_t len, bool symbol)
+{
+	u32 key = jhash(s, len, symbol);
+	struct frec_saved *saved;
+
+	lockdep_assert_held(&frec_saved_lock);
+	hash_for_each_possible(frec_saved_texts, saved, by_text, key)
+		if (saved->symbol == symbol && !strncmp(saved->text, s, len) &&
+		    !saved->text[len])
+			return saved->text;
 	saved = kmalloc(struct_size(saved, text, len + 1), GFP_KERNEL);
-	if (saved) {
-		memcpy(saved->text, s, len);
-		saved->text[len] = '\0';
-		list_add(&saved->node, &frec_saved_strings);
-	}
-out:
-	mutex_unlock(&frec_saved_lock);
-	return saved ? saved->text : NULL;
+	if (!saved)
+		return NULL;
+	memcpy(saved->text, s, len);
+	saved->text[len] = '\0';
+	saved->symbol = symbol;
+	hash_add(frec_saved_texts, &saved->by_text, key);
+	if (symbol)
+		hash_add_rcu(frec_saved_symbols, &saved->by_addr, (unsigned long)saved->text);
+	return saved->text;
 }
 
-/* Repoint @word from @old, inside the module, to a frec-owned copy. */
-static void frec_rehome_word(u64 *word, u64 old, size_t max)
-{
-	const char *copy = frec_save_string((const char *)(unsigned long)old, max);
-
-	if (copy)
-		cmpxchg(word, old, (u64)(unsigned long)copy);
-}
-
+/**
+ * struct frec_rehome - one module's memory going away
+ * @mod: the module.
+ * @init_only: only its init sections go (MODULE_STATE_LIVE).
+ * @moved: words repointed so far.
+ * @buf: a format or string read out of memory.
+ * @sym: a symbol's text.
+ */
 struct frec_rehome {
 	struct module *mod;
 	bool init_only;
+	unsigned long moved;
+	char buf[FREC_SAVED_STRING_MAX + 1];
+	char sym[KSYM_SYMBOL_LEN];
 };
 
 static bool frec_rehome_match(const struct frec_rehome *rh, u64 addr)
@@ -82,82 +187,166 @@ static bool frec_rehome_match(const struct frec_rehome *rh, u64 addr)
 	return within_module(addr, rh->mod);
 }
 
+/* Repoint @word from @old to @copy; the owner may have reused it meanwhile. */
+static void frec_rehome_word(struct frec_rehome *rh, u64 *word, u64 old, const char *copy)
+{
+	if (!copy)
+		return;		/* no memory: the record keeps the old address */
+	/* LMM(frec_rehome_word:A) fully ordered: the copy is whole before it is seen. */
+	if (cmpxchg(word, old, (u64)(unsigned long)copy) == old)
+		rh->moved++;
+}
+
+/* Repoint a string word (a format, or a %s argument) at a copy. */
+static void frec_rehome_string(struct frec_rehome *rh, u64 *word, u64 addr, size_t max)
+{
+	int len = frec_format_kernel_string(rh->buf, max + 1, addr);
+	const char *copy;
+	char next;
+
+	if (len < 0)
+		return;
+	if (len == max &&
+	    !copy_from_kernel_nofault(&next, (const char *)(unsigned long)addr + len, 1) && next)
+		pr_info("%s: a string of more than %zu bytes kept as its first %zu\n",
+			rh->mod->name, max, max);
+	mutex_lock(&frec_saved_lock);
+	copy = frec_save(rh->buf, len, false);
+	mutex_unlock(&frec_saved_lock);
+	frec_rehome_word(rh, word, addr, copy);
+}
+
+/* Repoint a code address word at the name it has now, for conversion @ext. */
+static void frec_rehome_symbol(struct frec_rehome *rh, u64 *word, u64 addr, char ext)
+{
+	const char *copy;
+	int len;
+
+	len = frec_format_kernel_symbol_name(rh->sym, addr, ext);
+	if (len < 0)
+		return;		/* it names nothing: it prints as an address anyway */
+	mutex_lock(&frec_saved_lock);
+	copy = frec_save(rh->sym, len, true);
+	mutex_unlock(&frec_saved_lock);
+	frec_rehome_word(rh, word, addr, copy);
+}
+
+/* One committed record's first slot. */
+static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
+			       struct frec_slot *slot)
+{
+	struct frec_format_ptr_args pa;
+	u64 fmt, arg, caller;
+	bool any = false;
+	unsigned int a;
+
+	caller = READ_ONCE(slot->data[FREC_EVENT_CALLER]);
+	if (frec_rehome_match(rh, caller))
+		frec_rehome_symbol(rh, &slot->data[FREC_EVENT_CALLER], caller, 'S');
+	/* Record rings hold text: only events point at formats and arguments. */
+	if (ring->kind != FREC_RING_EVENTS)
+		return;
+	fmt = READ_ONCE(slot->data[FREC_EVENT_FMT]);
+	for (a = 0; a < FREC_EVENT_MAX_ARGS; a++)
+		any |= frec_rehome_match(rh, READ_ONCE(slot->data[FREC_EVENT_ARG0 + a]));
+	/* The format, wherever it lives, says which arguments are pointers. */
+	if (any && frec_format_kernel_string(rh->buf, FREC_FORMAT_FMT_MAX, fmt) >= 0) {
+		frec_format_pointer_args(rh->buf, &pa);
+		for (a = 0; a < FREC_EVENT_MAX_ARGS; a++) {
+			arg = READ_ONCE(slot->data[FREC_EVENT_ARG0 + a]);
+			if (!frec_rehome_match(rh, arg))
+				continue;
+			if (pa.strings & BIT(a))
+				frec_rehome_string(rh, &slot->data[FREC_EVENT_ARG0 + a], arg,
+						   FREC_SAVED_STRING_MAX);
+			else if (pa.symbols & BIT(a))
+				frec_rehome_symbol(rh, &slot->data[FREC_EVENT_ARG0 + a], arg,
+						   pa.ext[a]);
+		}
+	}
+	if (frec_rehome_match(rh, fmt))
+		frec_rehome_string(rh, &slot->data[FREC_EVENT_FMT], fmt, FREC_FORMAT_FMT_MAX - 1);
+}
+
 static void frec_rehome_ring(struct frec_ring *ring, void *data)
 {
-	const struct frec_rehome *rh = data;
+	struct frec_rehome *rh = data;
 	struct frec_ring_store *store = frec_ring_store_locked(ring);
 	struct frec_ring_cpu *rc;
 	struct frec_slot *slot;
-	unsigned long i;
-	unsigned int sargs, a;
-	u64 state, fmt, arg;
+	unsigned long i, n;
+	u64 state;
 	int cpu;
 
-	/* Only events point at formats and strings; records hold text. */
-	if (ring->kind != FREC_RING_EVENTS)
-		return;
 	for_each_possible_cpu(cpu) {
 		rc = per_cpu_ptr(store->cpus, cpu);
-		for (i = 0; i < store->layout.nr_slots; i++) {
+		/* Slots never written hold nothing to repoint. */
+		n = min_t(unsigned long, local_read(&rc->head), store->layout.nr_slots);
+		for (i = 0; i < n; i++) {
+			if (!(i % FREC_REHOME_BATCH))
+				cond_resched();
 			slot = &rc->slots[i];
 			/*
-			 * Pairs with frec_ring_commit:A: once committed, the
-			 * words below are this record's.
+			 * LMM(frec_rehome_ring:A) pairs with frec_ring_commit:A:
+			 * once committed, the words below are this record's.
 			 */
 			state = smp_load_acquire(&slot->state);
 			if (!state || (state & (FREC_SLOT_BUSY | FREC_SLOT_CONT)))
 				continue;
-			fmt = READ_ONCE(slot->data[FREC_EVENT_FMT]);
-			if (!frec_rehome_match(rh, fmt))
-				continue;
-			/* The module's text is still mapped: read it now. */
-			sargs = frec_format_string_args((const char *)(unsigned long)fmt);
-			for (a = 0; a < FREC_EVENT_MAX_ARGS; a++) {
-				arg = READ_ONCE(slot->data[FREC_EVENT_ARG0 + a]);
-				if ((sargs & (1U << a)) && frec_rehome_match(rh, arg))
-					frec_rehome_word(&slot->data[FREC_EVENT_ARG0 + a],
-							 arg, FREC_SAVED_ARG_MAX);
-			}
-			frec_rehome_word(&slot->data[FREC_EVENT_FMT], fmt, PAGE_SIZE);
+			frec_rehome_record(rh, ring, slot);
 		}
 	}
 }
 
-static int frec_module_notify(struct notifier_block *nb, unsigned long state,
-			      void *data)
+static int frec_formats_notify(struct notifier_block *nb, unsigned long state, void *data)
 {
-	struct frec_rehome rh = { .mod = data };
+	struct module *mod = data;
+	struct frec_rehome *rh;
 
-	if (rh.mod == THIS_MODULE)
+	if (mod == THIS_MODULE)
 		return NOTIFY_DONE;
-	if (state == MODULE_STATE_LIVE)
-		rh.init_only = true;	/* its init sections are about to go */
-	else if (state != MODULE_STATE_GOING)
+	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
 		return NOTIFY_DONE;
-	frec_rings_for_each(frec_rehome_ring, &rh);
-	/* Readers that took an old address are done with it. */
-	synchronize_rcu();
+	rh = kvzalloc(sizeof(*rh), GFP_KERNEL);
+	if (!rh) {
+		pr_err("%s unloads: no memory to keep its records' text; they may print as addresses\n",
+		       mod->name);
+		return NOTIFY_DONE;
+	}
+	rh->mod = mod;
+	rh->init_only = state == MODULE_STATE_LIVE;	/* its init sections go */
+	frec_rings_for_each(frec_rehome_ring, rh);
+	if (rh->moved) {
+		/*
+		 * LMM(frec_formats_notify:A) pairs with frec_formats_gen_read:A:
+		 * the repointed words before the generation that counts them.
+		 */
+		smp_store_release(&frec_formats_gen, frec_formats_gen + 1);
+		/* Readers that took an old address are done with it. */
+		synchronize_rcu();
+	}
+	kvfree(rh);
 	return NOTIFY_OK;
 }
 
-static struct notifier_block frec_module_nb = {
-	.notifier_call = frec_module_notify,
+static struct notifier_block frec_formats_nb = {
+	.notifier_call = frec_formats_notify,
 };
 
 /* Called when frec loads. */
 int frec_formats_init(void)
 {
-	return register_module_notifier(&frec_module_nb);
+	return register_module_notifier(&frec_formats_nb);
 }
 
-/* Called when frec unloads, after its rings are gone. */
+/* Called when frec unloads, after its rings and readers are gone. */
 void frec_formats_exit(void)
 {
-	struct frec_saved_string *saved, *next;
+	struct frec_saved *saved;
+	struct hlist_node *next;
+	int bkt;
 
-	unregister_module_notifier(&frec_module_nb);
-	list_for_each_entry_safe(saved, next, &frec_saved_strings, node) {
-		list_del(&saved->node);
+	unregister_module_notifier(&frec_formats_nb);
+	hash_for_each_safe(frec_saved_texts, bkt, next, saved, by_text)
 		kfree(saved);
-	}
 }

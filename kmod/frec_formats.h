@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * frec_formats.h - formats and %s strings that outlive their module.
+ * frec_formats.h - text that records point to, kept after its module goes.
  */
 #ifndef _FREC_FORMATS_H
 #define _FREC_FORMATS_H
 
-unsigned int frec_format_string_args(const char *fmt);
+#include <linux/types.h>
+
+unsigned long frec_formats_gen_read(void);
+const char *frec_formats_saved_symbol(u64 addr);
 int frec_formats_init(void);
 void frec_formats_exit(void);
 

@@ -15,12 +15,25 @@
  * and store generation; a ring that is gone or has a new store simply
  * ends, so a reader never touches freed memory.  Like the cursors, it
  * never blocks writers and never shows a torn record.
+ *
+ * A copied record may point into a module that goes while the reader
+ * holds the copy (between two read() calls, say).  frec_reader_next()
+ * runs inside an RCU read-side section and first checks frec_formats'
+ * generation: if records were repointed since the copies were made, it
+ * copies them out of the ring again (see frec_formats.c).  The caller
+ * formats the record inside that same section.
+ *
+ * Work is bounded: frec_reader_next() looks at no more records than its
+ * budget allows, so that a caller can drop the lock, reschedule and
+ * check for signals however many records a filter rejects.
  */
 #include <linux/err.h>
 #include <linux/list.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 
 #include "frec_filter.h"
+#include "frec_formats.h"
 #include "frec_reader.h"
 
 /**
@@ -41,7 +54,8 @@ struct frec_reader_ring {
  * struct frec_reader_source - one CPU's part of one ring
  * @ring_index: index into frec_reader.rings.
  * @cpu: the CPU.
- * @cur: the cursor.
+ * @at: the cursor before @ent, to copy it out again.
+ * @cur: the cursor after it.
  * @have: @ent holds the next record.
  * @done: nothing more to read here.
  * @ent: the next record.
@@ -50,6 +64,7 @@ struct frec_reader_ring {
 struct frec_reader_source {
 	unsigned int ring_index;
 	unsigned int cpu;
+	struct frec_ring_cursor at;
 	struct frec_ring_cursor cur;
 	bool have;
 	bool done;
@@ -60,6 +75,7 @@ struct frec_reader_source {
 /**
  * struct frec_reader - a merged read of many rings
  * @filter: CPU, sequence and time terms applied to every record, or NULL.
+ * @formats_gen: frec_formats' generation when the copies were made.
  * @nr_rings: rings read.
  * @rings: them.
  * @nr_sources: sources.
@@ -67,6 +83,7 @@ struct frec_reader_source {
  */
 struct frec_reader {
 	const struct frec_filter *filter;
+	unsigned long formats_gen;
 	unsigned int nr_rings;
 	struct frec_reader_ring *rings;
 	unsigned int nr_sources;
@@ -88,8 +105,8 @@ static void frec_reader_free(struct frec_reader *rd)
 	if (rd->sources)
 		for (i = 0; i < rd->nr_sources; i++)
 			kfree(rd->sources[i].buf);
-	kfree(rd->sources);
-	kfree(rd->rings);
+	kvfree(rd->sources);
+	kvfree(rd->rings);
 	kfree(rd);
 }
 
@@ -122,9 +139,10 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 	down_read(&frec_rings_rwsem);
 	list_for_each_entry(ring, &frec_rings_list, node)
 		n += frec_reader_wants(filter, ring, only);
-	rd->rings = kcalloc(n ?: 1, sizeof(*rd->rings), GFP_KERNEL);
-	rd->sources = kcalloc((n ?: 1) * num_possible_cpus(), sizeof(*rd->sources),
-			      GFP_KERNEL);
+	/* Rings times possible CPUs: can be megabytes on a big machine. */
+	rd->rings = kvcalloc(n ?: 1, sizeof(*rd->rings), GFP_KERNEL);
+	rd->sources = kvcalloc((n ?: 1) * num_possible_cpus(), sizeof(*rd->sources),
+			       GFP_KERNEL);
 	if (!rd->rings || !rd->sources)
 		goto nomem;
 	r = 0;
@@ -156,6 +174,7 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 	}
 	rd->nr_rings = r;
 	rd->nr_sources = i;
+	rd->formats_gen = frec_formats_gen_read();
 	up_read(&frec_rings_rwsem);
 	return rd;
 
@@ -217,8 +236,13 @@ void frec_reader_unlock(struct frec_reader *rd)
 	up_read(&frec_rings_rwsem);
 }
 
-/* Fill @src with its next record that passes the filter, if any. */
-static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *src)
+/*
+ * Fill @src with its next record that passes the filter, looking at no
+ * more than *@budget records.  Leaves it neither filled nor done if the
+ * budget runs out first.
+ */
+static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *src,
+			     unsigned int *budget)
 {
 	struct frec_reader_ring *rr = &rd->rings[src->ring_index];
 	const struct frec_filter *f = rd->filter;
@@ -231,14 +255,51 @@ static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *
 	}
 	store = frec_ring_store_locked(rr->ring);
 	rc = per_cpu_ptr(store->cpus, src->cpu);
-	while (frec_ring_cursor_next(&store->layout, rc, &src->cur, &src->ent, src->buf,
-				     rr->ring->max_record_len)) {
+	while (*budget) {
+		src->at = src->cur;
+		if (!frec_ring_cursor_next(&store->layout, rc, &src->cur, &src->ent, src->buf,
+					   rr->ring->max_record_len)) {
+			src->done = true;
+			return;
+		}
+		(*budget)--;
 		if (!f || frec_filter_record(f, src->cpu, src->ent.seq, src->ent.ts)) {
 			src->have = true;
 			return;
 		}
 	}
-	src->done = true;
+}
+
+/*
+ * Records were repointed since the sources' copies were made: copy each
+ * out of its ring again, or drop it if it is no longer there.
+ */
+static void frec_reader_copy_again(struct frec_reader *rd)
+{
+	struct frec_reader_source *src;
+	struct frec_ring_store *store;
+	struct frec_ring_cursor again;
+	struct frec_ring_entry ent;
+	struct frec_ring *ring;
+	unsigned int i;
+
+	for (i = 0; i < rd->nr_sources; i++) {
+		src = &rd->sources[i];
+		if (!src->have)
+			continue;
+		src->have = false;
+		if (!rd->rings[src->ring_index].live)
+			continue;
+		ring = rd->rings[src->ring_index].ring;
+		store = frec_ring_store_locked(ring);
+		again = src->at;
+		if (frec_ring_cursor_next(&store->layout, per_cpu_ptr(store->cpus, src->cpu),
+					  &again, &ent, src->buf, ring->max_record_len) &&
+		    ent.seq == src->ent.seq) {
+			src->ent = ent;
+			src->have = true;
+		}
+	}
 }
 
 /**
@@ -246,20 +307,35 @@ static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *
  * @rd: the reader, locked.
  * @rec: filled with the record; its payload stays valid until the next
  *	call.
+ * @budget: records the call may look at; decreased by those it did.
  *
  * Context: Process context, between frec_reader_lock() and
- * frec_reader_unlock().
- * Return: true if @rec holds a record, false at the end.
+ * frec_reader_unlock(), inside an RCU read-side section: format @rec
+ * before leaving it.
+ * Return: FREC_READER_RECORD if @rec holds a record, FREC_READER_END at
+ * the end, FREC_READER_AGAIN if the budget ran out first (call again,
+ * with a new budget, after dropping the lock if need be).
  */
-bool frec_reader_next(struct frec_reader *rd, struct frec_reader_record *rec)
+enum frec_reader_status frec_reader_next(struct frec_reader *rd,
+					 struct frec_reader_record *rec,
+					 unsigned int *budget)
 {
 	struct frec_reader_source *src, *best = NULL;
+	unsigned long gen = frec_formats_gen_read();
 	unsigned int i;
 
+	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "a reader copies records outside an RCU section");
+	if (gen != rd->formats_gen) {
+		frec_reader_copy_again(rd);
+		rd->formats_gen = gen;
+	}
 	for (i = 0; i < rd->nr_sources; i++) {
 		src = &rd->sources[i];
-		if (!src->have && !src->done)
-			frec_reader_fill(rd, src);
+		if (!src->have && !src->done) {
+			frec_reader_fill(rd, src, budget);
+			if (!src->have && !src->done)
+				return FREC_READER_AGAIN;
+		}
 		if (src->have && !rd->rings[src->ring_index].live) {
 			/* Its ring changed: the copy is fine, but end here. */
 			src->have = false;
@@ -269,14 +345,14 @@ bool frec_reader_next(struct frec_reader *rd, struct frec_reader_record *rec)
 			best = src;
 	}
 	if (!best)
-		return false;
+		return FREC_READER_END;
 	best->have = false;
 	rec->ring = rd->rings[best->ring_index].ring;
 	rec->ring_index = best->ring_index;
 	rec->cpu = best->cpu;
 	rec->ent = best->ent;
 	rec->payload = best->buf;
-	return true;
+	return FREC_READER_RECORD;
 }
 
 /**

@@ -35,7 +35,16 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 void frec_reader_close(struct frec_reader *rd);
 void frec_reader_lock(struct frec_reader *rd);
 void frec_reader_unlock(struct frec_reader *rd);
-bool frec_reader_next(struct frec_reader *rd, struct frec_reader_record *rec);
+/* What frec_reader_next() found. */
+enum frec_reader_status {
+	FREC_READER_RECORD,	/* a record */
+	FREC_READER_END,	/* no more records */
+	FREC_READER_AGAIN,	/* the budget ran out first */
+};
+
+enum frec_reader_status frec_reader_next(struct frec_reader *rd,
+					 struct frec_reader_record *rec,
+					 unsigned int *budget);
 unsigned int frec_reader_nr_rings(struct frec_reader *rd);
 struct frec_ring *frec_reader_ring(struct frec_reader *rd, unsigned int index);
 

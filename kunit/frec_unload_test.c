@@ -3,8 +3,7 @@
  * frec_unload_test.c - after frec_test_client.ko recorded and was
  * unloaded (guest test 0006), its formats and %s strings are frec's own
  * copies: same text, no longer in any module.  Skipped unless the guest
- * test says the client ran (UNLOAD_CLIENT_GONE).  Also unit cases of
- * the %s scanner.
+ * test says the client ran (UNLOAD_CLIENT_GONE).
  */
 #include <kunit/test.h>
 #include <linux/fs.h>
@@ -14,7 +13,6 @@
 
 #include <frec.h>
 
-#include "frec_formats.h"
 #include "frec_ring.h"
 #include "frec_rings.h"
 
@@ -39,16 +37,6 @@ static bool unload_client_gone(void)
 		return false;
 	filp_close(f, NULL);
 	return true;
-}
-
-static void unload_format_scanner_finds_string_args(struct kunit *test)
-{
-	KUNIT_EXPECT_EQ(test, frec_format_string_args("no conversions"), 0U);
-	KUNIT_EXPECT_EQ(test, frec_format_string_args("%s"), 0x1U);
-	KUNIT_EXPECT_EQ(test, frec_format_string_args("%d %s %%s %s"), 0x6U);
-	KUNIT_EXPECT_EQ(test, frec_format_string_args("%*d %.*s"), 0x8U);
-	KUNIT_EXPECT_EQ(test, frec_format_string_args("%pS %s %-08lx %s"), 0xaU);
-	KUNIT_EXPECT_EQ(test, frec_format_string_args("%lld %hhu %zu %s %s"), 0x8U);
 }
 
 static void unload_client_strings_outlive_the_client(struct kunit *test)
@@ -94,7 +82,6 @@ static void unload_client_strings_outlive_the_client(struct kunit *test)
 }
 
 static struct kunit_case frec_unload_cases[] = {
-	KUNIT_CASE(unload_format_scanner_finds_string_args),
 	KUNIT_CASE(unload_client_strings_outlive_the_client),
 	{}
 };

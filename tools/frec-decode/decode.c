@@ -65,7 +65,16 @@ void frec_warn(struct frec_decoder *d, const char *fmt, ...)
 static int decode_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
 {
 	struct frec_decoder *d = ctx;
+	const char *saved = d->formats ? frec_formats_symbol(d->formats, addr) : NULL;
+	size_t n;
 
+	/* Named when its module went, as the module's dump prints it. */
+	if (saved) {
+		n = strlen(saved);
+		memcpy(buf, saved, n < size - 1 ? n : size - 1);
+		buf[n < size - 1 ? n : size - 1] = '\0';
+		return (int)n;
+	}
 	return d->kallsyms ? frec_kallsyms_symbol(d->kallsyms, buf, size, addr, ext) : -1;
 }
 

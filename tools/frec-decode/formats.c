@@ -9,10 +9,17 @@
  *
  *   0xffffffffc0a01234 : "irq %d status %#lx\n"
  *
+ * and a line per code address a record holds (a caller, a %pS argument)
+ * into a module that has gone, with the name frec gave it when the module
+ * went (kmod/frec_formats.c):
+ *
+ *   0xffff888003a1c000 : symbol "hanoi_move+0x1a/0x80 [frec_hanoi]"
+ *
  * The strings are unquoted with frec_format_unquote(), the one the module
  * quotes with, into one block, and found by binary search.  An address
  * inside a string finds the rest of it, as reading memory there would
- * (compilers merge a literal into the tail of a longer one).
+ * (compilers merge a literal into the tail of a longer one); a symbol is
+ * found at its exact address only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +34,7 @@
  * @len: its length.
  * @line: its line in the file (ties in sorting keep file order).
  * @checked: the decoder has checked this format (and reported it if bad).
+ * @symbol: a saved symbol's name, not a string.
  */
 struct frec_formats_entry {
 	u64 addr;
@@ -34,6 +42,7 @@ struct frec_formats_entry {
 	size_t len;
 	size_t line;
 	bool checked;
+	bool symbol;
 };
 
 static int formats_cmp(const void *a, const void *b)
@@ -70,20 +79,32 @@ static size_t parse_hex_addr(const char *s, size_t len, u64 *addr)
 	return i == 2 || i > 2 + 16 ? 0 : i;
 }
 
-/* One line, "0xADDR : \"text\"", its text unquoted to @t->text + @*used. */
+/*
+ * One line, "0xADDR : \"text\"" or "0xADDR : symbol \"text\"", its text
+ * unquoted to @t->text + @*used.
+ */
 static int formats_line(struct frec_formats *t, const char *s, size_t len,
 			size_t line_no, size_t *used, struct frec_err *err)
 {
+	static const char sym[] = "symbol ";
 	struct frec_formats_entry *e = &t->entries[t->nr];
 	size_t n = parse_hex_addr(s, len, &e->addr);
 	const char *q;
 
-	if (!n || len - n < 5 || memcmp(s + n, " : \"", 4) || s[len - 1] != '"')
+	if (!n || len - n < 5 || memcmp(s + n, " : ", 3) || s[len - 1] != '"')
 		return frec_errf(err, line_no,
-				 "expected 0x<address> : \"<string>\"");
-	q = s + n + 4;
+				 "expected 0x<address> : [symbol ]\"<string>\"");
+	n += 3;
+	e->symbol = len - n > sizeof(sym) && !memcmp(s + n, sym, sizeof(sym) - 1);
+	if (e->symbol)
+		n += sizeof(sym) - 1;
+	if (s[n] != '"')
+		return frec_errf(err, line_no,
+				 "expected 0x<address> : [symbol ]\"<string>\"");
+	n++;
+	q = s + n;
 	e->off = *used;
-	e->len = frec_format_unquote(t->text + *used, len - n - 4, q,
+	e->len = frec_format_unquote(t->text + *used, len - n, q,
 				     (size_t)(s + len - 1 - q));
 	if (memchr(q, '\0', (size_t)(s + len - 1 - q)))
 		return frec_errf(err, line_no, "a NUL byte inside the string");
@@ -135,7 +156,7 @@ int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
 		struct frec_formats_entry *e = &t->entries[i];
 
 		if (e->addr == prev->addr) {
-			if (e->len != prev->len ||
+			if (e->len != prev->len || e->symbol != prev->symbol ||
 			    memcmp(t->text + e->off, t->text + prev->off, e->len))
 				return frec_errf(err, e->line,
 						 "0x%llx listed on line %zu with another string",
@@ -180,7 +201,23 @@ const char *frec_formats_find(const struct frec_formats *t, u64 addr)
 {
 	struct frec_formats_entry *e = formats_lookup(t, addr);
 
-	return e ? t->text + e->off + (addr - e->addr) : NULL;
+	return e && !e->symbol ? t->text + e->off + (addr - e->addr) : NULL;
+}
+
+/**
+ * frec_formats_symbol() - the saved name of a code address
+ * @t: the table.
+ * @addr: a caller or symbol argument as a record holds it.
+ *
+ * Context: userspace.
+ * Return: the name frec gave the address when its module went, or NULL
+ * if @addr is not such a saved name (look it up in kallsyms).
+ */
+const char *frec_formats_symbol(const struct frec_formats *t, u64 addr)
+{
+	struct frec_formats_entry *e = formats_lookup(t, addr);
+
+	return e && e->symbol && e->addr == addr ? t->text + e->off : NULL;
 }
 
 /**

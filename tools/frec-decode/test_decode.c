@@ -101,6 +101,33 @@ static void formats_errors_name_the_line(struct ht_case *c)
 	frec_formats_free(&t);
 }
 
+/* Saved symbols: found at their exact address only, never as strings. */
+static void formats_symbols_are_names_not_strings(struct ht_case *c)
+{
+	static const char data[] =
+		"0x1000 : \"fmt %pS\"\n"
+		"0x2000 : symbol \"fn+0x1a/0x80 [gone]\"\n"
+		"0x3000 : symbol \"symbol \\\" q\"\n";
+	struct frec_formats t;
+	struct frec_err err;
+	const char *s;
+
+	HT_EXPECT_EQ(c, frec_formats_parse(&t, data, strlen(data), &err), 0);
+	HT_EXPECT_EQ(c, t.nr, 3);
+	s = frec_formats_symbol(&t, 0x2000);
+	HT_EXPECT(c, s && !strcmp(s, "fn+0x1a/0x80 [gone]"), "0x2000: %s", s);
+	s = frec_formats_symbol(&t, 0x3000);
+	HT_EXPECT(c, s && !strcmp(s, "symbol \" q"), "0x3000: %s", s);
+	HT_EXPECT(c, !frec_formats_symbol(&t, 0x2001), "inside a symbol");
+	HT_EXPECT(c, !frec_formats_symbol(&t, 0x1000), "a string is not a symbol");
+	HT_EXPECT(c, !frec_formats_find(&t, 0x2000), "a symbol is not a string");
+	HT_EXPECT(c, !frec_formats_find(&t, 0x2004), "nor inside one");
+	frec_formats_free(&t);
+	expect_formats_error(c, "0x10 : symbol\"a\"\n", 1, "expected");
+	expect_formats_error(c, "0x10 : \"a\"\n0x10 : symbol \"a\"\n", 2,
+			     "0x10 listed on line 1 with another string");
+}
+
 /* ---- kallsyms ----------------------------------------------------------- */
 
 static const char small_kallsyms[] =
@@ -555,6 +582,7 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_errors_name_the_line),
+	HT_CASE(formats_symbols_are_names_not_strings),
 	HT_CASE(kallsyms_names_as_the_kernel),
 	HT_CASE(kallsyms_of_zeros_is_detected),
 	HT_CASE(kallsyms_errors_name_the_line),

@@ -925,6 +925,38 @@ static void argument_types_are_read_as_the_formatter_reads(struct ht_case *c)
 	expect_types(c, __LINE__, "%s %", -1, "s");
 }
 
+static void expect_pointer_args(struct ht_case *c, int line, const char *fmt,
+				unsigned int n, unsigned int strings, unsigned int symbols,
+				const char *exts)
+{
+	struct frec_format_ptr_args pa;
+	unsigned int got = frec_format_pointer_args(fmt, &pa), i, j = 0;
+	int ext_ok = 1;
+
+	for (i = 0; i < FREC_FORMAT_PTR_ARGS; i++)
+		if (pa.symbols & (1U << i))
+			ext_ok &= exts[j] && pa.ext[i] == exts[j++];
+	HT_EXPECT(c, got == n && pa.strings == strings && pa.symbols == symbols &&
+		  ext_ok && !exts[j],
+		  "line %d: \"%s\": %u args, strings %#x, symbols %#x; expected %u, %#x, %#x %s",
+		  line, fmt, got, pa.strings, pa.symbols, n, strings, symbols, exts);
+}
+
+static void pointer_args_are_read_as_the_formatter_reads(struct ht_case *c)
+{
+	expect_pointer_args(c, __LINE__, "no conversions", 0, 0, 0, "");
+	expect_pointer_args(c, __LINE__, "%s", 1, 0x1, 0, "");
+	expect_pointer_args(c, __LINE__, "%d %s %%s %s", 3, 0x6, 0, "");
+	expect_pointer_args(c, __LINE__, "%*d %.*s", 4, 0x8, 0, "");
+	expect_pointer_args(c, __LINE__, "%pS %s %-08lx %s", 4, 0xa, 0x1, "S");
+	expect_pointer_args(c, __LINE__, "%lld %hhu %zu %s %s", 5, 0x18, 0, "");
+	expect_pointer_args(c, __LINE__, "%ps %pB %pSR %pBb %px %pK %p", 7, 0, 0xf, "sBSB");
+	expect_pointer_args(c, __LINE__, "%pI4 %pss %s", 3, 0x4, 0x2, "s");
+	/* It stops where the formatter stops: a malformed conversion. */
+	expect_pointer_args(c, __LINE__, "%s %y %s", 1, 0x1, 0, "");
+	expect_pointer_args(c, __LINE__, "%d %s %", 2, 0x2, 0, "");
+}
+
 /* ---- the formats file's quoting --------------------------------------- */
 
 static void quoting_matches_printk_formats_but_backslash(struct ht_case *c)
@@ -1020,6 +1052,7 @@ static struct ht_case cases[] = {
 	HT_CASE(long_lines_are_cut_with_a_mark),
 	HT_CASE(cut_lines_are_the_ideal_lines_prefix),
 	HT_CASE(argument_types_are_read_as_the_formatter_reads),
+	HT_CASE(pointer_args_are_read_as_the_formatter_reads),
 	HT_CASE(quoting_matches_printk_formats_but_backslash),
 	HT_CASE(unquoting_reads_frec_and_kernel_quoting),
 	HT_CASE(quoting_round_trips),
