@@ -36,14 +36,28 @@
  *   ... one line per record ...
  *   ---[ frec dump end: 131 records, 3 rings, 11532 bytes ]---
  *
- * Bound: at most oops_records * FREC_CRASH_MAX_RINGS record lines, and
- * oops_records * (rings dumped) in practice, each line at most
- * FREC_FORMAT_LINE_MAX bytes (printk cuts a line at about 1 KiB anyway).
- * The default, 64 records per ring of typically 60-120 bytes, is 4-8 KiB
- * per ring: about 2 s for 4 rings on a 115200-baud console.
+ * Addresses that are not symbols print as printk's %p prints them
+ * (frec_format_kernel_init() with @console): the console, dmesg and
+ * pstore are read by others than root.
+ *
+ * Bound
+ * -----
+ * At most oops_records records per ring, of at most FREC_CRASH_MAX_RINGS
+ * rings.  In an oops, a panic or any atomic context the console prints
+ * with IRQs off, so the dump also prints at most oops_bytes bytes of
+ * records: it measures them first (formatting each once) and leaves out
+ * the oldest until the rest fits; the end marker says how many it left
+ * out.  The default, 64 KiB, is about 6 s at 115200 baud.
+ *
+ * A dump a task asks for (dump_to_console, frec_console_dump() from a
+ * context that may sleep) prints every record asked for instead, 32 lines
+ * at a time with cond_resched() between, holding frec_rings_rwsem so the
+ * rings stay put while it sleeps, and with its own state, so that an oops
+ * meanwhile still finds the dying kernel's state free.
  *
  * Safe in a dying kernel
  * ----------------------
+ * (The oops, panic and atomic dumps; the task's dump above may sleep.)
  * - No lock: the rings are found on frec_rings_list as an RCU list, with
  *   preemption off (rings are freed after synchronize_rcu(), see
  *   frec_rings.c), and each ring's store is read as writers read it.
@@ -97,9 +111,53 @@ static bool oops_dump = true;
 module_param(oops_dump, bool, 0644);
 MODULE_PARM_DESC(oops_dump, "dump the rings to the console on oops and panic (default 1)");
 
+/* Newest records per ring a console dump prints: 1 to 2^20. */
+#define FREC_CRASH_RECORDS_MIN	1
+#define FREC_CRASH_RECORDS_MAX	BIT(20)
+
 static unsigned int oops_records = 64;
-module_param(oops_records, uint, 0644);
-MODULE_PARM_DESC(oops_records, "newest records per ring an oops or panic dump prints (default 64)");
+
+/* The sysfs parameter takes the range the debugfs file takes. */
+static int frec_crash_records_param_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, FREC_CRASH_RECORDS_MIN, FREC_CRASH_RECORDS_MAX);
+}
+
+static const struct kernel_param_ops frec_crash_records_param_ops = {
+	.set = frec_crash_records_param_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(oops_records, &frec_crash_records_param_ops, &oops_records, 0644);
+MODULE_PARM_DESC(oops_records,
+		 "newest records per ring an oops or panic dump prints, 1 to 1048576 (default 64)");
+
+/*
+ * Bytes of records a dump from an oops, a panic or an atomic context
+ * prints at most (4 KiB to 64 MiB): a slow console prints with IRQs off,
+ * about 11.5 KB a second at 115200 baud.
+ */
+#define FREC_CRASH_BYTES_MIN	4096
+#define FREC_CRASH_BYTES_MAX	(64U << 20)
+
+static unsigned int oops_bytes = 65536;
+
+static int frec_crash_bytes_param_set(const char *val, const struct kernel_param *kp)
+{
+	return param_set_uint_minmax(val, kp, FREC_CRASH_BYTES_MIN, FREC_CRASH_BYTES_MAX);
+}
+
+static const struct kernel_param_ops frec_crash_bytes_param_ops = {
+	.set = frec_crash_bytes_param_set,
+	.get = param_get_uint,
+};
+
+module_param_cb(oops_bytes, &frec_crash_bytes_param_ops, &oops_bytes, 0644);
+MODULE_PARM_DESC(oops_bytes,
+		 "bytes of records an oops, panic or atomic dump prints at most, 4096 to 67108864 (default 65536)");
+
+/* Lines a dump a task asked for prints between two reschedules. */
+#define FREC_CRASH_BATCH	32
 
 static char *oops_rings;
 module_param(oops_rings, charp, 0444);
@@ -156,7 +214,10 @@ struct frec_crash_state {
 	char payload[FREC_RING_MAX_RECORD_LEN];
 };
 
+/* The state of dumps from oops, panic and atomic contexts. */
 static struct frec_crash_state *frec_crash;
+/* The state of dumps a task asks for, under frec_crash_filter_lock. */
+static struct frec_crash_state *frec_crash_task;
 /* One dump at a time; a dump interrupted by a fault keeps it taken. */
 static atomic_t frec_crash_busy = ATOMIC_INIT(0);
 /* The newest seq a dump printed: a panic after an oops starts above it. */
@@ -235,6 +296,15 @@ static struct frec_crash_source *frec_crash_oldest(struct frec_crash_source *src
 }
 
 /*
+ * The ring list and a ring's store as a dump reads them: with preemption
+ * off (an atomic or dying context), or with frec_rings_rwsem held (a dump
+ * a task asked for, which may sleep between batches).
+ */
+#define frec_crash_deref(p)						\
+	rcu_dereference_check(p, lockdep_is_held(&frec_rings_rwsem) ||	\
+			      rcu_read_lock_sched_held())
+
+/*
  * Find the rings to dump and place each ring's cursors on its newest
  * oops_records records above @min_seq.  Returns rings not dumped for lack
  * of room.
@@ -242,7 +312,10 @@ static struct frec_crash_source *frec_crash_oldest(struct frec_crash_source *src
 static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int keep,
 				       u64 min_seq)
 {
-	const struct frec_filter *filter = rcu_dereference_sched(frec_crash_filter);
+	const struct frec_filter *filter =
+		rcu_dereference_check(frec_crash_filter,
+				      lockdep_is_held(&frec_crash_filter_lock) ||
+				      rcu_read_lock_sched_held());
 	struct frec_crash_source *src, *ring_src;
 	struct frec_ring_store *store;
 	unsigned int r, c, i, skipped = 0;
@@ -252,7 +325,8 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 
 	st->nr_rings = 0;
 	st->nr_sources = 0;
-	list_for_each_entry_rcu(ring, &frec_rings_list, node) {
+	list_for_each_entry_rcu(ring, &frec_rings_list, node,
+				lockdep_is_held(&frec_rings_rwsem)) {
 		if (filter && !frec_filter_ring(filter, ring->name))
 			continue;
 		if (st->nr_rings == FREC_CRASH_MAX_RINGS) {
@@ -260,7 +334,7 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 			continue;
 		}
 		r = st->nr_rings++;
-		store = rcu_dereference_sched(ring->store);
+		store = frec_crash_deref(ring->store);
 		st->rings[r].ring = ring;
 		st->rings[r].store = store;
 		st->rings[r].printed = 0;
@@ -290,8 +364,12 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 	return skipped;
 }
 
-/* Print the record @src peeked at, read again whole; its length or 0. */
-static size_t frec_crash_print(struct frec_crash_state *st, struct frec_crash_source *src)
+/*
+ * Format the record @src peeked at, read again whole, into st->fk.line;
+ * its length, or 0 if it was overwritten since the peek.  Read and
+ * formatted in one RCU section, as frec_formats.c asks.
+ */
+static size_t frec_crash_format(struct frec_crash_state *st, struct frec_crash_source *src)
 {
 	struct frec_crash_ring *cr = &st->rings[src->ring_index];
 	struct frec_reader_record rec = {
@@ -300,25 +378,52 @@ static size_t frec_crash_print(struct frec_crash_state *st, struct frec_crash_so
 		.cpu = src->cpu,
 	};
 	struct frec_ring_cursor again = src->at;
-	size_t len;
+	size_t len = 0;
 
-	if (!frec_ring_cursor_next(&cr->store->layout, per_cpu_ptr(cr->store->cpus, src->cpu),
-				   &again, &rec.ent, st->payload, sizeof(st->payload)) ||
-	    rec.ent.seq != src->seq)
-		return 0;	/* overwritten since the peek */
-	rec.payload = st->payload;
-	len = frec_format_kernel_line(&st->fk, &rec);
-	printk(KERN_EMERG "%s", st->fk.line);
+	rcu_read_lock();
+	if (frec_ring_cursor_next(&cr->store->layout, per_cpu_ptr(cr->store->cpus, src->cpu),
+				  &again, &rec.ent, st->payload, sizeof(st->payload)) &&
+	    rec.ent.seq == src->seq) {
+		rec.payload = st->payload;
+		len = frec_format_kernel_line(&st->fk, &rec);
+	}
+	rcu_read_unlock();
 	return len;
 }
 
-/* The dump itself; frec_crash_busy held, preemption off. */
-static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64 min_seq)
+/* The bytes the dump's records take, each formatted once to be measured. */
+static size_t frec_crash_measure(struct frec_crash_state *st, unsigned int keep, u64 min_seq)
 {
-	unsigned int keep = READ_ONCE(oops_records), skipped, lines = 0;
 	struct frec_crash_source *src;
-	size_t len, bytes = 0;
+	size_t total = 0;
 
+	frec_crash_prepare(st, keep, min_seq);
+	while ((src = frec_crash_oldest(st->sources, st->nr_sources))) {
+		if (st->rings[src->ring_index].printed++ < keep) {
+			total += frec_crash_format(st, src);
+			touch_nmi_watchdog();
+		}
+		frec_crash_peek(st, src);
+	}
+	return total;
+}
+
+/*
+ * The dump itself.  @may_sleep: a task asked for it, frec_rings_rwsem and
+ * frec_crash_filter_lock held; it prints in batches and reschedules
+ * between them.  Otherwise (oops, panic, an atomic caller) preemption is
+ * off, frec_crash_busy held, and at most oops_bytes of records are printed.
+ */
+static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64 min_seq,
+			    bool may_sleep)
+{
+	unsigned int keep = READ_ONCE(oops_records), skipped, lines = 0, left_out = 0;
+	size_t len, bytes = 0, bound = READ_ONCE(oops_bytes), rest = 0;
+	struct frec_crash_source *src;
+
+	/* Bounded: the oldest records go until the rest fits. */
+	if (!may_sleep)
+		rest = frec_crash_measure(st, keep, min_seq);
 	skipped = frec_crash_prepare(st, keep, min_seq);
 	if (min_seq)
 		printk(KERN_EMERG
@@ -330,13 +435,20 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 	printk(KERN_EMERG FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME);
 	while ((src = frec_crash_oldest(st->sources, st->nr_sources))) {
 		if (st->rings[src->ring_index].printed++ < keep) {
-			len = frec_crash_print(st, src);
-			if (len) {
+			len = frec_crash_format(st, src);
+			if (!may_sleep && len && (rest > bound || bytes + len > bound)) {
+				rest -= min(rest, len);
+				left_out++;
+			} else if (len) {
+				printk(KERN_EMERG "%s", st->fk.line);
+				rest -= min(rest, len);
 				lines++;
 				bytes += len;
 				/* Read lock-free by frec_crash_panic(). */
 				if (src->seq > frec_crash_last_seq)
 					WRITE_ONCE(frec_crash_last_seq, src->seq);
+				if (may_sleep && !(lines % FREC_CRASH_BATCH))
+					cond_resched();
 			}
 			/* A slow console with IRQs off: keep the watchdogs quiet. */
 			touch_nmi_watchdog();
@@ -346,8 +458,13 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 	if (skipped)
 		printk(KERN_EMERG "frec: %u more rings not dumped (at most %u)\n", skipped,
 		       FREC_CRASH_MAX_RINGS);
-	printk(KERN_EMERG "---[ frec dump end: %u records, %u rings, %zu bytes ]---\n",
-	       lines, st->nr_rings, bytes);
+	if (left_out)
+		printk(KERN_EMERG
+		       "---[ frec dump end: %u records, %u rings, %zu bytes; %u older records left out (oops_bytes %zu) ]---\n",
+		       lines, st->nr_rings, bytes, left_out, bound);
+	else
+		printk(KERN_EMERG "---[ frec dump end: %u records, %u rings, %zu bytes ]---\n",
+		       lines, st->nr_rings, bytes);
 }
 
 /*
@@ -367,11 +484,26 @@ static bool frec_crash_try_dump(const char *reason, u64 min_seq)
 		return false;
 	}
 	preempt_disable_notrace();
-	frec_crash_dump(frec_crash, reason, min_seq);
+	frec_crash_dump(frec_crash, reason, min_seq, false);
 	preempt_enable_notrace();
 	/* Release (B), pairs with (A): this dump's state before the flag. */
 	atomic_set_release(&frec_crash_busy, 0);
 	return true;
+}
+
+/*
+ * A dump a task asked for: its own state, the rings held still by
+ * frec_rings_rwsem, preemptible, so that printing a large dump to a slow
+ * console never keeps a CPU from scheduling; the oops path's state stays
+ * free for an oops meanwhile.
+ */
+static void frec_crash_task_dump(const char *reason)
+{
+	mutex_lock(&frec_crash_filter_lock);
+	down_read(&frec_rings_rwsem);
+	frec_crash_dump(frec_crash_task, reason, 0, true);
+	up_read(&frec_rings_rwsem);
+	mutex_unlock(&frec_crash_filter_lock);
 }
 
 /**
@@ -381,9 +513,16 @@ static bool frec_crash_try_dump(const char *reason, u64 min_seq)
  * Prints per ring (those the oops_rings setting names) the newest
  * oops_records records, merged in sequence order, as frec's dump file
  * shows them, between "---[ frec dump begin" and "---[ frec dump end"
- * lines, at KERN_EMERG.  It is what frec prints on an oops or a panic;
- * a driver may call it on its own fatal errors.  It takes no lock,
- * allocates nothing and never waits; one dump runs at a time.
+ * lines, at KERN_EMERG; addresses that are not symbols print as printk's
+ * %p prints them.  It is what frec prints on an oops or a panic; a driver
+ * may call it on its own fatal errors.
+ *
+ * From a task that may sleep it prints in batches of FREC_CRASH_BATCH
+ * lines and reschedules between them (it takes frec's ring lock to do
+ * so).  From any other context it takes no lock, allocates nothing and
+ * never waits, prints at most oops_bytes bytes of records (the newest
+ * that fit; the end marker says how many older ones were left out), and
+ * one such dump runs at a time.
  *
  * Context: Any context, NMI included.  From NMI context the lines reach
  * the console once printk's deferred output is flushed.
@@ -391,6 +530,11 @@ static bool frec_crash_try_dump(const char *reason, u64 min_seq)
  */
 int frec_console_dump(const char *reason)
 {
+	if (preemptible() && !oops_in_progress) {
+		might_sleep();
+		frec_crash_task_dump(reason ?: "request");
+		return 0;
+	}
 	return frec_crash_try_dump(reason ?: "request", 0) ? 0 : -EBUSY;
 }
 EXPORT_SYMBOL_GPL(frec_console_dump);
@@ -470,29 +614,24 @@ void frec_ring_fault(enum frec_ring_hook where)
 
 /**
  * frec_crash_set_rings() - choose the rings an oops or panic dump prints
- * @globs: comma-separated ring name globs; "" for all rings.
+ * @globs: comma-separated ring name globs; "" for all rings.  Names
+ *	need not be of rings that exist yet.
  *
  * Context: Process context; sleeps.
- * Return: 0, -EINVAL for a bad glob list, -ENOMEM.
+ * Return: 0, -EINVAL for a bad glob list, -E2BIG for too many globs,
+ * -ENOMEM.
  */
 int frec_crash_set_rings(const char *globs)
 {
 	struct frec_filter *f = NULL, *old;
-	char *line;
-	int err = 0;
+	int err;
 
 	if (*globs) {
-		if (strpbrk(globs, " \t\n="))
-			return -EINVAL;
-		line = kasprintf(GFP_KERNEL, "ring=%s", globs);
 		f = kmalloc(sizeof(*f), GFP_KERNEL);
-		if (!line || !f) {
-			kfree(line);
-			kfree(f);
+		if (!f)
 			return -ENOMEM;
-		}
-		err = frec_filter_parse(f, line);
-		kfree(line);
+		/* Rings named here may be created later, by drivers not yet loaded. */
+		err = frec_filter_parse_ring_list(f, globs);
 		if (err) {
 			kfree(f);
 			return err;
@@ -539,7 +678,7 @@ static ssize_t frec_crash_to_console_write(struct file *file, const char __user 
 					   size_t count, loff_t *ppos)
 {
 	bool yes;
-	int err = frec_debugfs_get_bool(ubuf, count, ppos, &yes);
+	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &yes);
 
 	if (err)
 		return err;
@@ -554,9 +693,13 @@ static const struct file_operations frec_crash_to_console_fops = {
 	.llseek = noop_llseek,
 };
 
-/* oops_records: 1 to 2^20. */
+/* oops_records and oops_bytes, as the module parameters take them. */
 static const struct frec_debugfs_uint frec_crash_records_knob = {
-	.val = &oops_records, .min = 1, .max = BIT(20),
+	.val = &oops_records, .min = FREC_CRASH_RECORDS_MIN, .max = FREC_CRASH_RECORDS_MAX,
+};
+
+static const struct frec_debugfs_uint frec_crash_bytes_knob = {
+	.val = &oops_bytes, .min = FREC_CRASH_BYTES_MIN, .max = FREC_CRASH_BYTES_MAX,
 };
 
 static ssize_t frec_crash_rings_read(struct file *file, char __user *ubuf, size_t count,
@@ -577,17 +720,17 @@ static ssize_t frec_crash_rings_read(struct file *file, char __user *ubuf, size_
 static ssize_t frec_crash_rings_write(struct file *file, const char __user *ubuf,
 				      size_t count, loff_t *ppos)
 {
-	char *buf = kmalloc(FREC_FILTER_MAX - 4, GFP_KERNEL);
+	char *buf = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
 	int err;
 
 	if (!buf)
 		return -ENOMEM;
-	err = frec_debugfs_get_input(ubuf, count, ppos, buf, FREC_FILTER_MAX - 4);
-	/* No NUL inside; get_input removed at most a final newline. */
-	if (!err && strlen(buf) + 1 < count)
-		err = -EINVAL;
-	if (!err)
+	err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, FREC_FILTER_MAX + 2);
+	if (!err) {
 		err = frec_crash_set_rings(buf);
+		if (err)
+			frec_debugfs_refuse(file, buf, "want GLOB[,GLOB...] of [A-Za-z0-9_-*?[]!]");
+	}
 	kfree(buf);
 	return err ?: count;
 }
@@ -603,7 +746,7 @@ static ssize_t frec_crash_test_fault_write(struct file *file, const char __user 
 					   size_t count, loff_t *ppos)
 {
 	char buf[16];
-	int err = frec_debugfs_get_input(ubuf, count, ppos, buf, sizeof(buf));
+	int err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, sizeof(buf));
 
 	if (err)
 		return err;
@@ -625,8 +768,32 @@ static const struct file_operations frec_crash_test_fault_fops = {
 	.llseek = noop_llseek,
 };
 
+static void frec_crash_state_free(struct frec_crash_state *st)
+{
+	if (!st)
+		return;
+	vfree(st->sources);
+	vfree(st);
+}
+
+/* A dump's state, for up to FREC_CRASH_MAX_RINGS rings on every CPU. */
+static struct frec_crash_state *frec_crash_state_alloc(void)
+{
+	struct frec_crash_state *st = vzalloc(sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->sources = vcalloc(FREC_CRASH_MAX_RINGS * nr_cpu_ids, sizeof(*st->sources));
+	if (!st->sources) {
+		vfree(st);
+		return NULL;
+	}
+	frec_format_kernel_init(&st->fk, true);
+	return st;
+}
+
 /**
- * frec_crash_init() - allocate the dump's state, hook oops and panic
+ * frec_crash_init() - allocate the dumps' state, hook oops and panic
  *
  * Context: Process context; sleeps.  After the rings and debugfs are up.
  * Return: 0, -ENOMEM, or -EINVAL for a bad oops_rings parameter.
@@ -634,7 +801,6 @@ static const struct file_operations frec_crash_test_fault_fops = {
 int frec_crash_init(void)
 {
 	struct dentry *root = frec_debugfs_dir();
-	struct frec_crash_state *st;
 	int err;
 
 	if (oops_rings) {
@@ -644,34 +810,31 @@ int frec_crash_init(void)
 			return err;
 		}
 	}
-	st = vzalloc(sizeof(*st));
-	if (!st)
-		goto nomem;
-	st->sources = vcalloc(FREC_CRASH_MAX_RINGS * nr_cpu_ids, sizeof(*st->sources));
-	if (!st->sources) {
-		vfree(st);
-		goto nomem;
+	frec_crash = frec_crash_state_alloc();
+	frec_crash_task = frec_crash_state_alloc();
+	if (!frec_crash || !frec_crash_task) {
+		frec_crash_state_free(frec_crash);
+		frec_crash_state_free(frec_crash_task);
+		frec_crash = NULL;
+		frec_crash_task = NULL;
+		frec_crash_set_rings("");
+		return -ENOMEM;
 	}
-	frec_format_kernel_init(&st->fk);
-	frec_crash = st;
 	register_die_notifier(&frec_crash_die_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &frec_crash_panic_nb);
 
 	debugfs_create_file("dump_to_console", 0200, root, NULL, &frec_crash_to_console_fops);
 	frec_debugfs_create_bool("oops_dump", root, &oops_dump);
 	frec_debugfs_create_uint("oops_records", root, &frec_crash_records_knob);
+	frec_debugfs_create_uint("oops_bytes", root, &frec_crash_bytes_knob);
 	debugfs_create_file("oops_rings", 0600, root, NULL, &frec_crash_rings_fops);
 	if (fault_inject)
 		debugfs_create_file("test_fault", 0200, root, NULL, &frec_crash_test_fault_fops);
 	return 0;
-
-nomem:
-	frec_crash_set_rings("");
-	return -ENOMEM;
 }
 
 /**
- * frec_crash_exit() - unhook oops and panic, free the dump's state
+ * frec_crash_exit() - unhook oops and panic, free the dumps' state
  *
  * Context: Process context; sleeps.  Before the rings go.
  */
@@ -685,6 +848,7 @@ void frec_crash_exit(void)
 	synchronize_rcu();
 	frec_crash = NULL;
 	frec_crash_set_rings("");
-	vfree(st->sources);
-	vfree(st);
+	frec_crash_state_free(st);
+	frec_crash_state_free(frec_crash_task);
+	frec_crash_task = NULL;
 }

@@ -10,7 +10,6 @@
 
 int frec_crash_init(void);
 void frec_crash_exit(void);
-void frec_crash_debugfs_init(struct dentry *root);
 int frec_crash_set_rings(const char *globs);
 int frec_crash_get_rings(char *buf, size_t size);
 
