@@ -35,6 +35,7 @@
 #include <linux/jump_label.h>
 #include <linux/list.h>
 #include <linux/log2.h>
+#include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
@@ -44,6 +45,10 @@
 
 #define CREATE_TRACE_POINTS
 #include "frec_trace.h"
+
+/* For probes in other modules (the KUnit suite's recursion case). */
+EXPORT_TRACEPOINT_SYMBOL_GPL(frec_record);
+EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 
 #include <frec.h>
 
@@ -109,9 +114,26 @@ static void frec_ring_store_free(struct frec_ring_store *store)
 		return;
 	if (store->cpus)
 		for_each_possible_cpu(cpu)
-			vfree(per_cpu_ptr(store->cpus, cpu)->slots);
+			kvfree(per_cpu_ptr(store->cpus, cpu)->slots);
 	free_percpu(store->cpus);
 	kfree(store);
+}
+
+/*
+ * Can the machine spare @bytes_per_cpu on every possible CPU?  A ring may
+ * take at most half of the memory available now: more would push the
+ * machine into reclaim or the OOM killer for a debugging aid.
+ */
+static int frec_ring_store_check_memory(const char *name, unsigned long bytes_per_cpu)
+{
+	u64 total = (u64)bytes_per_cpu * num_possible_cpus();
+	u64 avail = (u64)si_mem_available() << PAGE_SHIFT;
+
+	if (total <= avail / 2)
+		return 0;
+	pr_err("ring %s: %lu bytes per CPU x %u CPUs = %llu KiB, more than half of the %llu KiB available\n",
+	       name, bytes_per_cpu, num_possible_cpus(), total >> 10, avail >> 10);
+	return -ENOMEM;
 }
 
 /* A store of @bytes_per_cpu per CPU, checked and logged as @name's. */
@@ -125,12 +147,15 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 	int cpu, err;
 
 	nr_slots = bytes_per_cpu / FREC_SLOT_BYTES;
-	if (bytes_per_cpu % FREC_SLOT_BYTES || !is_power_of_2(nr_slots) ||
-	    nr_slots < 2) {
-		pr_err("ring %s: bad size %lu bytes per CPU: want a power of two >= %d\n",
-		       name, bytes_per_cpu, 2 * FREC_SLOT_BYTES);
+	if (bytes_per_cpu < FREC_RING_MIN_BYTES || bytes_per_cpu > FREC_RING_MAX_BYTES ||
+	    !is_power_of_2(bytes_per_cpu)) {
+		pr_err("ring %s: bad size %lu bytes per CPU: want a power of two from %lu to %lu\n",
+		       name, bytes_per_cpu, FREC_RING_MIN_BYTES, FREC_RING_MAX_BYTES);
 		return ERR_PTR(-EINVAL);
 	}
+	err = frec_ring_store_check_memory(name, bytes_per_cpu);
+	if (err)
+		return ERR_PTR(err);
 	store = kzalloc(sizeof(*store), GFP_KERNEL);
 	if (!store)
 		return ERR_PTR(-ENOMEM);
@@ -146,7 +171,13 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 	if (!store->cpus)
 		goto nomem;
 	for_each_possible_cpu(cpu) {
-		slots = vzalloc_node(bytes_per_cpu, cpu_to_node(cpu));
+		/*
+		 * No OOM kill and no allocation-failure splat: a ring that
+		 * does not fit is an -ENOMEM for whoever asked, nothing more.
+		 */
+		slots = kvmalloc_node(bytes_per_cpu,
+				      GFP_KERNEL | __GFP_NORETRY | __GFP_NOWARN,
+				      cpu_to_node(cpu));
 		if (!slots)
 			goto nomem;
 		frec_ring_cpu_init(per_cpu_ptr(store->cpus, cpu), slots, &store->layout);
@@ -218,7 +249,7 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 	return ring;
 }
 
-/* Put @ring on the list, unless its name is taken.  frec_rings_rwsem held. */
+/* Put @ring on the list; the caller checked its name is free.  frec_rings_rwsem held. */
 static void frec_ring_list_add(struct frec_ring *ring)
 {
 	lockdep_assert_held_write(&frec_rings_rwsem);
@@ -240,13 +271,15 @@ static void frec_ring_unlist(struct frec_ring *ring)
  * frec_ring_create() - create a named ring
  * @name: unique name, 1 to FREC_RING_NAME_MAX characters of [A-Za-z0-9_-].
  * @kind: FREC_RING_EVENTS or FREC_RING_RECORDS.
- * @bytes_per_cpu: size of each CPU's part, a power of two of at least two
- *	slots (128 bytes).
+ * @bytes_per_cpu: size of each CPU's part, a power of two from
+ *	FREC_RING_MIN_BYTES (128) to FREC_RING_MAX_BYTES (1 GiB).
  * @max_record_len: longest payload of a record ring; 0 for an event ring.
  *
  * Each CPU gets its own part, so the ring takes @bytes_per_cpu times the
- * number of possible CPUs.  The ring records as soon as it is returned,
- * at level FREC_LEVEL_DEFAULT.
+ * number of possible CPUs; a ring that would take more than half of the
+ * memory available is refused, and an allocation that fails is an
+ * -ENOMEM, never an OOM kill.  The ring records as soon as it is
+ * returned, at level FREC_LEVEL_DEFAULT.
  *
  * Context: Process context; sleeps.
  * Return: the ring, or ERR_PTR(-EINVAL) for a bad name, kind or size,
@@ -285,7 +318,17 @@ EXPORT_SYMBOL_GPL(frec_ring_create);
  *	default ring (which lives as long as frec) or a FREC_DEFINE_RING()
  *	ring (which lives as long as its module) is a no-op.
  *
- * The caller must make sure nothing records into @ring any more.
+ * Records already in progress into @ring on other CPUs when this is
+ * called are waited for: frec_record() and frec_printk() load the ring
+ * pointer and write with preemption disabled, and the ring is freed only
+ * after an RCU-sched grace period (which covers NMI handlers too).  So a
+ * driver may unpublish its ring pointer and destroy the ring at once:
+ *
+ *	WRITE_ONCE(dev->ring, NULL);	writers: frec_record(READ_ONCE(dev->ring), ...)
+ *	frec_ring_destroy(ring);
+ *
+ * Calling into @ring after this returns, or through a pointer loaded
+ * before a frec_record() call began, is the caller's bug.
  *
  * Context: Process context; sleeps.
  */
@@ -293,6 +336,8 @@ void frec_ring_destroy(struct frec_ring *ring)
 {
 	if (IS_ERR_OR_NULL(ring) || ring == frec_default || ring->static_def)
 		return;
+	/* Late writers that still pass the gate count their records as dropped. */
+	frec_ring_set_enabled(ring, false);
 	/* First, and unlocked: removal waits for the ring's files' users. */
 	frec_debugfs_remove_ring(ring);
 	mutex_lock(&frec_rings_admin_lock);
@@ -326,6 +371,29 @@ static bool frec_ring_accepts(struct frec_ring *ring, struct frec_ring_cpu *rc)
 	return false;
 }
 
+/*
+ * Records in progress on this CPU, whatever their ring: a write, then
+ * its tracepoint, whose probes may record again (into any ring).  Bounds
+ * that recursion as the ring core bounds nesting on one ring.  Only this
+ * CPU touches its counter, with preemption off.
+ */
+static DEFINE_PER_CPU(unsigned int, frec_record_depth);
+
+/* Enter a record on this CPU; false (and counted in @rc) if too deep. */
+static bool frec_record_enter(struct frec_ring_cpu *rc)
+{
+	if (likely(this_cpu_inc_return(frec_record_depth) <= FREC_RING_MAX_NEST))
+		return true;
+	this_cpu_dec(frec_record_depth);
+	frec_ring_count_drop(rc, FREC_DROP_NEST);
+	return false;
+}
+
+static void frec_record_leave(void)
+{
+	this_cpu_dec(frec_record_depth);
+}
+
 /**
  * __frec_record() - store a fixed-size event; use frec_record()
  * @ring: an event ring.
@@ -336,9 +404,12 @@ static bool frec_ring_accepts(struct frec_ring *ring, struct frec_ring_cpu *rc)
  * @a2: third argument.
  * @a3: fourth argument.
  *
- * A stored event also fires the frec:frec_record tracepoint.
+ * A stored event also fires the frec:frec_record tracepoint, still inside
+ * the record: a probe that records again nests, up to FREC_RING_MAX_NEST
+ * records deep on one CPU; deeper ones are dropped (dropped_nest).
  *
- * Context: Any context, NMI included.
+ * Context: Any context, NMI included, with preemption disabled from
+ * before @ring was loaded (frec_record() does it; see frec_ring_destroy()).
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is not an event ring.
  */
@@ -352,16 +423,18 @@ int __frec_record(struct frec_ring *ring, const char *fmt,
 	int ret = -ENOSPC;
 	u64 seq;
 
-	/* An RCU-sched reader of ring->store until preemption is back on. */
-	preempt_disable_notrace();
+	lockdep_assert_preemption_disabled();
+	/* An RCU-sched reader of ring->store: preemption is off. */
 	store = rcu_dereference_sched(ring->store);
 	rc = this_cpu_ptr(store->cpus);
+	if (!frec_record_enter(rc))
+		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc))
 		ret = frec_ring_write_event(&store->layout, rc, (unsigned long)fmt,
 					    caller, args, &seq);
 	if (!ret)
 		trace_frec_record(ring->name, seq, caller, fmt, args);
-	preempt_enable_notrace();
+	frec_record_leave();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__frec_record);
@@ -373,9 +446,11 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * @fmt: printf format.
  * @...: its arguments.
  *
- * A stored record also fires the frec:frec_printk tracepoint.
+ * A stored record also fires the frec:frec_printk tracepoint, inside the
+ * record, as for __frec_record().
  *
- * Context: Any context, NMI included.
+ * Context: Any context, NMI included, with preemption disabled from
+ * before @ring was loaded (frec_printk() does it).
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is an event ring.
  */
@@ -390,12 +465,14 @@ int __frec_printk(struct frec_ring *ring, unsigned long caller,
 	int len = 0, ret = -ENOSPC;
 	u64 seq;
 
+	lockdep_assert_preemption_disabled();
 	if (unlikely(ring->kind != FREC_RING_RECORDS))
 		return -EINVAL;
 	size = min_t(unsigned int, sizeof(text), ring->max_record_len + 1);
-	preempt_disable_notrace();
 	store = rcu_dereference_sched(ring->store);
 	rc = this_cpu_ptr(store->cpus);
+	if (!frec_record_enter(rc))
+		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc)) {
 		va_start(ap, fmt);
 		len = vscnprintf(text, size, fmt, ap);
@@ -405,7 +482,7 @@ int __frec_printk(struct frec_ring *ring, unsigned long caller,
 	}
 	if (!ret)
 		trace_frec_printk(ring->name, seq, caller, text, len);
-	preempt_enable_notrace();
+	frec_record_leave();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__frec_printk);

@@ -10,11 +10,14 @@
 #include <linux/kthread.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/tracepoint.h>
 
 #include <frec.h>
 
 #include "frec_ring.h"
 #include "frec_rings.h"
+#include "frec_trace.h"
 
 /* The ring's store; tests do not resize or clear the rings they read. */
 static struct frec_ring_store *frec_test_store(struct frec_ring *ring)
@@ -298,6 +301,94 @@ static void api_create_destroy_while_recording(struct kunit *test)
 			kthread_stop(w[cpu]);
 }
 
+/*
+ * Destroying a ring while every CPU records into it: writers load the
+ * published pointer inside frec_record(), as the kernel-doc of
+ * frec_ring_destroy() says, and destroy waits for them (KASAN watches).
+ */
+static struct frec_ring *api_doomed_ring;
+
+static int api_doomed_writer(void *data)
+{
+	unsigned long n = 0;
+
+	while (!kthread_should_stop()) {
+		frec_record(READ_ONCE(api_doomed_ring), "doomed %lu", ++n);
+		if (!(n & 1023))
+			cond_resched();
+	}
+	return 0;
+}
+
+static void api_destroy_waits_for_writers_in_flight(struct kunit *test)
+{
+	struct task_struct *w[NR_CPUS] = { };
+	struct frec_ring *ring;
+	int cpu, i;
+
+	for_each_online_cpu(cpu) {
+		w[cpu] = kthread_create_on_cpu(api_doomed_writer, NULL, cpu, "frec_api_doom/%u");
+		if (!IS_ERR(w[cpu]))
+			wake_up_process(w[cpu]);
+	}
+	for (i = 0; i < 200; i++) {
+		ring = frec_ring_create("api_doomed", FREC_RING_EVENTS, 4096, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+		WRITE_ONCE(api_doomed_ring, ring);
+		usleep_range(200, 400);
+		WRITE_ONCE(api_doomed_ring, NULL);
+		frec_ring_destroy(ring);
+	}
+	for_each_online_cpu(cpu)
+		if (!IS_ERR_OR_NULL(w[cpu]))
+			kthread_stop(w[cpu]);
+}
+
+/*
+ * A tracepoint probe that records again into the ring it fires for
+ * recurses through frec; frec bounds it as it bounds nesting.
+ */
+static struct frec_ring *api_recurse_ring;
+static atomic_t api_recurse_calls;
+
+static void api_recurse_probe(void *data, const char *ring, u64 seq, unsigned long caller,
+			      const char *fmt, const unsigned long *args)
+{
+	/* The probe's own bound, far above frec's. */
+	if (strcmp(ring, "api_recurse") || atomic_inc_return(&api_recurse_calls) > 50)
+		return;
+	frec_record(api_recurse_ring, "again %lu", args[0] + 1);
+}
+
+static void api_probe_recursion_is_bounded(struct kunit *test)
+{
+	struct frec_ring_store *store;
+	struct frec_ring_cursor cur;
+	struct frec_ring_entry e;
+	struct frec_ring_cpu *rc;
+	long stored = 0, nest = 0;
+	int cpu;
+
+	api_recurse_ring = frec_ring_create("api_recurse", FREC_RING_EVENTS, 65536, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(api_recurse_ring));
+	atomic_set(&api_recurse_calls, 0);
+	KUNIT_ASSERT_EQ(test, register_trace_frec_record(api_recurse_probe, NULL), 0);
+	frec_record(api_recurse_ring, "first %d", 0);
+	unregister_trace_frec_record(api_recurse_probe, NULL);
+	tracepoint_synchronize_unregister();
+	store = frec_test_store(api_recurse_ring);
+	for_each_possible_cpu(cpu) {
+		rc = per_cpu_ptr(store->cpus, cpu);
+		frec_ring_cursor_init(&store->layout, rc, &cur);
+		while (frec_ring_cursor_next(&store->layout, rc, &cur, &e, NULL, 0))
+			stored++;
+		nest += local_read(&rc->dropped[FREC_DROP_NEST]);
+	}
+	KUNIT_EXPECT_EQ(test, stored, FREC_RING_MAX_NEST);
+	KUNIT_EXPECT_EQ(test, nest, 1);
+	frec_ring_destroy(api_recurse_ring);
+}
+
 static struct kunit_case frec_api_cases[] = {
 	KUNIT_CASE(api_bad_names_are_rejected),
 	KUNIT_CASE(api_bad_sizes_are_rejected),
@@ -309,6 +400,8 @@ static struct kunit_case frec_api_cases[] = {
 	KUNIT_CASE(api_levels_filter_call_sites),
 	KUNIT_CASE(api_global_switch_filters_everything),
 	KUNIT_CASE(api_create_destroy_while_recording),
+	KUNIT_CASE(api_destroy_waits_for_writers_in_flight),
+	KUNIT_CASE(api_probe_recursion_is_bounded),
 	{}
 };
 
