@@ -6,18 +6,22 @@
  * clear the rings meanwhile; the records are self-checking (the thread's
  * count, the CPU, and its double).
  *
- *   insmod frec_stress.ko period_us=50 [threads=0] [ticks=N] [ring_kib=K]
+ *   insmod frec_stress.ko period_us=50 [threads=0] [ticks=N] [ring_kib=K] [fill=N]
  *
  * ticks=N stops each CPU's hrtimer after N ticks; ring_kib=K records into
  * rings stress_big and stress_big_text of K KiB per CPU, created at load,
  * instead of the 16 KiB static ones (scripts/frec-crosscheck.sh wants
- * tens of thousands of records and none overwritten).
+ * tens of thousands of records and none overwritten); fill=N first records
+ * N events per CPU as fast as it can, from process context (tests that
+ * need full rings of a million records); extra_rings=N creates N more
+ * rings of 128 bytes per CPU with one record each (tests of many rings).
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
+#include <linux/workqueue.h>
 
 #include <frec.h>
 
@@ -36,6 +40,17 @@ MODULE_PARM_DESC(ticks, "stop each CPU's hrtimer after this many ticks (0: never
 static unsigned int ring_kib;
 module_param(ring_kib, uint, 0444);
 MODULE_PARM_DESC(ring_kib, "record into new rings stress_big(_text) of this many KiB per CPU");
+
+static unsigned long fill;
+module_param(fill, ulong, 0444);
+MODULE_PARM_DESC(fill, "first record this many events per CPU, as fast as possible");
+
+static unsigned int extra_rings;
+module_param(extra_rings, uint, 0444);
+MODULE_PARM_DESC(extra_rings, "also create this many small rings stress_extra_N, one record each");
+
+#define FREC_STRESS_EXTRA_MAX	1024
+static struct frec_ring *frec_stress_extra[FREC_STRESS_EXTRA_MAX];
 
 FREC_DEFINE_RING(stress, FREC_RING_EVENTS, 16 * 1024, 0);
 FREC_DEFINE_RING(stress_text, FREC_RING_RECORDS, 16 * 1024, 128);
@@ -82,6 +97,19 @@ static int frec_stress_thread(void *data)
 	return 0;
 }
 
+static long frec_stress_fill(void *unused)
+{
+	unsigned long n;
+
+	for (n = 1; n <= fill; n++) {
+		frec_record(frec_stress_events, "fill %lu cpu %d check %lu", n,
+			    raw_smp_processor_id(), 2 * n);
+		if (!(n & 4095))
+			cond_resched();
+	}
+	return 0;
+}
+
 static void frec_stress_start_timer(void *unused)
 {
 	struct frec_stress_cpu *sc = this_cpu_ptr(&frec_stress_cpus);
@@ -95,6 +123,7 @@ static void frec_stress_start_timer(void *unused)
 static int __init frec_stress_init(void)
 {
 	struct frec_stress_cpu *sc;
+	unsigned int i;
 	int cpu;
 
 	if (period_us < 10)
@@ -113,6 +142,17 @@ static int __init frec_stress_init(void)
 			return PTR_ERR(frec_stress_text);
 		}
 	}
+	for (i = 0; i < extra_rings && i < FREC_STRESS_EXTRA_MAX; i++) {
+		char name[FREC_RING_NAME_MAX + 1];
+
+		snprintf(name, sizeof(name), "stress_extra_%u", i);
+		frec_stress_extra[i] = frec_ring_create(name, FREC_RING_EVENTS, 128, 0);
+		frec_record(IS_ERR(frec_stress_extra[i]) ? NULL : frec_stress_extra[i],
+			    "extra ring %u", i);
+	}
+	for_each_online_cpu(cpu)
+		if (fill)
+			work_on_cpu(cpu, frec_stress_fill, NULL);
 	on_each_cpu(frec_stress_start_timer, NULL, 1);
 	for_each_online_cpu(cpu) {
 		if (!threads)
@@ -129,6 +169,7 @@ static int __init frec_stress_init(void)
 static void __exit frec_stress_exit(void)
 {
 	struct frec_stress_cpu *sc;
+	unsigned int i;
 	int cpu;
 
 	for_each_online_cpu(cpu) {
@@ -141,6 +182,8 @@ static void __exit frec_stress_exit(void)
 		frec_ring_destroy(frec_stress_text);
 		frec_ring_destroy(frec_stress_events);
 	}
+	for (i = 0; i < FREC_STRESS_EXTRA_MAX; i++)
+		frec_ring_destroy(frec_stress_extra[i]);
 }
 
 module_init(frec_stress_init);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: with 4 rings of 64 KiB per CPU full of records, the console dump prints exactly oops_records (64) records per ring and says how many bytes; the figures and the time they take at 115200 baud are printed
+# description: with 4 rings of 64 KiB per CPU full of records, the console dump prints exactly oops_records (64) records per ring and says how many bytes; from an atomic context (NMI) it prints at most oops_bytes, the newest records, and says how many it left out; the figures and the time they take at 115200 baud are printed
 . /frec/guest/lib.sh
 frec_crash_test_load
 insmod "$FREC_MODULES/frec_stress.ko" period_us=200 || fail "insmod frec_stress.ko"
@@ -37,6 +37,24 @@ set -- $(bound_run 1048576)
 bytes=$(($2 + 300))
 awk -v n=$1 -v b=$bytes 'BEGIN { printf "# everything (4 rings x 64 KiB x 2 CPUs): %d records, %d bytes, %.1f s at 115200 baud\n", n, b, b * 10 / 115200 }'
 [ "$1" -gt 256 ] || fail "the whole rings hold only $1 records"
+
+# From an atomic context (NMI): at most oops_bytes of records, the newest.
+echo 8192 > $D/oops_bytes || fail "oops_bytes"
+dmesg -c > /dev/null
+echo nmi > $FREC_TRIGGER || fail "nmi trigger"
+frec_wait_klog 'frec dump end' || fail "no dump from NMI"
+frec_klog > /tmp/klog
+frec_console_block < /tmp/klog > /tmp/block || fail "no NMI block"
+end=$(grep '^---\[ frec dump end' /tmp/klog)
+echo "# $end"
+n=$(echo "$end" | sed -n 's/^---\[ frec dump end: \([0-9]*\) records, 4 rings, \([0-9]*\) bytes; \([0-9]*\) older records left out (oops_bytes 8192) ]---$/\1 \2 \3/p')
+[ -n "$n" ] || fail "the end marker does not say what was left out: $end"
+set -- $n
+[ "$2" -le 8192 ] || fail "$2 bytes printed, more than oops_bytes 8192"
+[ "$(tail -n +3 /tmp/block | wc -c)" = "$2" ] || fail "the block has $(tail -n +3 /tmp/block | wc -c) bytes, the marker says $2"
+[ "$2" -gt 6000 ] || fail "only $2 bytes of 8192 used"
+tail -n 1 /tmp/block | grep -q ' in NMI on cpu' || fail "the newest record is not last: $(tail -n 1 /tmp/block)"
+echo 65536 > $D/oops_bytes
 echo > $D/oops_rings
 echo 64 > $D/oops_records
 frec_reset

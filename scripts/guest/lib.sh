@@ -28,7 +28,7 @@ frec_unload() {
 
 # Unload frec if a previous test left it loaded.
 frec_reset() {
-	for m in frec_hanoi frec_stress frec_crash_test; do
+	for m in frec_hanoi frec_stress frec_crash_test frec_test_user frec_test_lib; do
 		grep -q "^$m " /proc/modules && rmmod $m
 	done
 	if frec_loaded; then

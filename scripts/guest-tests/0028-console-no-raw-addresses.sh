@@ -1,0 +1,32 @@
+#!/bin/sh
+# description: the console dump prints addresses as printk's %p does (hashed): %p, %pK, an unsupported %pI4 and a caller that names nothing never show the raw address there, while the root-only dump file shows it
+. /frec/guest/lib.sh
+frec_reset
+frec_load
+D=$FREC_DEBUGFS
+insmod "$FREC_MODULES/frec_test_lib.ko" || fail "insmod frec_test_lib.ko"
+insmod "$FREC_MODULES/frec_test_user.ko" || fail "insmod frec_test_user.ko"
+echo 1 > /sys/module/frec_test_user/parameters/record_pointers || fail "record_pointers"
+grep -E 'pointers|names nothing' $D/dump
+# The raw address, as the dump file's %px prints it.
+raw=$(sed -n 's/.* px=0x\([0-9a-f]*\) .*/\1/p' $D/dump)
+[ ${#raw} = 16 ] || fail "no raw address in the dump: '$raw'"
+grep -q "pointers p=0x$raw pK=0x$raw px=0x$raw ip=\[%pI4:0x$raw\] end" $D/dump ||
+	fail "the dump file should print the address raw"
+echo test_user > $D/oops_rings
+dmesg -c > /dev/null
+echo 1 > $D/dump_to_console || fail "dump_to_console"
+frec_klog > /tmp/klog
+frec_console_block < /tmp/klog > /tmp/block || fail "no console block"
+cat /tmp/block
+grep -q ' pointers p=.* end$' /tmp/block || fail "no pointers record on the console"
+# %px prints the address, as printk's %px does; nothing else may.
+sed 's/ px=0x[0-9a-f]* / px=X /' /tmp/block > /tmp/block.nopx
+grep -i "$raw" /tmp/block.nopx && fail "a raw address reached the console"
+# What printk's %p prints for it, there in its place.
+line=$(grep ' pointers p=' /tmp/block.nopx)
+p=$(echo "$line" | sed -n 's/.* p=\([^ ]*\) .*/\1/p')
+echo "$line" | grep -q " ip=\[%pI4:$p\] end$" || fail "%pI4's value is not printed as %p: $line"
+grep -q ": $p a caller that names nothing$" /tmp/block.nopx || fail "the unnamed caller is not printed as %p"
+echo > $D/oops_rings
+frec_reset
