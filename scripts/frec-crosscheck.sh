@@ -10,7 +10,13 @@
 #   -b  run bpftrace (the command, e.g. "bpftrace") counting frec's
 #       tracepoints per ring and CPU
 #   -k  with -b: also count calls of __frec_record() and __frec_printk()
-#       per CPU with kprobes
+#       per CPU with kprobes.  The kprobes go when bpftrace exits, after
+#       the workload: every writer must have stopped by then.  Removing a
+#       kprobe from a function that another module is calling crashes
+#       Debian's 6.1 kernel, frec or not (scripts/repro/kprobe-race/), and
+#       frec's entry points are such functions; the script waits up to 30 s
+#       for frec's written counts to stay still for a second before it
+#       lets bpftrace go, and reports it if they never do.
 #   -o  keep the views in DIR (default: a temporary directory)
 #   -t  the most a trace timestamp may lag frec's, ns (default 50000000;
 #       under QEMU TCG 96-99% lag <= 10 us; the largest seen was 0.5 ms on
@@ -115,6 +121,18 @@ rc=$?
 echo 0 > $T/tracing_on
 echo 0 > $T/events/frec/enable
 [ $rc = 0 ] || problem "the workload exited $rc"
+if [ -n "$kprobes" ]; then
+	i=0
+	frec_counts > "$dir/still.1"
+	while sleep 1; frec_counts > "$dir/still.2"; ! cmp -s "$dir/still.1" "$dir/still.2"; do
+		i=$((i + 1))
+		if [ $i -ge 30 ]; then
+			problem "writers still recording 30 s after the workload: detaching kprobes under them"
+			break
+		fi
+		mv "$dir/still.2" "$dir/still.1"
+	done
+fi
 if [ -n "$btpid" ]; then
 	sync	# bpftrace's exit()
 	wait $btpid
