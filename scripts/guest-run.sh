@@ -132,18 +132,67 @@ if ! flock -n 8; then
 	note "waiting for another guest to finish"
 	flock 8
 fi
+# boot: one QEMU run, in the background; its status goes to qemu.rc.
+boot() {
+	rm -f "$out/console.log" "$out/tap.log" "$out/qemu.rc"
+	# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
+	{
+		timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
+			-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
+			-nodefaults -no-user-config \
+			-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
+			-display none -monitor none -no-reboot \
+			-serial "file:$out/console.log" "${serial_tap[@]}" \
+			-device pvpanic -action panic=exit-failure \
+			-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+			> "$out/qemu.log" 2>&1 < /dev/null
+		echo $? > "$out/qemu.rc"
+	} &
+	qemu_job=$!
+}
+
+# started: has the guest's runner (or demo, or bench) begun?  It writes
+# its first line to the second serial port as it starts.
+started() {
+	[ -s "$out/tap.log" ]
+}
+
+# A boot that never reaches its runner is the bench's problem, not frec's
+# (seen: virtio-pci left without an interrupt, "PCI INT A: no GSI", and
+# /init waiting on the 9p mount for ever; an early TCG code-patching oops):
+# such a boot is killed after FREC_GUEST_START_TIMEOUT seconds (default
+# 300) and booted once more, and the log says so.  A second one fails.
+start_timeout=${FREC_GUEST_START_TIMEOUT:-300}
 start=$(date +%s.%N)
-# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
-timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
-	-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
-	-nodefaults -no-user-config \
-	-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$out/console.log" "${serial_tap[@]}" \
-	-device pvpanic -action panic=exit-failure \
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	> "$out/qemu.log" 2>&1 < /dev/null
-echo $? > "$out/qemu.rc"
+for attempt in 1 2; do
+	boot
+	waited=0
+	while kill -0 "$qemu_job" 2>/dev/null && ! started && [ "$waited" -lt "$start_timeout" ]; do
+		sleep 1
+		waited=$((waited + 1))
+	done
+	if started || [ "$mode" = shell ]; then
+		wait "$qemu_job"
+		break
+	fi
+	last=$(tr -d '\r' < "$out/console.log" 2>/dev/null | grep -v '^$' | tail -n 1)
+	if kill -0 "$qemu_job" 2>/dev/null; then
+		pkill -f -- "-initrd $out/initramfs.cpio.gz" 2>/dev/null
+		why="did not start the tests in ${start_timeout} s"
+	else
+		why="ended before the tests started"
+	fi
+	wait "$qemu_job" 2>/dev/null
+	mkdir -p "$out/boot-$attempt"
+	cp "$out/console.log" "$out/boot-$attempt/" 2>/dev/null
+	if [ "$attempt" = 1 ]; then
+		note "boot $attempt $why (last console line: ${last:-none}; kept in $out/boot-$attempt): booting again"
+		echo "# guest-run: boot $attempt $why: booting again (see $out/boot-$attempt/console.log)" \
+			> "$out/boot-retry.log"
+	else
+		note "boot $attempt $why too (last console line: ${last:-none})"
+	fi
+done
 set -e
 end=$(date +%s.%N)
 note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"

@@ -20,7 +20,15 @@ grep -v '^#' $T/trace | sed -nE 's/.* frec_(record|printk): ring=([^ ]*) seq=([0
 grep -v '^#' $D/dump | sed -E 's/^([0-9]+) \[ *[0-9.]+\] (cpu[0-9]+) ([^:]+): ([^ ]+) .*/\1 \3 \2 \4/' |
 	sort -n > /tmp/frec
 [ "$(wc -l < /tmp/frec)" = 96 ] || fail "frec holds $(wc -l < /tmp/frec) records, want 31 moves + 62 calls + 3 timing"
-diff /tmp/frec /tmp/ftrace || fail "ftrace and frec disagree"
+# ftrace names a caller when its trace is read: by then the sample's init
+# code is freed and it prints the address; frec named it when the init
+# memory went.  Those callers must be the init function in frec.
+awk 'NR == FNR { if ($4 ~ /^0x/) gone[$1] = 1; next }
+	$1 in gone { if ($4 !~ /^frec_hanoi_init\+/) { print "caller of " $1 ": " $4; exit 1 } $4 = "(init)" }
+	{ print }' /tmp/ftrace /tmp/frec > /tmp/frec.cmp || fail "an init caller is not named"
+awk '$4 ~ /^0x/ { $4 = "(init)" } { print }' /tmp/ftrace > /tmp/ftrace.cmp
+echo "# $(grep -c '(init)' /tmp/ftrace.cmp) callers in freed init code, named by frec"
+diff /tmp/frec.cmp /tmp/ftrace.cmp || fail "ftrace and frec disagree"
 echo "# $(wc -l < /tmp/ftrace) records agree"
 rmmod frec_hanoi
 frec_unload
