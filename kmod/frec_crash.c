@@ -64,7 +64,7 @@
  * - No allocation: the merge state, one cursor per ring and CPU for up to
  *   FREC_CRASH_MAX_RINGS rings, and the formatting scratch space are
  *   allocated when frec loads.
- * - No waiting: ring readers never wait for writers (frec_ring.c); a
+ * - No waiting: ring readers never wait for writers (frec_rb.c); a
  *   record that a dying writer left half-written is BUSY and skipped.
  * - Once: frec_crash_busy admits one dump at a time.  A fault inside the
  *   dump, or an oops on another CPU meanwhile, finds it taken and returns
@@ -72,7 +72,7 @@
  *
  * After a dump for an oops in process context (which kills the task and
  * lets the kernel go on), writes that the dying task left in progress on
- * this CPU are given up (frec_ring_abandon_writes()), so the CPU records
+ * this CPU are given up (frec_rb_abandon_writes()), so the CPU records
  * normally afterwards.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -101,71 +101,14 @@
 #include "frec_crash.h"
 #include "frec_debugfs.h"
 #include "frec_filter.h"
-#include "frec_format_env.h"
+#include "frec_format_kernel.h"
 #include "frec_rings.h"
 
 /* Rings one console dump covers at most; the rest are named, not dumped. */
 #define FREC_CRASH_MAX_RINGS	64
 
-static bool oops_dump = true;
-module_param(oops_dump, bool, 0644);
-MODULE_PARM_DESC(oops_dump, "dump the rings to the console on oops and panic (default 1)");
-
-/* Newest records per ring a console dump prints: 1 to 2^20. */
-#define FREC_CRASH_RECORDS_MIN	1
-#define FREC_CRASH_RECORDS_MAX	BIT(20)
-
-static unsigned int oops_records = 64;
-
-/* The sysfs parameter takes the range the debugfs file takes. */
-static int frec_crash_records_param_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, FREC_CRASH_RECORDS_MIN, FREC_CRASH_RECORDS_MAX);
-}
-
-static const struct kernel_param_ops frec_crash_records_param_ops = {
-	.set = frec_crash_records_param_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(oops_records, &frec_crash_records_param_ops, &oops_records, 0644);
-MODULE_PARM_DESC(oops_records,
-		 "newest records per ring an oops or panic dump prints, 1 to 1048576 (default 64)");
-
-/*
- * Bytes of records a dump from an oops, a panic or an atomic context
- * prints at most (4 KiB to 64 MiB): a slow console prints with IRQs off,
- * about 11.5 KB a second at 115200 baud.
- */
-#define FREC_CRASH_BYTES_MIN	4096
-#define FREC_CRASH_BYTES_MAX	(64U << 20)
-
-static unsigned int oops_bytes = 65536;
-
-static int frec_crash_bytes_param_set(const char *val, const struct kernel_param *kp)
-{
-	return param_set_uint_minmax(val, kp, FREC_CRASH_BYTES_MIN, FREC_CRASH_BYTES_MAX);
-}
-
-static const struct kernel_param_ops frec_crash_bytes_param_ops = {
-	.set = frec_crash_bytes_param_set,
-	.get = param_get_uint,
-};
-
-module_param_cb(oops_bytes, &frec_crash_bytes_param_ops, &oops_bytes, 0644);
-MODULE_PARM_DESC(oops_bytes,
-		 "bytes of records an oops, panic or atomic dump prints at most, 4096 to 67108864 (default 65536)");
-
 /* Lines a dump a task asked for prints between two reschedules. */
 #define FREC_CRASH_BATCH	32
-
-static char *oops_rings;
-module_param(oops_rings, charp, 0444);
-MODULE_PARM_DESC(oops_rings, "rings to dump, comma-separated globs (default: all)");
-
-static bool fault_inject;
-module_param(fault_inject, bool, 0444);
-MODULE_PARM_DESC(fault_inject, "tests only: debugfs test_fault makes the next write fault");
 
 /**
  * struct frec_crash_ring - a ring being dumped
@@ -189,7 +132,7 @@ struct frec_crash_ring {
  * @have: @seq names a record.
  */
 struct frec_crash_source {
-	struct frec_ring_cursor at, cur;
+	struct frec_rb_cursor at, cur;
 	u64 seq;
 	unsigned int ring_index;
 	unsigned int cpu;
@@ -222,25 +165,15 @@ static struct frec_crash_state *frec_crash_task;
 static atomic_t frec_crash_busy = ATOMIC_INIT(0);
 /* The newest seq a dump printed: a panic after an oops starts above it. */
 static u64 frec_crash_last_seq;
-/* Which rings to dump; NULL for all.  RCU, replaced under the mutex. */
-static struct frec_filter __rcu *frec_crash_filter;
-static DEFINE_MUTEX(frec_crash_filter_lock);
-
-DEFINE_STATIC_KEY_FALSE(frec_ring_fault_key);
-/* test_fault: FREC_RING_HOOK_* + 1 of the write to fault, 0 for none. */
-static atomic_t frec_crash_fault_armed = ATOMIC_INIT(0);
-/* NULL; read with READ_ONCE() so the compiler cannot see the fault coming. */
-static unsigned long *frec_crash_fault_ptr;
-
 /* Peek at the next record of @src: its seq, and the cursors around it. */
 static void frec_crash_peek(struct frec_crash_state *st, struct frec_crash_source *src)
 {
 	struct frec_ring_store *store = st->rings[src->ring_index].store;
-	struct frec_ring_entry ent;
+	struct frec_rb_entry ent;
 
 	src->at = src->cur;
-	src->have = frec_ring_cursor_next(&store->layout, per_cpu_ptr(store->cpus, src->cpu),
-					  &src->cur, &ent, NULL, 0);
+	src->have = frec_rb_cursor_next(&store->layout, per_cpu_ptr(store->cpus, src->cpu),
+					&src->cur, &ent, NULL, 0);
 	src->seq = ent.seq;
 }
 
@@ -249,12 +182,12 @@ static void frec_crash_trim_cpu(struct frec_crash_state *st, struct frec_crash_s
 				unsigned int keep, u64 min_seq)
 {
 	struct frec_ring_store *store = st->rings[src->ring_index].store;
-	struct frec_ring_cpu *rc = per_cpu_ptr(store->cpus, src->cpu);
-	struct frec_ring_cursor count = src->cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cpu *rc = per_cpu_ptr(store->cpus, src->cpu);
+	struct frec_rb_cursor count = src->cur;
+	struct frec_rb_entry ent;
 	unsigned long n = 0;
 
-	while (frec_ring_cursor_next(&store->layout, rc, &count, &ent, NULL, 0))
+	while (frec_rb_cursor_next(&store->layout, rc, &count, &ent, NULL, 0))
 		n += ent.seq > min_seq;
 	for (frec_crash_peek(st, src); src->have; frec_crash_peek(st, src)) {
 		if (src->seq <= min_seq)
@@ -270,14 +203,14 @@ static unsigned long frec_crash_remaining(struct frec_crash_state *st,
 					  struct frec_crash_source *src)
 {
 	struct frec_ring_store *store = st->rings[src->ring_index].store;
-	struct frec_ring_cpu *rc = per_cpu_ptr(store->cpus, src->cpu);
-	struct frec_ring_cursor count = src->cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cpu *rc = per_cpu_ptr(store->cpus, src->cpu);
+	struct frec_rb_cursor count = src->cur;
+	struct frec_rb_entry ent;
 	unsigned long n;
 
 	if (!src->have)
 		return 0;
-	for (n = 1; frec_ring_cursor_next(&store->layout, rc, &count, &ent, NULL, 0); n++)
+	for (n = 1; frec_rb_cursor_next(&store->layout, rc, &count, &ent, NULL, 0); n++)
 		;
 	return n;
 }
@@ -344,8 +277,8 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 			src = &ring_src[c++];
 			src->ring_index = r;
 			src->cpu = cpu;
-			frec_ring_cursor_init(&store->layout, per_cpu_ptr(store->cpus, cpu),
-					      &src->cur);
+			frec_rb_cursor_init(&store->layout, per_cpu_ptr(store->cpus, cpu),
+					    &src->cur);
 			/* Newest @keep of each CPU, then of the ring. */
 			frec_crash_trim_cpu(st, src, keep, min_seq);
 		}
@@ -377,12 +310,12 @@ static size_t frec_crash_format(struct frec_crash_state *st, struct frec_crash_s
 		.ring_index = src->ring_index,
 		.cpu = src->cpu,
 	};
-	struct frec_ring_cursor again = src->at;
+	struct frec_rb_cursor again = src->at;
 	size_t len = 0;
 
 	rcu_read_lock();
-	if (frec_ring_cursor_next(&cr->store->layout, per_cpu_ptr(cr->store->cpus, src->cpu),
-				  &again, &rec.ent, st->payload, sizeof(st->payload)) &&
+	if (frec_rb_cursor_next(&cr->store->layout, per_cpu_ptr(cr->store->cpus, src->cpu),
+				&again, &rec.ent, st->payload, sizeof(st->payload)) &&
 	    rec.ent.seq == src->seq) {
 		rec.payload = st->payload;
 		len = frec_format_kernel_line(&st->fk, &rec);
@@ -417,8 +350,8 @@ static size_t frec_crash_measure(struct frec_crash_state *st, unsigned int keep,
 static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64 min_seq,
 			    bool may_sleep)
 {
-	unsigned int keep = READ_ONCE(oops_records), skipped, lines = 0, left_out = 0;
-	size_t len, bytes = 0, bound = READ_ONCE(oops_bytes), rest = 0;
+	unsigned int keep = READ_ONCE(frec_crash_records), skipped, lines = 0, left_out = 0;
+	size_t len, bytes = 0, bound = READ_ONCE(frec_crash_bytes), rest = 0;
 	struct frec_crash_source *src;
 
 	/* Bounded: the oldest records go until the rest fits. */
@@ -548,7 +481,7 @@ static void frec_crash_abandon_this_cpu(void)
 
 	list_for_each_entry_rcu(ring, &frec_rings_list, node) {
 		store = rcu_dereference_sched(ring->store);
-		n = frec_ring_abandon_writes(this_cpu_ptr(store->cpus));
+		n = frec_rb_abandon_writes(this_cpu_ptr(store->cpus));
 		if (n)
 			pr_emerg("ring %s: %lu write(s) in progress on CPU %d given up\n",
 				 ring->name, n, smp_processor_id());
@@ -559,7 +492,7 @@ static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *da
 {
 	if (val != DIE_OOPS)
 		return NOTIFY_DONE;
-	if (READ_ONCE(oops_dump))
+	if (READ_ONCE(frec_crash_oops_dump))
 		frec_crash_try_dump("oops", 0);
 	/*
 	 * An oops in process context kills the task and the kernel goes
@@ -576,7 +509,7 @@ static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *da
 
 static int frec_crash_panic(struct notifier_block *nb, unsigned long val, void *data)
 {
-	if (READ_ONCE(oops_dump))
+	if (READ_ONCE(frec_crash_oops_dump))
 		frec_crash_try_dump("panic", READ_ONCE(frec_crash_last_seq));
 	return NOTIFY_DONE;
 }
@@ -589,183 +522,6 @@ static struct notifier_block frec_crash_die_nb = {
 static struct notifier_block frec_crash_panic_nb = {
 	.notifier_call = frec_crash_panic,
 	.priority = INT_MAX,
-};
-
-/**
- * frec_ring_fault() - fault inside a write, if test_fault armed this point
- * @where: the point of the write the ring core is at.
- *
- * Called from the write path only while frec_ring_fault_key is on, that
- * is after a write to debugfs test_fault (fault_inject=1 only).
- *
- * Context: Any context (a writer's).
- */
-void frec_ring_fault(enum frec_ring_hook where)
-{
-	int want = where + 1;
-
-	if (atomic_read(&frec_crash_fault_armed) != want ||
-	    atomic_cmpxchg(&frec_crash_fault_armed, want, 0) != want)
-		return;
-	pr_emerg("test_fault: faulting inside a write, %s\n",
-		 where == FREC_RING_HOOK_RESERVED ? "after reserve" : "before commit");
-	WRITE_ONCE(*READ_ONCE(frec_crash_fault_ptr), 0);
-}
-
-/**
- * frec_crash_set_rings() - choose the rings an oops or panic dump prints
- * @globs: comma-separated ring name globs; "" for all rings.  Names
- *	need not be of rings that exist yet.
- *
- * Context: Process context; sleeps.
- * Return: 0, -EINVAL for a bad glob list, -E2BIG for too many globs,
- * -ENOMEM.
- */
-int frec_crash_set_rings(const char *globs)
-{
-	struct frec_filter *f = NULL, *old;
-	int err;
-
-	if (*globs) {
-		f = kmalloc(sizeof(*f), GFP_KERNEL);
-		if (!f)
-			return -ENOMEM;
-		/* Rings named here may be created later, by drivers not yet loaded. */
-		err = frec_filter_parse_ring_list(f, globs);
-		if (err) {
-			kfree(f);
-			return err;
-		}
-	}
-	mutex_lock(&frec_crash_filter_lock);
-	old = rcu_replace_pointer(frec_crash_filter, f,
-				  lockdep_is_held(&frec_crash_filter_lock));
-	mutex_unlock(&frec_crash_filter_lock);
-	/* A dump walks the filter with preemption off. */
-	synchronize_rcu();
-	kfree(old);
-	return 0;
-}
-
-/**
- * frec_crash_get_rings() - the rings an oops or panic dump prints
- * @buf: where to write them, comma-separated, with a newline; "*" for all.
- * @size: its size.
- *
- * Context: Process context; sleeps.
- * Return: the length written.
- */
-int frec_crash_get_rings(char *buf, size_t size)
-{
-	const struct frec_filter *f;
-	unsigned int i;
-	int n = 0;
-
-	mutex_lock(&frec_crash_filter_lock);
-	f = rcu_dereference_protected(frec_crash_filter, lockdep_is_held(&frec_crash_filter_lock));
-	if (!f || !f->nr_globs)
-		n = scnprintf(buf, size, "*");
-	for (i = 0; f && i < f->nr_globs; i++)
-		n += scnprintf(buf + n, size - n, "%s%s", i ? "," : "", f->globs[i]);
-	n += scnprintf(buf + n, size - n, "\n");
-	mutex_unlock(&frec_crash_filter_lock);
-	return n;
-}
-
-/* debugfs: dump_to_console, oops_dump, oops_records, oops_rings, test_fault */
-
-static ssize_t frec_crash_to_console_write(struct file *file, const char __user *ubuf,
-					   size_t count, loff_t *ppos)
-{
-	bool yes;
-	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &yes);
-
-	if (err)
-		return err;
-	if (!yes)
-		return -EINVAL;
-	return frec_console_dump("dump_to_console") ?: count;
-}
-
-static const struct file_operations frec_crash_to_console_fops = {
-	.owner = THIS_MODULE,
-	.write = frec_crash_to_console_write,
-	.llseek = noop_llseek,
-};
-
-/* oops_records and oops_bytes, as the module parameters take them. */
-static const struct frec_debugfs_uint frec_crash_records_knob = {
-	.val = &oops_records, .min = FREC_CRASH_RECORDS_MIN, .max = FREC_CRASH_RECORDS_MAX,
-};
-
-static const struct frec_debugfs_uint frec_crash_bytes_knob = {
-	.val = &oops_bytes, .min = FREC_CRASH_BYTES_MIN, .max = FREC_CRASH_BYTES_MAX,
-};
-
-static ssize_t frec_crash_rings_read(struct file *file, char __user *ubuf, size_t count,
-				     loff_t *ppos)
-{
-	char *buf = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
-	ssize_t ret;
-	int n;
-
-	if (!buf)
-		return -ENOMEM;
-	n = frec_crash_get_rings(buf, FREC_FILTER_MAX + 2);
-	ret = simple_read_from_buffer(ubuf, count, ppos, buf, n);
-	kfree(buf);
-	return ret;
-}
-
-static ssize_t frec_crash_rings_write(struct file *file, const char __user *ubuf,
-				      size_t count, loff_t *ppos)
-{
-	char *buf = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
-	int err;
-
-	if (!buf)
-		return -ENOMEM;
-	err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, FREC_FILTER_MAX + 2);
-	if (!err) {
-		err = frec_crash_set_rings(buf);
-		if (err)
-			frec_debugfs_refuse(file, buf, "want GLOB[,GLOB...] of [A-Za-z0-9_-*?[]!]");
-	}
-	kfree(buf);
-	return err ?: count;
-}
-
-static const struct file_operations frec_crash_rings_fops = {
-	.owner = THIS_MODULE,
-	.read = frec_crash_rings_read,
-	.write = frec_crash_rings_write,
-	.llseek = default_llseek,
-};
-
-static ssize_t frec_crash_test_fault_write(struct file *file, const char __user *ubuf,
-					   size_t count, loff_t *ppos)
-{
-	char buf[16];
-	int err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, sizeof(buf));
-
-	if (err)
-		return err;
-	if (!strcmp(buf, "reserved"))
-		atomic_set(&frec_crash_fault_armed, FREC_RING_HOOK_RESERVED + 1);
-	else if (!strcmp(buf, "filled"))
-		atomic_set(&frec_crash_fault_armed, FREC_RING_HOOK_FILLED + 1);
-	else if (!strcmp(buf, "off"))
-		atomic_set(&frec_crash_fault_armed, 0);
-	else
-		return -EINVAL;
-	static_branch_enable(&frec_ring_fault_key);
-	return count;
-}
-
-static const struct file_operations frec_crash_test_fault_fops = {
-	.owner = THIS_MODULE,
-	.write = frec_crash_test_fault_write,
-	.llseek = noop_llseek,
 };
 
 static void frec_crash_state_free(struct frec_crash_state *st)
@@ -795,21 +551,11 @@ static struct frec_crash_state *frec_crash_state_alloc(void)
 /**
  * frec_crash_init() - allocate the dumps' state, hook oops and panic
  *
- * Context: Process context; sleeps.  After the rings and debugfs are up.
- * Return: 0, -ENOMEM, or -EINVAL for a bad oops_rings parameter.
+ * Context: Process context; sleeps.  After the rings and the settings.
+ * Return: 0 or -ENOMEM.
  */
 int frec_crash_init(void)
 {
-	struct dentry *root = frec_debugfs_dir();
-	int err;
-
-	if (oops_rings) {
-		err = frec_crash_set_rings(oops_rings);
-		if (err) {
-			pr_err("oops_rings=%s: bad ring glob list\n", oops_rings);
-			return err;
-		}
-	}
 	frec_crash = frec_crash_state_alloc();
 	frec_crash_task = frec_crash_state_alloc();
 	if (!frec_crash || !frec_crash_task) {
@@ -817,19 +563,10 @@ int frec_crash_init(void)
 		frec_crash_state_free(frec_crash_task);
 		frec_crash = NULL;
 		frec_crash_task = NULL;
-		frec_crash_set_rings("");
 		return -ENOMEM;
 	}
 	register_die_notifier(&frec_crash_die_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &frec_crash_panic_nb);
-
-	debugfs_create_file("dump_to_console", 0200, root, NULL, &frec_crash_to_console_fops);
-	frec_debugfs_create_bool("oops_dump", root, &oops_dump);
-	frec_debugfs_create_uint("oops_records", root, &frec_crash_records_knob);
-	frec_debugfs_create_uint("oops_bytes", root, &frec_crash_bytes_knob);
-	debugfs_create_file("oops_rings", 0600, root, NULL, &frec_crash_rings_fops);
-	if (fault_inject)
-		debugfs_create_file("test_fault", 0200, root, NULL, &frec_crash_test_fault_fops);
 	return 0;
 }
 
@@ -847,7 +584,6 @@ void frec_crash_exit(void)
 	/* Both unregisters wait for notifiers in progress (RCU). */
 	synchronize_rcu();
 	frec_crash = NULL;
-	frec_crash_set_rings("");
 	frec_crash_state_free(st);
 	frec_crash_state_free(frec_crash_task);
 	frec_crash_task = NULL;

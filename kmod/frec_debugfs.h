@@ -18,6 +18,9 @@ void frec_debugfs_add_ring(struct frec_ring *ring);
 void frec_debugfs_remove_ring(struct frec_ring *ring);
 void frec_debugfs_get_filter(struct frec_filter *f);
 struct dentry *frec_debugfs_dir(void);
+struct dentry *frec_debugfs_rings_dir(void);
+
+extern const struct file_operations frec_clear_fops;
 
 /**
  * struct frec_debugfs_uint - an unsigned int a control file sets

@@ -46,7 +46,7 @@
  * cmpxchg() fails, harmlessly.  A reader copying the slot sees either
  * address, both to the same text (the copy is complete before the fully
  * ordered cmpxchg() publishes it).  This is the one write frec makes into
- * another CPU's slots: see "Memory ordering" in frec_ring.c.
+ * another CPU's slots: see "Memory ordering" in frec_rb.c.
  *
  * The copies live until frec unloads.  A %s string longer than
  * FREC_SAVED_STRING_MAX bytes is kept as its first FREC_SAVED_STRING_MAX
@@ -67,7 +67,7 @@
 #include <linux/uaccess.h>
 
 #include "frec_format.h"
-#include "frec_format_env.h"
+#include "frec_format_kernel.h"
 #include "frec_formats.h"
 #include "frec_rings.h"
 
@@ -272,7 +272,7 @@ static void frec_rehome_ring(struct frec_ring *ring, void *data)
 {
 	struct frec_rehome *rh = data;
 	struct frec_ring_store *store = frec_ring_store_locked(ring);
-	struct frec_ring_cpu *rc;
+	struct frec_rb_cpu *rc;
 	struct frec_slot *slot;
 	unsigned long i, n;
 	u64 state;
@@ -287,7 +287,7 @@ static void frec_rehome_ring(struct frec_ring *ring, void *data)
 				cond_resched();
 			slot = &rc->slots[i];
 			/*
-			 * LMM(frec_rehome_ring:A) pairs with frec_ring_commit:A:
+			 * LMM(frec_rehome_ring:A) pairs with frec_rb_commit:A:
 			 * once committed, the words below are this record's.
 			 */
 			state = smp_load_acquire(&slot->state);

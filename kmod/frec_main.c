@@ -11,6 +11,7 @@
 
 #include "frec_crash.h"
 #include "frec_debugfs.h"
+#include "frec_fault.h"
 #include "frec_formats.h"
 #include "frec_rings.h"
 #include "frec_static_rings.h"
@@ -23,15 +24,19 @@ static int __init frec_init(void)
 	err = frec_debugfs_init();
 	if (err)
 		return err;
+	frec_fault_init(frec_debugfs_dir());
 	err = frec_formats_init();
 	if (err)
 		goto out_debugfs;
 	err = frec_rings_init();
 	if (err)
 		goto out_formats;
-	err = frec_crash_init();
+	err = frec_crash_settings_init();
 	if (err)
 		goto out_rings;
+	err = frec_crash_init();
+	if (err)
+		goto out_settings;
 	err = frec_static_rings_init();
 	if (err)
 		goto out_crash;
@@ -39,6 +44,8 @@ static int __init frec_init(void)
 
 out_crash:
 	frec_crash_exit();
+out_settings:
+	frec_crash_settings_exit();
 out_rings:
 	frec_rings_exit();
 out_formats:
@@ -52,6 +59,7 @@ static void __exit frec_exit(void)
 {
 	frec_static_rings_exit();
 	frec_crash_exit();
+	frec_crash_settings_exit();
 	frec_rings_exit();
 	frec_formats_exit();
 	frec_debugfs_exit();

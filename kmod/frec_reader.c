@@ -7,7 +7,7 @@
  * the source record with the lowest sequence number and refills that
  * source, so records come out in global order whatever ring and CPU wrote
  * them: the k-way merge of lists each already in order (positions on one
- * CPU are in seq order, frec_ring.c).
+ * CPU are in seq order, frec_rb.c).
  *
  * The rings a reader reads are fixed when it opens.  Between calls, with
  * frec_rings_rwsem not held, a ring may be destroyed, resized or cleared:
@@ -64,11 +64,11 @@ struct frec_reader_ring {
 struct frec_reader_source {
 	unsigned int ring_index;
 	unsigned int cpu;
-	struct frec_ring_cursor at;
-	struct frec_ring_cursor cur;
+	struct frec_rb_cursor at;
+	struct frec_rb_cursor cur;
 	bool have;
 	bool done;
-	struct frec_ring_entry ent;
+	struct frec_rb_entry ent;
 	char *buf;
 };
 
@@ -167,8 +167,8 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 				if (!src->buf)
 					goto nomem;
 			}
-			frec_ring_cursor_init(&store->layout, per_cpu_ptr(store->cpus, cpu),
-					      &src->cur);
+			frec_rb_cursor_init(&store->layout, per_cpu_ptr(store->cpus, cpu),
+					    &src->cur);
 		}
 		r++;
 	}
@@ -247,7 +247,7 @@ static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *
 	struct frec_reader_ring *rr = &rd->rings[src->ring_index];
 	const struct frec_filter *f = rd->filter;
 	struct frec_ring_store *store;
-	struct frec_ring_cpu *rc;
+	struct frec_rb_cpu *rc;
 
 	if (!rr->live) {
 		src->done = true;
@@ -257,8 +257,8 @@ static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *
 	rc = per_cpu_ptr(store->cpus, src->cpu);
 	while (*budget) {
 		src->at = src->cur;
-		if (!frec_ring_cursor_next(&store->layout, rc, &src->cur, &src->ent, src->buf,
-					   rr->ring->max_record_len)) {
+		if (!frec_rb_cursor_next(&store->layout, rc, &src->cur, &src->ent, src->buf,
+					 rr->ring->max_record_len)) {
 			src->done = true;
 			return;
 		}
@@ -278,8 +278,8 @@ static void frec_reader_copy_again(struct frec_reader *rd)
 {
 	struct frec_reader_source *src;
 	struct frec_ring_store *store;
-	struct frec_ring_cursor again;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor again;
+	struct frec_rb_entry ent;
 	struct frec_ring *ring;
 	unsigned int i;
 
@@ -293,8 +293,8 @@ static void frec_reader_copy_again(struct frec_reader *rd)
 		ring = rd->rings[src->ring_index].ring;
 		store = frec_ring_store_locked(ring);
 		again = src->at;
-		if (frec_ring_cursor_next(&store->layout, per_cpu_ptr(store->cpus, src->cpu),
-					  &again, &ent, src->buf, ring->max_record_len) &&
+		if (frec_rb_cursor_next(&store->layout, per_cpu_ptr(store->cpus, src->cpu),
+					&again, &ent, src->buf, ring->max_record_len) &&
 		    ent.seq == src->ent.seq) {
 			src->ent = ent;
 			src->have = true;

@@ -7,7 +7,7 @@
 
 #include <linux/cpumask.h>
 
-#include "frec_ring.h"
+#include "frec_rb.h"
 #include "frec_rings.h"
 
 struct frec_filter;
@@ -24,7 +24,7 @@ struct frec_reader_record {
 	struct frec_ring *ring;
 	unsigned int ring_index;
 	unsigned int cpu;
-	struct frec_ring_entry ent;
+	struct frec_rb_entry ent;
 	const char *payload;
 };
 

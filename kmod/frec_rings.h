@@ -13,7 +13,7 @@
 
 #include <frec.h>
 
-#include "frec_ring.h"
+#include "frec_rb.h"
 
 /* Longest payload of a record ring. */
 #define FREC_RING_MAX_RECORD_LEN	4096
@@ -27,9 +27,9 @@
  * Resizing or clearing a ring swaps in a new store (see frec_rings.c).
  */
 struct frec_ring_store {
-	struct frec_ring_layout layout;
+	struct frec_rb layout;
 	unsigned long bytes_per_cpu;
-	struct frec_ring_cpu __percpu *cpus;
+	struct frec_rb_cpu __percpu *cpus;
 };
 
 /**

@@ -15,7 +15,7 @@
 
 #include <frec.h>
 
-#include "frec_ring.h"
+#include "frec_rb.h"
 #include "frec_rings.h"
 #include "frec_trace.h"
 
@@ -26,15 +26,15 @@ static struct frec_ring_store *frec_test_store(struct frec_ring *ring)
 }
 
 /* The newest record of this CPU's part of @ring, or false if none. */
-static bool api_newest(struct frec_ring *ring, int cpu, struct frec_ring_entry *out)
+static bool api_newest(struct frec_ring *ring, int cpu, struct frec_rb_entry *out)
 {
-	struct frec_ring_cpu *rc = per_cpu_ptr(frec_test_store(ring)->cpus, cpu);
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cpu *rc = per_cpu_ptr(frec_test_store(ring)->cpus, cpu);
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	bool found = false;
 
-	frec_ring_cursor_init(&frec_test_store(ring)->layout, rc, &cur);
-	while (frec_ring_cursor_next(&frec_test_store(ring)->layout, rc, &cur, &ent, NULL, 0)) {
+	frec_rb_cursor_init(&frec_test_store(ring)->layout, rc, &cur);
+	while (frec_rb_cursor_next(&frec_test_store(ring)->layout, rc, &cur, &ent, NULL, 0)) {
 		*out = ent;
 		found = true;
 	}
@@ -109,7 +109,7 @@ static void api_record_stores_format_args_and_caller(struct kunit *test)
 {
 	static const char fmt0[] = "no args";
 	struct frec_ring *ring = frec_ring_create("api_record", FREC_RING_EVENTS, 4096, 0);
-	struct frec_ring_entry e;
+	struct frec_rb_entry e;
 	char sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN];
 	int cpu;
 
@@ -138,9 +138,9 @@ static void api_printk_stores_text(struct kunit *test)
 {
 	struct frec_ring *ring = frec_ring_create("api_printk", FREC_RING_RECORDS, 8192, 100);
 	struct frec_ring_store *store;
-	struct frec_ring_cpu *rc;
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry e;
+	struct frec_rb_cpu *rc;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry e;
 	char *text, *long_word, sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN];
 	int cpu, n = 0;
 
@@ -159,18 +159,18 @@ static void api_printk_stores_text(struct kunit *test)
 
 	store = frec_test_store(ring);
 	rc = per_cpu_ptr(store->cpus, cpu);
-	frec_ring_cursor_init(&store->layout, rc, &cur);
-	KUNIT_ASSERT_TRUE(test, frec_ring_cursor_next(&store->layout, rc, &cur, &e, text, 200));
+	frec_rb_cursor_init(&store->layout, rc, &cur);
+	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&store->layout, rc, &cur, &e, text, 200));
 	KUNIT_EXPECT_EQ(test, e.len, 14U);
 	KUNIT_EXPECT_EQ(test, memcmp(text, "hello world 42", 14), 0);
 	KUNIT_EXPECT_EQ(test, e.fmt, 0UL);
 	snprintf(sym, sizeof(sym), "%ps", (void *)e.caller);
 	snprintf(want, sizeof(want), "%s [%s]", __func__, KBUILD_MODNAME);
 	KUNIT_EXPECT_STREQ(test, sym, want);
-	KUNIT_ASSERT_TRUE(test, frec_ring_cursor_next(&store->layout, rc, &cur, &e, text, 200));
+	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&store->layout, rc, &cur, &e, text, 200));
 	KUNIT_EXPECT_EQ(test, e.len, 100U);
 	KUNIT_EXPECT_EQ(test, memcmp(text, long_word, 100), 0);
-	while (frec_ring_cursor_next(&frec_test_store(ring)->layout, rc, &cur, &e, text, 200))
+	while (frec_rb_cursor_next(&frec_test_store(ring)->layout, rc, &cur, &e, text, 200))
 		n++;
 	KUNIT_EXPECT_EQ(test, n, 0);
 
@@ -183,8 +183,8 @@ static void api_printk_stores_text(struct kunit *test)
 static void api_disabled_ring_drops_and_counts(struct kunit *test)
 {
 	struct frec_ring *ring = frec_ring_create("api_disabled", FREC_RING_EVENTS, 4096, 0);
-	struct frec_ring_cpu *rc;
-	struct frec_ring_entry e;
+	struct frec_rb_cpu *rc;
+	struct frec_rb_entry e;
 	int cpu;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
@@ -363,9 +363,9 @@ static void api_recurse_probe(void *data, const char *ring, u64 seq, unsigned lo
 static void api_probe_recursion_is_bounded(struct kunit *test)
 {
 	struct frec_ring_store *store;
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry e;
-	struct frec_ring_cpu *rc;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry e;
+	struct frec_rb_cpu *rc;
 	long stored = 0, nest = 0;
 	int cpu;
 
@@ -379,12 +379,12 @@ static void api_probe_recursion_is_bounded(struct kunit *test)
 	store = frec_test_store(api_recurse_ring);
 	for_each_possible_cpu(cpu) {
 		rc = per_cpu_ptr(store->cpus, cpu);
-		frec_ring_cursor_init(&store->layout, rc, &cur);
-		while (frec_ring_cursor_next(&store->layout, rc, &cur, &e, NULL, 0))
+		frec_rb_cursor_init(&store->layout, rc, &cur);
+		while (frec_rb_cursor_next(&store->layout, rc, &cur, &e, NULL, 0))
 			stored++;
 		nest += local_read(&rc->dropped[FREC_DROP_NEST]);
 	}
-	KUNIT_EXPECT_EQ(test, stored, FREC_RING_MAX_NEST);
+	KUNIT_EXPECT_EQ(test, stored, FREC_RB_MAX_NEST);
 	KUNIT_EXPECT_EQ(test, nest, 1);
 	frec_ring_destroy(api_recurse_ring);
 }

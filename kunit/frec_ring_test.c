@@ -10,9 +10,9 @@
  * When everything has stopped, the counts must reconcile exactly:
  *   written == readable + overwritten + dropped
  * The plain cases pin down single-threaded behaviour, and nesting at exact
- * points inside a write (FREC_RING_TEST_HOOKS, test builds only).
+ * points inside a write (FREC_RB_TEST_HOOKS, test builds only).
  *
- * The ring core is compiled into this module (frec_ring_core.c), so the
+ * The ring core is compiled into this module (frec_rb_core.c), so the
  * suite tests it in isolation from frec.ko.
  */
 #include <kunit/test.h>
@@ -29,7 +29,7 @@
 #include <asm/apic.h>
 #include <asm/nmi.h>
 
-#include "frec_ring.h"
+#include "frec_rb.h"
 #include "frec_ring_testdata.h"
 
 static unsigned int torture_ms = 2000;
@@ -38,8 +38,8 @@ MODULE_PARM_DESC(torture_ms, "how long each torture case runs (ms)");
 
 /* A ring with a part for every possible CPU. */
 struct test_ring {
-	struct frec_ring_layout ring;
-	struct frec_ring_cpu *cpu;
+	struct frec_rb ring;
+	struct frec_rb_cpu *cpu;
 };
 
 static void test_ring_free(struct test_ring *t)
@@ -60,7 +60,7 @@ static int test_ring_alloc(struct test_ring *t, unsigned long nr_slots,
 	struct frec_slot *slots;
 	int cpu, err;
 
-	err = frec_ring_init(&t->ring, nr_slots, max_len, stop_when_full);
+	err = frec_rb_init(&t->ring, nr_slots, max_len, stop_when_full);
 	if (err)
 		return err;
 	t->cpu = kcalloc(nr_cpu_ids, sizeof(*t->cpu), GFP_KERNEL);
@@ -72,7 +72,7 @@ static int test_ring_alloc(struct test_ring *t, unsigned long nr_slots,
 			test_ring_free(t);
 			return -ENOMEM;
 		}
-		frec_ring_cpu_init(&t->cpu[cpu], slots, &t->ring);
+		frec_rb_cpu_init(&t->cpu[cpu], slots, &t->ring);
 	}
 	return 0;
 }
@@ -109,15 +109,15 @@ static u8 test_read_buf[4096];
 static struct test_counts test_read(struct test_ring *t, int cpu,
 				    unsigned long *fmts, int max)
 {
-	struct frec_ring_cpu *rc = &t->cpu[cpu];
+	struct frec_rb_cpu *rc = &t->cpu[cpu];
 	struct test_counts c = { 0 };
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	int i;
 
-	frec_ring_cursor_init(&t->ring, rc, &cur);
-	while (frec_ring_cursor_next(&t->ring, rc, &cur, &ent, test_read_buf,
-				     sizeof(test_read_buf))) {
+	frec_rb_cursor_init(&t->ring, rc, &cur);
+	while (frec_rb_cursor_next(&t->ring, rc, &cur, &ent, test_read_buf,
+				   sizeof(test_read_buf))) {
 		if (fmts && c.readable < max)
 			fmts[c.readable] = ent.fmt;
 		c.readable++;
@@ -162,19 +162,19 @@ static void ring_empty_reads_nothing(struct kunit *test)
 static void ring_one_event_reads_back(struct kunit *test)
 {
 	struct test_ring *t = test_ring_new(test, 16, 0, false);
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	u64 before = local_clock();
 	int cpu, i;
 
 	preempt_disable();
 	cpu = smp_processor_id();
-	KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], 0x1234,
-						    0x5678, one_to_four, NULL), 0);
+	KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], 0x1234,
+						  0x5678, one_to_four, NULL), 0);
 	preempt_enable();
-	frec_ring_cursor_init(&t->ring, &t->cpu[cpu], &cur);
-	KUNIT_ASSERT_TRUE(test, frec_ring_cursor_next(&t->ring, &t->cpu[cpu], &cur,
-						      &ent, NULL, 0));
+	frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
+	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur,
+						    &ent, NULL, 0));
 	KUNIT_EXPECT_EQ(test, ent.fmt, 0x1234UL);
 	KUNIT_EXPECT_EQ(test, ent.caller, 0x5678UL);
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
@@ -182,8 +182,8 @@ static void ring_one_event_reads_back(struct kunit *test)
 	KUNIT_EXPECT_GE(test, ent.ts, before);
 	KUNIT_EXPECT_LE(test, ent.ts, local_clock());
 	KUNIT_EXPECT_GT(test, ent.seq, 0ULL);
-	KUNIT_EXPECT_FALSE(test, frec_ring_cursor_next(&t->ring, &t->cpu[cpu], &cur,
-						       &ent, NULL, 0));
+	KUNIT_EXPECT_FALSE(test, frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur,
+						     &ent, NULL, 0));
 	expect_reconciled(test, t);
 }
 
@@ -197,13 +197,13 @@ static void ring_exact_wrap_overwrites_oldest(struct kunit *test)
 	/* Stay on one CPU so all events land in one part. */
 	cpu = get_cpu();
 	for (i = 0; i < 8; i++)
-		frec_ring_write_event(&t->ring, &t->cpu[cpu], 100 + i, 0,
-				      zero_args, NULL);
+		frec_rb_write_event(&t->ring, &t->cpu[cpu], 100 + i, 0,
+				    zero_args, NULL);
 	c = test_read(t, cpu, fmts, 8);
 	KUNIT_EXPECT_EQ(test, c.readable, 8);
 	KUNIT_EXPECT_EQ(test, c.overwritten, 0);
 	KUNIT_EXPECT_EQ(test, fmts[0], 100UL);
-	frec_ring_write_event(&t->ring, &t->cpu[cpu], 108, 0, zero_args, NULL);
+	frec_rb_write_event(&t->ring, &t->cpu[cpu], 108, 0, zero_args, NULL);
 	put_cpu();
 	c = test_read(t, cpu, fmts, 8);
 	KUNIT_EXPECT_EQ(test, c.readable, 8);
@@ -218,8 +218,8 @@ static void ring_record_of_max_size(struct kunit *test)
 	struct test_ring *t = test_ring_new(test, 64, 1000, false);
 	u8 *in = kunit_kzalloc(test, 1001, GFP_KERNEL);
 	u8 *out = kunit_kzalloc(test, 1001, GFP_KERNEL);
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	int cpu, i;
 
 	KUNIT_ASSERT_NOT_NULL(test, in);
@@ -228,15 +228,15 @@ static void ring_record_of_max_size(struct kunit *test)
 		in[i] = i * 7;
 	cpu = get_cpu();
 	KUNIT_EXPECT_EQ(test,
-			frec_ring_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1000, NULL), 0);
+			frec_rb_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1000, NULL), 0);
 	/* One byte more than the maximum: dropped and counted. */
-	KUNIT_EXPECT_EQ(test, frec_ring_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1001, NULL),
+	KUNIT_EXPECT_EQ(test, frec_rb_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1001, NULL),
 			-E2BIG);
 	put_cpu();
 	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_SIZE]), 1);
-	frec_ring_cursor_init(&t->ring, &t->cpu[cpu], &cur);
-	KUNIT_ASSERT_TRUE(test, frec_ring_cursor_next(&t->ring, &t->cpu[cpu], &cur, &ent,
-						      out, 1001));
+	frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
+	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur, &ent,
+						    out, 1001));
 	KUNIT_EXPECT_EQ(test, ent.len, 1000U);
 	KUNIT_EXPECT_EQ(test, memcmp(in, out, 1000), 0);
 	expect_reconciled(test, t);
@@ -244,16 +244,16 @@ static void ring_record_of_max_size(struct kunit *test)
 
 static void ring_bad_sizes_are_rejected(struct kunit *test)
 {
-	struct frec_ring_layout r;
+	struct frec_rb r;
 
-	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 0, 0, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 1, 0, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 100, 0, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 4097, 0, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 0, 0, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 1, 0, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 100, 0, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 4097, 0, false), -EINVAL);
 	/* A record larger than the ring (1000 bytes take 19 slots). */
-	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 16, 1000, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 32, 1000, false), 0);
-	KUNIT_EXPECT_EQ(test, frec_ring_init(&r, 4096, 0, false), 0);
+	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 16, 1000, false), -EINVAL);
+	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 32, 1000, false), 0);
+	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 4096, 0, false), 0);
 }
 
 static void ring_stop_when_full_keeps_first(struct kunit *test)
@@ -265,8 +265,8 @@ static void ring_stop_when_full_keeps_first(struct kunit *test)
 
 	cpu = get_cpu();
 	for (i = 0; i < 12; i++)
-		KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], i, 0,
-							    zero_args, NULL),
+		KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], i, 0,
+							  zero_args, NULL),
 				i < 8 ? 0 : -ENOSPC);
 	put_cpu();
 	c = test_read(t, cpu, fmts, 8);
@@ -279,10 +279,10 @@ static void ring_stop_when_full_keeps_first(struct kunit *test)
 /* ---- nesting at exact points --------------------------------------- */
 
 static struct test_ring *hook_ring;
-static enum frec_ring_hook hook_at;
+static enum frec_rb_hook hook_at;
 static int hook_nested, hook_busy;
 
-static void test_nest_hook(enum frec_ring_hook where)
+static void test_nest_hook(enum frec_rb_hook where)
 {
 	int i;
 
@@ -290,14 +290,14 @@ static void test_nest_hook(enum frec_ring_hook where)
 		return;
 	hook_busy = 1;
 	for (i = 0; i < hook_nested; i++)
-		frec_ring_write_event(&hook_ring->ring,
-				      &hook_ring->cpu[smp_processor_id()], 1000 + i, 0,
+		frec_rb_write_event(&hook_ring->ring,
+				    &hook_ring->cpu[smp_processor_id()], 1000 + i, 0,
 				      zero_args, NULL);
 	hook_busy = 0;
 }
 
 /* A writer interrupted at @at by @nested writers on a ring of @nr_slots. */
-static void check_nested(struct kunit *test, enum frec_ring_hook at,
+static void check_nested(struct kunit *test, enum frec_rb_hook at,
 			 unsigned long nr_slots, int prefill, int nested,
 			 long want_readable, long want_lap)
 {
@@ -309,15 +309,15 @@ static void check_nested(struct kunit *test, enum frec_ring_hook at,
 
 	cpu = get_cpu();
 	for (i = 0; i < prefill; i++)
-		frec_ring_write_event(&t->ring, &t->cpu[cpu], 500 + i, 0,
-				      zero_args, NULL);
+		frec_rb_write_event(&t->ring, &t->cpu[cpu], 500 + i, 0,
+				    zero_args, NULL);
 	hook_ring = t;
 	hook_at = at;
 	hook_nested = nested;
-	frec_ring_test_hook = test_nest_hook;
-	KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], 1, 0,
-						    zero_args, NULL), 0);
-	frec_ring_test_hook = NULL;
+	frec_rb_test_hook = test_nest_hook;
+	KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], 1, 0,
+						  zero_args, NULL), 0);
+	frec_rb_test_hook = NULL;
 	put_cpu();
 
 	c = test_read(t, cpu, fmts, 64);
@@ -332,25 +332,25 @@ static void check_nested(struct kunit *test, enum frec_ring_hook at,
 
 static void ring_nested_writer_keeps_both(struct kunit *test)
 {
-	check_nested(test, FREC_RING_HOOK_FILLED, 16, 0, 3, 4, 0);
-	check_nested(test, FREC_RING_HOOK_RESERVED, 16, 20, 5, 16, 0);
+	check_nested(test, FREC_RB_HOOK_FILLED, 16, 0, 3, 4, 0);
+	check_nested(test, FREC_RB_HOOK_RESERVED, 16, 20, 5, 16, 0);
 }
 
 static void ring_nested_writer_never_laps(struct kunit *test)
 {
-	check_nested(test, FREC_RING_HOOK_FILLED, 4, 6, 10, 4, 7);
-	check_nested(test, FREC_RING_HOOK_RESERVED, 4, 6, 10, 4, 7);
+	check_nested(test, FREC_RB_HOOK_FILLED, 4, 6, 10, 4, 7);
+	check_nested(test, FREC_RB_HOOK_RESERVED, 4, 6, 10, 4, 7);
 }
 
 static int recurse_depth;
 
-static void test_recurse_hook(enum frec_ring_hook where)
+static void test_recurse_hook(enum frec_rb_hook where)
 {
-	if (where != FREC_RING_HOOK_FILLED || recurse_depth > 2 * FREC_RING_MAX_NEST)
+	if (where != FREC_RB_HOOK_FILLED || recurse_depth > 2 * FREC_RB_MAX_NEST)
 		return;
 	recurse_depth++;
-	frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[smp_processor_id()],
-			      2000 + recurse_depth, 0, zero_args, NULL);
+	frec_rb_write_event(&hook_ring->ring, &hook_ring->cpu[smp_processor_id()],
+			    2000 + recurse_depth, 0, zero_args, NULL);
 	recurse_depth--;
 }
 
@@ -365,13 +365,13 @@ static void ring_nesting_limit_drops_and_counts(struct kunit *test)
 
 	cpu = get_cpu();
 	hook_ring = t;
-	frec_ring_test_hook = test_recurse_hook;
-	KUNIT_EXPECT_EQ(test, frec_ring_write_event(&t->ring, &t->cpu[cpu], 1, 0,
-						    zero_args, NULL), 0);
-	frec_ring_test_hook = NULL;
+	frec_rb_test_hook = test_recurse_hook;
+	KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], 1, 0,
+						  zero_args, NULL), 0);
+	frec_rb_test_hook = NULL;
 	put_cpu();
 	c = test_read(t, cpu, NULL, 0);
-	KUNIT_EXPECT_EQ(test, c.readable, FREC_RING_MAX_NEST);
+	KUNIT_EXPECT_EQ(test, c.readable, FREC_RB_MAX_NEST);
 	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_NEST]), 1);
 	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].nest), 0);
 	expect_reconciled(test, t);
@@ -409,7 +409,7 @@ static void torture_write(enum frec_test_level level)
 	int cpu = smp_processor_id();
 	unsigned long w = frec_test_writer(cpu, level);
 	unsigned long n = ++tc->counter[level];
-	struct frec_ring_cpu *rc = &t->cpu[cpu];
+	struct frec_rb_cpu *rc = &t->cpu[cpu];
 
 	if (local_read(&rc->nest))
 		atomic_long_inc(&torture->nested[level]);
@@ -417,12 +417,12 @@ static void torture_write(enum frec_test_level level)
 		u8 p[256];
 		unsigned int len = frec_test_payload(p, torture->max_len, w, n);
 
-		frec_ring_write_record(&t->ring, rc, w, n, p, len, NULL);
+		frec_rb_write_record(&t->ring, rc, w, n, p, len, NULL);
 	} else {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
 		frec_test_args(args, cpu, w, n);
-		frec_ring_write_event(&t->ring, rc, w, n, args, NULL);
+		frec_rb_write_event(&t->ring, rc, w, n, args, NULL);
 	}
 	atomic_long_inc(&torture->by_level[level]);
 }
@@ -501,8 +501,8 @@ static int torture_writer(void *data)
 static int torture_reader(void *data)
 {
 	struct test_ring *t = torture->t;
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry e;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry e;
 	unsigned long *last;
 	u8 buf[256];
 	int cpu;
@@ -515,9 +515,9 @@ static int torture_reader(void *data)
 		for_each_online_cpu(cpu) {
 			u64 last_seq = 0;
 
-			frec_ring_cursor_init(&t->ring, &t->cpu[cpu], &cur);
-			while (frec_ring_cursor_next(&t->ring, &t->cpu[cpu], &cur, &e,
-						     buf, sizeof(buf))) {
+			frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
+			while (frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur, &e,
+						   buf, sizeof(buf))) {
 				bool valid = frec_test_valid(&e, cpu, torture->max_len);
 
 				if (!valid || e.seq <= last_seq || e.caller <= last[e.fmt]) {

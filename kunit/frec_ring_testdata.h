@@ -12,7 +12,7 @@
 #ifndef _FREC_RING_TESTDATA_H
 #define _FREC_RING_TESTDATA_H
 
-#include "frec_ring.h"
+#include "frec_rb.h"
 
 /* Context levels a test writer runs at; writer id = cpu * 4 + level. */
 enum frec_test_level {
@@ -71,7 +71,7 @@ static inline unsigned int frec_test_payload(u8 *p, unsigned int max_len,
 }
 
 /* Is @e, read from @cpu's part of a ring, what its writer stored? */
-static inline bool frec_test_valid(const struct frec_ring_entry *e, int cpu,
+static inline bool frec_test_valid(const struct frec_rb_entry *e, int cpu,
 				   unsigned int max_len)
 {
 	u64 h = frec_test_mix(e->fmt, e->caller);

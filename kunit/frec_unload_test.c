@@ -13,7 +13,7 @@
 
 #include <frec.h>
 
-#include "frec_ring.h"
+#include "frec_rb.h"
 #include "frec_rings.h"
 
 /* The ring's store; tests do not resize or clear the rings they read. */
@@ -44,16 +44,16 @@ static void unload_client_strings_outlive_the_client(struct kunit *test)
 	static const char want_fmt[] = "frec test client: %s %d of %s";
 	struct frec_ring *ring = frec_default_ring();
 	struct frec_ring_store *store = frec_test_store(ring);
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry e;
-	struct frec_ring_cpu *rc;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry e;
+	struct frec_rb_cpu *rc;
 	int cpu, found = 0, done = 0;
 	const char *fmt;
 
 	for_each_possible_cpu(cpu) {
 		rc = per_cpu_ptr(store->cpus, cpu);
-		frec_ring_cursor_init(&store->layout, rc, &cur);
-		while (frec_ring_cursor_next(&store->layout, rc, &cur, &e, NULL, 0)) {
+		frec_rb_cursor_init(&store->layout, rc, &cur);
+		while (frec_rb_cursor_next(&store->layout, rc, &cur, &e, NULL, 0)) {
 			fmt = (const char *)e.fmt;
 			/*
 			 * Frec's copies are in the kernel heap (the direct

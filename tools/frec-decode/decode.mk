@@ -14,12 +14,13 @@ DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
 DEC_LIB := raw.c formats.c kallsyms.c decode.c write_text.c write_json.c \
 	write_csv.c
-DEC_KSRCS := $(ROOT)/kmod/frec_format.c $(ROOT)/kmod/frec_format_quote.c
+DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
+	$(ROOT)/kmod/lib/frec_format_quote.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
-DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(ROOT)/kmod/frec_format.h \
-	$(ROOT)/kmod/frec_format_quote.h $(ROOT)/uapi/frec_raw.h
+DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(ROOT)/kmod/lib/frec_format.h \
+	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/uapi/frec_raw.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
-	-I$(ROOT)/kmod -I$(ROOT)/uapi -I$(CURDIR)/harness
+	-I$(ROOT)/kmod/lib -I$(ROOT)/uapi -I$(CURDIR)/harness
 DEC_ASAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 

@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kernel_compat.h"
-#include "frec_ring.h"
+#include "sim_cpu.h"
+#include "frec_rb.h"
 
 #define MSG	"moved disk 3 from peg A to peg C"
 
@@ -27,13 +27,13 @@ static const char * const kind_name[] = {
 	"event (4 args)", "record (32 bytes)", "shared seq counter", "private counter",
 };
 
-static struct frec_ring_layout ring;
+static struct frec_rb ring;
 /*
  * Each CPU's part on cache lines of its own, as per-CPU data are in the
  * kernel; adjacent parts would share a line and measure false sharing.
  */
 static struct bench_part {
-	struct frec_ring_cpu rc;
+	struct frec_rb_cpu rc;
 } __attribute__((aligned(128))) part_store[2];
 #define parts(i)	(part_store[i].rc)
 static atomic64_t shared_seq;
@@ -51,21 +51,21 @@ static void *bench_thread(void *arg)
 {
 	struct bench_thread *b = arg;
 	unsigned long args[FREC_EVENT_MAX_ARGS] = { 1, 2, 3, 4 };
-	struct frec_ring_cpu *rc = &parts(b->cpu);
+	struct frec_rb_cpu *rc = &parts(b->cpu);
 	u64 t0;
 	long i;
 
-	compat_set_cpu(b->cpu);
+	sim_set_cpu(b->cpu);
 	pthread_barrier_wait(b->start);
 	t0 = local_clock();
 	switch (b->kind) {
 	case BENCH_EVENT:
 		for (i = 0; i < iterations; i++)
-			frec_ring_write_event(&ring, rc, 0x1000, 0x2000, args, NULL);
+			frec_rb_write_event(&ring, rc, 0x1000, 0x2000, args, NULL);
 		break;
 	case BENCH_RECORD:
 		for (i = 0; i < iterations; i++)
-			frec_ring_write_record(&ring, rc, 0, 0x2000, MSG, sizeof(MSG) - 1, NULL);
+			frec_rb_write_record(&ring, rc, 0, 0x2000, MSG, sizeof(MSG) - 1, NULL);
 		break;
 	case BENCH_SHARED_SEQ:
 		for (i = 0; i < iterations; i++)
@@ -89,13 +89,13 @@ static double bench(enum bench_kind kind, int threads, double *agg_mops)
 	double ns = 0, ops_per_ns = 0;
 	int i;
 
-	frec_ring_init(&ring, 1 << 16, kind == BENCH_RECORD ? 256 : 0, false);
+	frec_rb_init(&ring, 1 << 16, kind == BENCH_RECORD ? 256 : 0, false);
 	for (i = 0; i < 2; i++) {
 		struct frec_slot *s = aligned_alloc(64, ring.nr_slots * sizeof(*s));
 
 		if (!s)
 			abort();
-		frec_ring_cpu_init(&parts(i), s, &ring);
+		frec_rb_cpu_init(&parts(i), s, &ring);
 	}
 	pthread_barrier_init(&start, NULL, threads);
 	for (i = 0; i < threads; i++) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_ring.c - the ring core (kmod/frec_ring.c) under real threads.
+ * test_ring.c - the ring core (kmod/frec_rb.c) under real threads.
  *
  * Unit cases pin down single-threaded behaviour (empty ring, exact wrap,
  * largest record, bad sizes, stop-when-full, nesting at exact points via
@@ -23,16 +23,16 @@
 #include <unistd.h>
 
 #include "harness_test.h"
-#include "kernel_compat.h"
-#include "frec_ring.h"
+#include "sim_cpu.h"
+#include "frec_rb.h"
 #include "frec_ring_testdata.h"
 
 #define MAX_CPUS	16
 #define ALL_ARGS(a)	((unsigned long[FREC_EVENT_MAX_ARGS]){ (a), (a) + 1, (a) + 2, (a) + 3 })
 
 struct tring {
-	struct frec_ring_layout ring;
-	struct frec_ring_cpu cpu[MAX_CPUS];
+	struct frec_rb ring;
+	struct frec_rb_cpu cpu[MAX_CPUS];
 	int ncpu;
 };
 
@@ -42,7 +42,7 @@ static int tring_setup(struct tring *t, int ncpu, unsigned long nr_slots,
 	int i, err;
 
 	memset(t, 0, sizeof(*t));
-	err = frec_ring_init(&t->ring, nr_slots, max_len, stop_when_full);
+	err = frec_rb_init(&t->ring, nr_slots, max_len, stop_when_full);
 	if (err)
 		return err;
 	t->ncpu = ncpu;
@@ -51,7 +51,7 @@ static int tring_setup(struct tring *t, int ncpu, unsigned long nr_slots,
 
 		if (!s)
 			abort();
-		frec_ring_cpu_init(&t->cpu[i], s, &t->ring);
+		frec_rb_cpu_init(&t->cpu[i], s, &t->ring);
 	}
 	return 0;
 }
@@ -67,8 +67,8 @@ static void tring_free(struct tring *t)
 static int event(struct tring *t, int cpu, unsigned long fmt,
 		 unsigned long caller, const unsigned long *args)
 {
-	compat_set_cpu(cpu);
-	return frec_ring_write_event(&t->ring, &t->cpu[cpu], fmt, caller, args, NULL);
+	sim_set_cpu(cpu);
+	return frec_rb_write_event(&t->ring, &t->cpu[cpu], fmt, caller, args, NULL);
 }
 
 struct cpu_counts {
@@ -78,15 +78,15 @@ struct cpu_counts {
 /* Read all of one CPU's part (writers stopped) and count. */
 static struct cpu_counts tring_counts(struct tring *t, int cpu)
 {
-	struct frec_ring_cpu *rc = &t->cpu[cpu];
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cpu *rc = &t->cpu[cpu];
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	struct cpu_counts c = { 0 };
 	static unsigned char buf[1 << 16];
 	int i;
 
-	frec_ring_cursor_init(&t->ring, rc, &cur);
-	while (frec_ring_cursor_next(&t->ring, rc, &cur, &ent, buf, sizeof(buf)))
+	frec_rb_cursor_init(&t->ring, rc, &cur);
+	while (frec_rb_cursor_next(&t->ring, rc, &cur, &ent, buf, sizeof(buf)))
 		c.readable++;
 	c.raced = cur.raced;
 	c.written = local_read(&rc->written);
@@ -115,13 +115,13 @@ static void expect_reconciled(struct ht_case *c, struct tring *t)
 static int read_all(struct tring *t, int cpu, u64 *seqs, unsigned long *fmts,
 		    int max)
 {
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	unsigned char buf[4096];
 	int n = 0;
 
-	frec_ring_cursor_init(&t->ring, &t->cpu[cpu], &cur);
-	while (n < max && frec_ring_cursor_next(&t->ring, &t->cpu[cpu], &cur,
+	frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
+	while (n < max && frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur,
 						&ent, buf, sizeof(buf))) {
 		if (seqs)
 			seqs[n] = ent.seq;
@@ -147,16 +147,16 @@ static void empty_ring_reads_nothing(struct ht_case *c)
 
 static void one_event_reads_back_whole(struct ht_case *c)
 {
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	struct tring t;
 	u64 before = local_clock();
 	int i;
 
 	tring_setup(&t, 1, 8, 0, false);
 	HT_EXPECT_EQ(c, event(&t, 0, 0x1000, 0x2000, ALL_ARGS(7)), 0);
-	frec_ring_cursor_init(&t.ring, &t.cpu[0], &cur);
-	HT_EXPECT(c, frec_ring_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, NULL, 0),
+	frec_rb_cursor_init(&t.ring, &t.cpu[0], &cur);
+	HT_EXPECT(c, frec_rb_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, NULL, 0),
 		  "no record");
 	HT_EXPECT_EQ(c, ent.fmt, 0x1000);
 	HT_EXPECT_EQ(c, ent.caller, 0x2000);
@@ -166,7 +166,7 @@ static void one_event_reads_back_whole(struct ht_case *c)
 	HT_EXPECT(c, ent.ts >= before && ent.ts <= local_clock(), "timestamp %llu",
 		  (unsigned long long)ent.ts);
 	HT_EXPECT_EQ(c, ent.len, 0);
-	HT_EXPECT(c, !frec_ring_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, NULL, 0),
+	HT_EXPECT(c, !frec_rb_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, NULL, 0),
 		  "a second record");
 	expect_reconciled(c, &t);
 	tring_free(&t);
@@ -216,8 +216,8 @@ static void reading_is_not_destructive(struct ht_case *c)
 
 static void reader_skips_what_writers_overwrite_meanwhile(struct ht_case *c)
 {
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	struct tring t;
 	u64 last = 0;
 	int i, n = 0;
@@ -228,10 +228,10 @@ static void reader_skips_what_writers_overwrite_meanwhile(struct ht_case *c)
 	/* The read covers positions 2..9; then 3 newer events reuse the
 	 * slots of 2, 3 and 4.
 	 */
-	frec_ring_cursor_init(&t.ring, &t.cpu[0], &cur);
+	frec_rb_cursor_init(&t.ring, &t.cpu[0], &cur);
 	for (i = 10; i < 13; i++)
 		event(&t, 0, i, 0, ALL_ARGS(0));
-	while (frec_ring_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, NULL, 0)) {
+	while (frec_rb_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, NULL, 0)) {
 		HT_EXPECT_EQ(c, ent.fmt, 5 + n);
 		HT_EXPECT(c, ent.seq > last, "seq order");
 		last = ent.seq;
@@ -253,23 +253,23 @@ static void fill_pattern(unsigned char *p, unsigned int len, unsigned int salt)
 static void record_of_max_size_reads_back(struct ht_case *c)
 {
 	unsigned char in[1000], out[1000];
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	struct tring t;
 	unsigned int len;
 
 	HT_EXPECT_EQ(c, tring_setup(&t, 1, 64, 1000, false), 0);
 	for (len = 1; len <= 1000; len += 111) {
 		fill_pattern(in, len, len);
-		HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 5, 6, in, len, NULL), 0);
+		HT_EXPECT_EQ(c, frec_rb_write_record(&t.ring, &t.cpu[0], 5, 6, in, len, NULL), 0);
 	}
 	fill_pattern(in, 1000, 1000);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 5, 6, in, 1000, NULL), 0);
+	HT_EXPECT_EQ(c, frec_rb_write_record(&t.ring, &t.cpu[0], 5, 6, in, 1000, NULL), 0);
 	/* 1000 bytes take 1 + ceil(976 / 56) = 19 slots: only the newest 3 fit. */
-	HT_EXPECT_EQ(c, frec_ring_record_slots(1000), 19);
-	frec_ring_cursor_init(&t.ring, &t.cpu[0], &cur);
+	HT_EXPECT_EQ(c, frec_rb_record_slots(1000), 19);
+	frec_rb_cursor_init(&t.ring, &t.cpu[0], &cur);
 	len = 0;
-	while (frec_ring_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, out, sizeof(out)))
+	while (frec_rb_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, out, sizeof(out)))
 		len = ent.len;
 	HT_EXPECT_EQ(c, len, 1000);
 	HT_EXPECT(c, !memcmp(in, out, 1000), "payload differs");
@@ -282,8 +282,8 @@ static void record_of_max_size_reads_back(struct ht_case *c)
 static void records_wrap_around_the_slot_array(struct ht_case *c)
 {
 	unsigned char in[300], out[300];
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry ent;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry ent;
 	struct tring t;
 	unsigned int i, n = 0, bad = 0;
 
@@ -291,10 +291,10 @@ static void records_wrap_around_the_slot_array(struct ht_case *c)
 	/* 100-byte records take 3 slots: they straddle the end of 16 slots. */
 	for (i = 0; i < 40; i++) {
 		fill_pattern(in, 100, i);
-		frec_ring_write_record(&t.ring, &t.cpu[0], i, 0, in, 100, NULL);
+		frec_rb_write_record(&t.ring, &t.cpu[0], i, 0, in, 100, NULL);
 	}
-	frec_ring_cursor_init(&t.ring, &t.cpu[0], &cur);
-	while (frec_ring_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, out, sizeof(out))) {
+	frec_rb_cursor_init(&t.ring, &t.cpu[0], &cur);
+	while (frec_rb_cursor_next(&t.ring, &t.cpu[0], &cur, &ent, out, sizeof(out))) {
 		fill_pattern(in, 100, ent.fmt);
 		bad += ent.len != 100 || memcmp(in, out, 100);
 		n++;
@@ -312,26 +312,26 @@ static void oversized_record_is_dropped_and_counted(struct ht_case *c)
 	struct tring t;
 
 	tring_setup(&t, 1, 16, 300, false);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, in, 301, NULL), -E2BIG);
+	HT_EXPECT_EQ(c, frec_rb_write_record(&t.ring, &t.cpu[0], 0, 0, in, 301, NULL), -E2BIG);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_SIZE]), 1);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].written), 1);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, in, 300, NULL), 0);
+	HT_EXPECT_EQ(c, frec_rb_write_record(&t.ring, &t.cpu[0], 0, 0, in, 300, NULL), 0);
 	expect_reconciled(c, &t);
 	tring_free(&t);
 }
 
 static void bad_sizes_are_rejected(struct ht_case *c)
 {
-	struct frec_ring_layout r;
+	struct frec_rb r;
 
-	HT_EXPECT_EQ(c, frec_ring_init(&r, 0, 0, false), -EINVAL);
-	HT_EXPECT_EQ(c, frec_ring_init(&r, 1, 0, false), -EINVAL);
-	HT_EXPECT_EQ(c, frec_ring_init(&r, 24, 0, false), -EINVAL);
-	HT_EXPECT_EQ(c, frec_ring_init(&r, 1000, 0, false), -EINVAL);
+	HT_EXPECT_EQ(c, frec_rb_init(&r, 0, 0, false), -EINVAL);
+	HT_EXPECT_EQ(c, frec_rb_init(&r, 1, 0, false), -EINVAL);
+	HT_EXPECT_EQ(c, frec_rb_init(&r, 24, 0, false), -EINVAL);
+	HT_EXPECT_EQ(c, frec_rb_init(&r, 1000, 0, false), -EINVAL);
 	/* A record larger than the ring: 1000 bytes need 19 slots. */
-	HT_EXPECT_EQ(c, frec_ring_init(&r, 16, 1000, false), -EINVAL);
-	HT_EXPECT_EQ(c, frec_ring_init(&r, 32, 1000, false), 0);
-	HT_EXPECT_EQ(c, frec_ring_init(&r, 2, 0, false), 0);
+	HT_EXPECT_EQ(c, frec_rb_init(&r, 16, 1000, false), -EINVAL);
+	HT_EXPECT_EQ(c, frec_rb_init(&r, 32, 1000, false), 0);
+	HT_EXPECT_EQ(c, frec_rb_init(&r, 2, 0, false), 0);
 }
 
 static void kinds_are_not_mixed(struct ht_case *c)
@@ -340,8 +340,8 @@ static void kinds_are_not_mixed(struct ht_case *c)
 
 	tring_setup(&ev, 1, 8, 0, false);
 	tring_setup(&rec, 1, 8, 100, false);
-	HT_EXPECT_EQ(c, frec_ring_write_record(&ev.ring, &ev.cpu[0], 0, 0, "x", 1, NULL), -EINVAL);
-	HT_EXPECT_EQ(c, frec_ring_write_event(&rec.ring, &rec.cpu[0], 0, 0, ALL_ARGS(0), NULL),
+	HT_EXPECT_EQ(c, frec_rb_write_record(&ev.ring, &ev.cpu[0], 0, 0, "x", 1, NULL), -EINVAL);
+	HT_EXPECT_EQ(c, frec_rb_write_event(&rec.ring, &rec.cpu[0], 0, 0, ALL_ARGS(0), NULL),
 		     -EINVAL);
 	tring_free(&ev);
 	tring_free(&rec);
@@ -357,20 +357,20 @@ static void nmi_writes_are_refused_where_cmpxchg_is_not_nmi_safe(struct ht_case 
 	struct tring t;
 
 	tring_setup(&t, 1, 8, 100, false);
-	compat_nmi_unsafe = true;
-	compat_in_nmi = true;
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, "nmi", 3, NULL),
+	frec_user_nmi_unsafe = true;
+	frec_user_in_nmi = true;
+	HT_EXPECT_EQ(c, frec_rb_write_record(&t.ring, &t.cpu[0], 0, 0, "nmi", 3, NULL),
 		     -ENOSPC);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_NMI]), 1);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].written), 1);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 0);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].head), 0);
-	compat_in_nmi = false;
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, "task", 4, NULL), 0);
-	compat_nmi_unsafe = false;
-	compat_in_nmi = true;
-	HT_EXPECT_EQ(c, frec_ring_write_record(&t.ring, &t.cpu[0], 0, 0, "nmi", 3, NULL), 0);
-	compat_in_nmi = false;
+	frec_user_in_nmi = false;
+	HT_EXPECT_EQ(c, frec_rb_write_record(&t.ring, &t.cpu[0], 0, 0, "task", 4, NULL), 0);
+	frec_user_nmi_unsafe = false;
+	frec_user_in_nmi = true;
+	HT_EXPECT_EQ(c, frec_rb_write_record(&t.ring, &t.cpu[0], 0, 0, "nmi", 3, NULL), 0);
+	frec_user_in_nmi = false;
 	HT_EXPECT_EQ(c, read_all(&t, 0, NULL, NULL, 8), 2);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].written), 3);
 	tring_free(&t);
@@ -397,11 +397,11 @@ static void stop_when_full_keeps_the_first(struct ht_case *c)
 /* ---- nesting at exact points (the test hook) ------------------------- */
 
 static struct tring *hook_ring;
-static enum frec_ring_hook hook_at;
+static enum frec_rb_hook hook_at;
 static int hook_nested_writes;
 static _Thread_local int hook_depth;
 
-static void nest_hook(enum frec_ring_hook where)
+static void nest_hook(enum frec_rb_hook where)
 {
 	int i;
 
@@ -409,12 +409,12 @@ static void nest_hook(enum frec_ring_hook where)
 		return;
 	hook_depth++;
 	for (i = 0; i < hook_nested_writes; i++)
-		frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[0],
+		frec_rb_write_event(&hook_ring->ring, &hook_ring->cpu[0],
 				      1000 + i, 0, ALL_ARGS(1000 + i), NULL);
 	hook_depth--;
 }
 
-static void run_nested(struct ht_case *c, enum frec_ring_hook at,
+static void run_nested(struct ht_case *c, enum frec_rb_hook at,
 		       unsigned long nr_slots, int nested, int prefill,
 		       int want_readable, int want_lap)
 {
@@ -429,9 +429,9 @@ static void run_nested(struct ht_case *c, enum frec_ring_hook at,
 	hook_ring = &t;
 	hook_at = at;
 	hook_nested_writes = nested;
-	frec_ring_test_hook = nest_hook;
+	frec_rb_test_hook = nest_hook;
 	HT_EXPECT_EQ(c, event(&t, 0, 1, 0, ALL_ARGS(1)), 0);
-	frec_ring_test_hook = NULL;
+	frec_rb_test_hook = NULL;
 
 	n = read_all(&t, 0, seqs, fmts, 64);
 	HT_EXPECT_EQ(c, n, want_readable);
@@ -450,7 +450,7 @@ static void run_nested(struct ht_case *c, enum frec_ring_hook at,
 static void nested_writer_after_fill_keeps_both(struct ht_case *c)
 {
 	/* 3 nested events inside the outer one, all kept. */
-	run_nested(c, FREC_RING_HOOK_FILLED, 16, 3, 0, 4, 0);
+	run_nested(c, FREC_RB_HOOK_FILLED, 16, 3, 0, 4, 0);
 }
 
 static void nested_writer_after_reserve_on_wrapped_ring(struct ht_case *c)
@@ -458,22 +458,22 @@ static void nested_writer_after_reserve_on_wrapped_ring(struct ht_case *c)
 	/* Ring already full: the outer slot holds an old record when the
 	 * nested writers run; all 16 newest are kept.
 	 */
-	run_nested(c, FREC_RING_HOOK_RESERVED, 16, 5, 20, 16, 0);
+	run_nested(c, FREC_RB_HOOK_RESERVED, 16, 5, 20, 16, 0);
 }
 
 static void nested_writer_never_laps_the_interrupted_one(struct ht_case *c)
 {
 	/* 4 slots: 3 nested fit beside the pending outer one, 7 are dropped. */
-	run_nested(c, FREC_RING_HOOK_FILLED, 4, 10, 6, 4, 7);
-	run_nested(c, FREC_RING_HOOK_RESERVED, 4, 10, 6, 4, 7);
+	run_nested(c, FREC_RB_HOOK_FILLED, 4, 10, 6, 4, 7);
+	run_nested(c, FREC_RB_HOOK_RESERVED, 4, 10, 6, 4, 7);
 }
 
-static void recurse_hook(enum frec_ring_hook where)
+static void recurse_hook(enum frec_rb_hook where)
 {
-	if (where != FREC_RING_HOOK_FILLED || hook_depth > 2 * FREC_RING_MAX_NEST)
+	if (where != FREC_RB_HOOK_FILLED || hook_depth > 2 * FREC_RB_MAX_NEST)
 		return;
 	hook_depth++;
-	frec_ring_write_event(&hook_ring->ring, &hook_ring->cpu[0], 2000 + hook_depth,
+	frec_rb_write_event(&hook_ring->ring, &hook_ring->cpu[0], 2000 + hook_depth,
 			      0, ALL_ARGS(0), NULL);
 	hook_depth--;
 }
@@ -483,14 +483,14 @@ static void nesting_deeper_than_the_limit_is_dropped_and_counted(struct ht_case 
 	struct tring t;
 
 	/* Each write nests another from inside itself, like IRQ in IRQ;
-	 * the one past FREC_RING_MAX_NEST is dropped, which ends the chain.
+	 * the one past FREC_RB_MAX_NEST is dropped, which ends the chain.
 	 */
 	tring_setup(&t, 1, 32, 0, false);
 	hook_ring = &t;
-	frec_ring_test_hook = recurse_hook;
+	frec_rb_test_hook = recurse_hook;
 	HT_EXPECT_EQ(c, event(&t, 0, 1, 0, ALL_ARGS(0)), 0);
-	frec_ring_test_hook = NULL;
-	HT_EXPECT_EQ(c, read_all(&t, 0, NULL, NULL, 64), FREC_RING_MAX_NEST);
+	frec_rb_test_hook = NULL;
+	HT_EXPECT_EQ(c, read_all(&t, 0, NULL, NULL, 64), FREC_RB_MAX_NEST);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_NEST]), 1);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 0);
 	expect_reconciled(c, &t);
@@ -499,15 +499,15 @@ static void nesting_deeper_than_the_limit_is_dropped_and_counted(struct ht_case 
 
 /* A writer that dies inside its write, as an oops kills its task. */
 static jmp_buf die_jmp;
-static enum frec_ring_hook die_at;
+static enum frec_rb_hook die_at;
 
-static void die_hook(enum frec_ring_hook where)
+static void die_hook(enum frec_rb_hook where)
 {
 	if (where == die_at)
 		longjmp(die_jmp, 1);
 }
 
-static void run_died_mid_write(struct ht_case *c, enum frec_ring_hook at)
+static void run_died_mid_write(struct ht_case *c, enum frec_rb_hook at)
 {
 	struct cpu_counts n;
 	struct tring t;
@@ -518,10 +518,10 @@ static void run_died_mid_write(struct ht_case *c, enum frec_ring_hook at)
 	for (i = 0; i < 20; i++)
 		event(&t, 0, 500 + i, 0, ALL_ARGS(0));
 	die_at = at;
-	frec_ring_test_hook = die_hook;
+	frec_rb_test_hook = die_hook;
 	if (!setjmp(die_jmp))
 		event(&t, 0, 1, 0, ALL_ARGS(1));
-	frec_ring_test_hook = NULL;
+	frec_rb_test_hook = NULL;
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 1);
 	/*
 	 * The dying record is never read, nor the old one in the slot it
@@ -531,7 +531,7 @@ static void run_died_mid_write(struct ht_case *c, enum frec_ring_hook at)
 	HT_EXPECT_EQ(c, got, 15);
 	for (i = 1; i < got; i++)
 		HT_EXPECT(c, seqs[i] > seqs[i - 1], "seq order broken at %d", i);
-	HT_EXPECT_EQ(c, frec_ring_abandon_writes(&t.cpu[0]), 1);
+	HT_EXPECT_EQ(c, frec_rb_abandon_writes(&t.cpu[0]), 1);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].nest), 0);
 	HT_EXPECT_EQ(c, local_read(&t.cpu[0].dropped[FREC_DROP_ABANDONED]), 1);
 	/* Without the abandon, these would all be dropped as laps. */
@@ -548,8 +548,8 @@ static void run_died_mid_write(struct ht_case *c, enum frec_ring_hook at)
 
 static void writer_dying_mid_write_is_skipped_then_abandoned(struct ht_case *c)
 {
-	run_died_mid_write(c, FREC_RING_HOOK_FILLED);
-	run_died_mid_write(c, FREC_RING_HOOK_RESERVED);
+	run_died_mid_write(c, FREC_RB_HOOK_FILLED);
+	run_died_mid_write(c, FREC_RB_HOOK_RESERVED);
 }
 
 /* ---- stress: writer threads, signal-handler nesting, readers --------- */
@@ -577,12 +577,12 @@ static void stress_write(enum frec_test_level level)
 		u8 p[256];
 		unsigned int len = frec_test_payload(p, st->max_len, w, n);
 
-		frec_ring_write_record(&st->t.ring, &st->t.cpu[cpu], w, n, p, len, NULL);
+		frec_rb_write_record(&st->t.ring, &st->t.cpu[cpu], w, n, p, len, NULL);
 	} else {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
 		frec_test_args(args, cpu, w, n);
-		frec_ring_write_event(&st->t.ring, &st->t.cpu[cpu], w, n, args, NULL);
+		frec_rb_write_event(&st->t.ring, &st->t.cpu[cpu], w, n, args, NULL);
 	}
 }
 
@@ -599,7 +599,7 @@ static sigset_t stress_sigs;
 static void *stress_writer(void *arg)
 {
 	/* Interrupts on: only once this thread is "on" its CPU. */
-	compat_set_cpu((int)(long)arg);
+	sim_set_cpu((int)(long)arg);
 	pthread_sigmask(SIG_UNBLOCK, &stress_sigs, NULL);
 	while (!__atomic_load_n(&st->stop_writers, __ATOMIC_RELAXED))
 		stress_write(FREC_TEST_TASK);
@@ -609,8 +609,8 @@ static void *stress_writer(void *arg)
 static void *stress_reader(void *arg)
 {
 	unsigned long last[MAX_CPUS * FREC_TEST_LEVELS];
-	struct frec_ring_cursor cur;
-	struct frec_ring_entry e;
+	struct frec_rb_cursor cur;
+	struct frec_rb_entry e;
 	unsigned char buf[256];
 	int cpu;
 
@@ -620,8 +620,8 @@ static void *stress_reader(void *arg)
 		for (cpu = 0; cpu < st->t.ncpu; cpu++) {
 			u64 last_seq = 0;
 
-			frec_ring_cursor_init(&st->t.ring, &st->t.cpu[cpu], &cur);
-			while (frec_ring_cursor_next(&st->t.ring, &st->t.cpu[cpu],
+			frec_rb_cursor_init(&st->t.ring, &st->t.cpu[cpu], &cur);
+			while (frec_rb_cursor_next(&st->t.ring, &st->t.cpu[cpu],
 						     &cur, &e, buf, sizeof(buf))) {
 				bool valid = frec_test_valid(&e, cpu, st->max_len);
 				bool ordered = e.seq > last_seq;

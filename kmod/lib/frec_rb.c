@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frec_ring.c - frec's lock-free per-CPU ring core.
+ * frec_rb.c - frec's lock-free per-CPU ring core.
  *
  * Compiled into the module and, unchanged, into the userspace harness
- * (tools/harness); see frec_ring.h for the concurrency contract.
+ * (tools/harness); see frec_rb.h for the concurrency contract.
  */
 
 #ifdef __KERNEL__
@@ -17,7 +17,7 @@
 #include <string.h>
 #endif
 
-#include "frec_ring.h"
+#include "frec_rb.h"
 
 /**
  * DOC: frec ring
@@ -88,7 +88,7 @@
  * position it destroys is older than every pending one; otherwise it drops
  * its record (FREC_DROP_LAP).  That takes a nested writer filling almost a
  * whole ring while interrupting another; in practice it never happens.
- * Nesting deeper than FREC_RING_MAX_NEST is dropped too (FREC_DROP_NEST).
+ * Nesting deeper than FREC_RB_MAX_NEST is dropped too (FREC_DROP_NEST).
  *
  * Readers
  * -------
@@ -107,7 +107,7 @@
  * A writer that dies between reserve and commit (an oops in process
  * context kills its task) leaves its CPU's nest count raised: every later
  * writer there would take itself for nested and, a lap on, drop its
- * record.  The oops handler calls frec_ring_abandon_writes() on the dying
+ * record.  The oops handler calls frec_rb_abandon_writes() on the dying
  * CPU, which lowers the count and counts the write as dropped; the slots
  * it claimed stay BUSY, skipped by readers, until the next lap.
  *
@@ -128,30 +128,30 @@
  * Writes to one CPU's part only race with readers on other CPUs.  The
  * labelled accesses pair as follows:
  *
- * frec_ring_reserve:B / frec_ring_cursor_next:D
- *	(head moves, frec_ring_reserve:A, before the slots of its new lap are
- *	claimed, frec_ring_claim:A) If a reader's first look at a slot's
- *	state (frec_ring_cursor_next:A, an acquire) or its copy (ordered by
- *	frec_ring_cursor_next:C) saw anything written for position
+ * frec_rb_reserve:B / frec_rb_cursor_next:D
+ *	(head moves, frec_rb_reserve:A, before the slots of its new lap are
+ *	claimed, frec_rb_claim:A) If a reader's first look at a slot's
+ *	state (frec_rb_cursor_next:A, an acquire) or its copy (ordered by
+ *	frec_rb_cursor_next:C) saw anything written for position
  *	pos + nr_slots, its head load sees that position reserved, so the
  *	reader does not take the new record for the one at pos.
  *
- * frec_ring_claim:B / frec_ring_cursor_next:C
+ * frec_rb_claim:B / frec_rb_cursor_next:C
  *	(BUSY is stored before the new data) If a reader's copy saw any new
  *	data word, its second load of the state sees BUSY or later, and the
  *	reader drops the torn copy.
  *
- * frec_ring_commit:A / frec_ring_cursor_next:A, frec_ring_copy:A
+ * frec_rb_commit:A / frec_rb_cursor_next:A, frec_rb_copy:A
  *	(data is stored before the committed state) If a reader sees the
  *	committed state of record seq, its copy sees that record's data.
  *
- * frec_ring_reserve:C / frec_ring_cursor_init:A
+ * frec_rb_reserve:C / frec_rb_cursor_init:A
  *	(earlier commits before the head moves on) If a reader's head load
  *	sees a position reserved, its walk sees the committed state of every
  *	record its CPU committed before that reservation, not an older one:
  *	a record complete before the read began is never skipped as torn.
  *
- * frec_rehome_word:A (frec_formats.c) / frec_ring_cursor_next:C
+ * frec_rehome_word:A (frec_formats.c) / frec_rb_cursor_next:C
  *	The one write into another CPU's slots: when a module goes, a
  *	fully ordered cmpxchg() repoints a committed record's format, %s,
  *	caller or symbol word from the module's memory to frec's copy of
@@ -169,16 +169,16 @@
 /* The global sequence: one order across all rings and CPUs. */
 static atomic64_t frec_seq = ATOMIC64_INIT(0);
 
-#ifdef FREC_RING_TEST_HOOKS
+#ifdef FREC_RB_TEST_HOOKS
 /*
  * Test builds only: called in the middle of every write, so that a test
  * can nest a writer at an exact point, as an interrupt would.
  */
-void (*frec_ring_test_hook)(enum frec_ring_hook where);
-#define frec_ring_hook(where)						\
+void (*frec_rb_test_hook)(enum frec_rb_hook where);
+#define frec_rb_hook(where)						\
 	do {								\
-		if (frec_ring_test_hook)				\
-			frec_ring_test_hook(where);			\
+		if (frec_rb_test_hook)				\
+			frec_rb_test_hook(where);			\
 	} while (0)
 #elif defined(__KERNEL__)
 /*
@@ -186,23 +186,23 @@ void (*frec_ring_test_hook)(enum frec_ring_hook where);
  * debugfs test_fault, which exists only with fault_inject=1).  Unarmed,
  * a static branch: a NOP in the write path.
  */
-#define frec_ring_hook(where)						\
+#define frec_rb_hook(where)						\
 	do {								\
-		if (static_branch_unlikely(&frec_ring_fault_key))	\
-			frec_ring_fault(where);				\
+		if (static_branch_unlikely(&frec_fault_key))	\
+			frec_fault_hit(where);				\
 	} while (0)
 #else
-#define frec_ring_hook(where) do { } while (0)
+#define frec_rb_hook(where) do { } while (0)
 #endif
 
 /**
- * frec_ring_record_slots() - slots a variable-size record takes
+ * frec_rb_record_slots() - slots a variable-size record takes
  * @len: payload length in bytes.
  *
  * Context: Any context.
  * Return: the number of slots, at least 1.
  */
-unsigned int frec_ring_record_slots(unsigned int len)
+unsigned int frec_rb_record_slots(unsigned int len)
 {
 	if (len <= FREC_RECORD_HEAD_BYTES)
 		return 1;
@@ -211,7 +211,7 @@ unsigned int frec_ring_record_slots(unsigned int len)
 }
 
 /**
- * frec_ring_init() - set up the shape of a ring
+ * frec_rb_init() - set up the shape of a ring
  * @ring: the ring.
  * @nr_slots: slots per CPU, a power of two, at least 2.
  * @max_record_len: longest payload of a variable-size record, or 0 for an
@@ -222,15 +222,15 @@ unsigned int frec_ring_record_slots(unsigned int len)
  * Return: 0, or -EINVAL if @nr_slots is not a power of two >= 2 or a
  * record of @max_record_len would not fit in one CPU's part.
  */
-int frec_ring_init(struct frec_ring_layout *ring, unsigned long nr_slots,
-		   unsigned int max_record_len, bool stop_when_full)
+int frec_rb_init(struct frec_rb *ring, unsigned long nr_slots,
+		 unsigned int max_record_len, bool stop_when_full)
 {
 	unsigned int max_slots = 1;
 
 	if (nr_slots < 2 || (nr_slots & (nr_slots - 1)))
 		return -EINVAL;
 	if (max_record_len)
-		max_slots = frec_ring_record_slots(max_record_len);
+		max_slots = frec_rb_record_slots(max_record_len);
 	if (max_slots > nr_slots)
 		return -EINVAL;
 	ring->nr_slots = nr_slots;
@@ -242,15 +242,15 @@ int frec_ring_init(struct frec_ring_layout *ring, unsigned long nr_slots,
 }
 
 /**
- * frec_ring_cpu_init() - reset one CPU's part of a ring
+ * frec_rb_cpu_init() - reset one CPU's part of a ring
  * @rc: the CPU's part.
  * @slots: its slot array, @ring->nr_slots long.
  * @ring: the ring.
  *
  * Context: Any context; nobody may use @rc meanwhile.
  */
-void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
-			const struct frec_ring_layout *ring)
+void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
+		      const struct frec_rb *ring)
 {
 	int i;
 
@@ -269,24 +269,24 @@ void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
  * Reserve @k positions on this CPU.  Returns true with the first position
  * in *@pos, or false after counting why the record is dropped.  On success
  * the caller owns [*pos, *pos + k) until it commits; the nest count stays
- * raised either way and frec_ring_end() lowers it.
+ * raised either way and frec_rb_end() lowers it.
  */
-static bool frec_ring_reserve(const struct frec_ring_layout *ring,
-			      struct frec_ring_cpu *rc, unsigned int k,
+static bool frec_rb_reserve(const struct frec_rb *ring,
+			    struct frec_rb_cpu *rc, unsigned int k,
 			      unsigned long *pos, u64 *seq, u64 *ts)
 {
 	unsigned long head, old;
 	long nest;
 
 	local_inc(&rc->written);
-	if (frec_ring_nmi_refused()) {
+	if (frec_rb_nmi_refused()) {
 		/* Only counters: local_inc() is an atomic add, fine in NMI. */
 		local_inc(&rc->dropped[FREC_DROP_NMI]);
-		local_inc(&rc->nest);	/* frec_ring_end() lowers it */
+		local_inc(&rc->nest);	/* frec_rb_end() lowers it */
 		return false;
 	}
 	nest = local_inc_return(&rc->nest);
-	if (unlikely(nest > FREC_RING_MAX_NEST)) {
+	if (unlikely(nest > FREC_RB_MAX_NEST)) {
 		local_inc(&rc->dropped[FREC_DROP_NEST]);
 		return false;
 	}
@@ -314,12 +314,12 @@ static bool frec_ring_reserve(const struct frec_ring_layout *ring,
 		}
 		*ts = local_clock();
 		/*
-		 * LMM(frec_ring_reserve:C) fully ordered: the commits of the
+		 * LMM(frec_rb_reserve:C) fully ordered: the commits of the
 		 * writes before this one on this CPU are visible before the
-		 * head move below.  Pairs with frec_ring_cursor_init:A.
+		 * head move below.  Pairs with frec_rb_cursor_init:A.
 		 */
 		*seq = atomic64_inc_return(&frec_seq);
-		/* LMM(frec_ring_reserve:A) */
+		/* LMM(frec_rb_reserve:A) */
 		old = local_cmpxchg(&rc->head, head, head + k);
 		if (likely(old == head))
 			break;
@@ -328,15 +328,15 @@ static bool frec_ring_reserve(const struct frec_ring_layout *ring,
 	*pos = head;
 	/*
 	 * Order the head move before the claims of the slots it reuses.
-	 * Pairs with frec_ring_cursor_next:D.
+	 * Pairs with frec_rb_cursor_next:D.
 	 */
-	smp_wmb(); /* LMM(frec_ring_reserve:B) */
+	smp_wmb(); /* LMM(frec_rb_reserve:B) */
 	return true;
 }
 
 /* Claim the @k slots of [pos, pos + k): count what they destroy, set BUSY. */
-static void frec_ring_claim(const struct frec_ring_layout *ring,
-			    struct frec_ring_cpu *rc, unsigned long pos,
+static void frec_rb_claim(const struct frec_rb *ring,
+			  struct frec_rb_cpu *rc, unsigned long pos,
 			    unsigned int k)
 {
 	struct frec_slot *slot;
@@ -348,19 +348,19 @@ static void frec_ring_claim(const struct frec_ring_layout *ring,
 		old = READ_ONCE(slot->state);
 		if (old && !(old & (FREC_SLOT_BUSY | FREC_SLOT_CONT)))
 			local_inc(&rc->overwritten);
-		/* LMM(frec_ring_claim:A) */
+		/* LMM(frec_rb_claim:A) */
 		WRITE_ONCE(slot->state, FREC_SLOT_BUSY);
 	}
 	/*
 	 * Order BUSY before the data that follows.  Pairs with
-	 * frec_ring_cursor_next:C.
+	 * frec_rb_cursor_next:C.
 	 */
-	smp_wmb(); /* LMM(frec_ring_claim:B) */
+	smp_wmb(); /* LMM(frec_rb_claim:B) */
 }
 
 /* Publish the @k slots of record @seq at [pos, pos + k). */
-static void frec_ring_commit(const struct frec_ring_layout *ring,
-			     struct frec_ring_cpu *rc, unsigned long pos,
+static void frec_rb_commit(const struct frec_rb *ring,
+			   struct frec_rb_cpu *rc, unsigned long pos,
 			     unsigned int k, u64 seq)
 {
 	u64 state = seq << FREC_SLOT_SEQ_SHIFT;
@@ -368,10 +368,10 @@ static void frec_ring_commit(const struct frec_ring_layout *ring,
 
 	/*
 	 * Release: the data stores above are visible before the state.
-	 * Pairs with frec_ring_cursor_next:A and frec_ring_copy:A.
+	 * Pairs with frec_rb_cursor_next:A and frec_rb_copy:A.
 	 */
 	for (i = 0; i < k; i++) {
-		/* LMM(frec_ring_commit:A) */
+		/* LMM(frec_rb_commit:A) */
 		smp_store_release(&rc->slots[(pos + i) & ring->mask].state,
 				  i ? state | FREC_SLOT_CONT : state);
 	}
@@ -381,16 +381,16 @@ static void frec_ring_commit(const struct frec_ring_layout *ring,
  * Leave the write.  barrier() keeps the compiler from moving the commit
  * stores after the nest decrement: an interrupt arriving once nest has
  * dropped may take this writer for finished (CPU-local ordering, pairs
- * with local_inc_return() of the nest count in frec_ring_reserve()).
+ * with local_inc_return() of the nest count in frec_rb_reserve()).
  */
-static void frec_ring_end(struct frec_ring_cpu *rc)
+static void frec_rb_end(struct frec_rb_cpu *rc)
 {
 	barrier();
 	local_dec(&rc->nest);
 }
 
 /**
- * frec_ring_write_event() - store a fixed-size event
+ * frec_rb_write_event() - store a fixed-size event
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
  * @fmt: format string address.
@@ -402,8 +402,8 @@ static void frec_ring_end(struct frec_ring_cpu *rc)
  * Return: 0 if stored, -ENOSPC if dropped (counted in @rc->dropped),
  * -EINVAL if @ring is a record ring.
  */
-int frec_ring_write_event(const struct frec_ring_layout *ring,
-			  struct frec_ring_cpu *rc, unsigned long fmt,
+int frec_rb_write_event(const struct frec_rb *ring,
+			struct frec_rb_cpu *rc, unsigned long fmt,
 			  unsigned long caller, const unsigned long *args,
 			  u64 *seqp)
 {
@@ -415,29 +415,29 @@ int frec_ring_write_event(const struct frec_ring_layout *ring,
 	if (unlikely(ring->max_record_len))
 		return -EINVAL;
 
-	if (!frec_ring_reserve(ring, rc, 1, &pos, &seq, &ts)) {
-		frec_ring_end(rc);
+	if (!frec_rb_reserve(ring, rc, 1, &pos, &seq, &ts)) {
+		frec_rb_end(rc);
 		return -ENOSPC;
 	}
-	frec_ring_hook(FREC_RING_HOOK_RESERVED);
-	frec_ring_claim(ring, rc, pos, 1);
+	frec_rb_hook(FREC_RB_HOOK_RESERVED);
+	frec_rb_claim(ring, rc, pos, 1);
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
 	WRITE_ONCE(slot->data[FREC_EVENT_FMT], fmt);
 	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller);
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
-	frec_ring_hook(FREC_RING_HOOK_FILLED);
-	frec_ring_commit(ring, rc, pos, 1, seq);
-	frec_ring_end(rc);
+	frec_rb_hook(FREC_RB_HOOK_FILLED);
+	frec_rb_commit(ring, rc, pos, 1, seq);
+	frec_rb_end(rc);
 	if (seqp)
 		*seqp = seq;
 	return 0;
 }
 
 /* Store @len bytes of @src into data words, zero-padding the last one. */
-static void frec_ring_fill_words(u64 *words, unsigned int nwords,
-				 const u8 *src, unsigned int len)
+static void frec_rb_fill_words(u64 *words, unsigned int nwords,
+			       const u8 *src, unsigned int len)
 {
 	unsigned int i, n;
 	u64 w;
@@ -453,7 +453,7 @@ static void frec_ring_fill_words(u64 *words, unsigned int nwords,
 }
 
 /**
- * frec_ring_write_record() - store a variable-size record
+ * frec_rb_write_record() - store a variable-size record
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
  * @fmt: format string address, or 0 for plain text.
@@ -467,12 +467,12 @@ static void frec_ring_fill_words(u64 *words, unsigned int nwords,
  * dropped for another reason (each counted in @rc->dropped), -EINVAL if
  * @ring is an event ring.
  */
-int frec_ring_write_record(const struct frec_ring_layout *ring,
-			   struct frec_ring_cpu *rc, unsigned long fmt,
+int frec_rb_write_record(const struct frec_rb *ring,
+			 struct frec_rb_cpu *rc, unsigned long fmt,
 			   unsigned long caller, const void *payload,
 			   unsigned int len, u64 *seqp)
 {
-	unsigned int k = frec_ring_record_slots(len), i, n;
+	unsigned int k = frec_rb_record_slots(len), i, n;
 	const u8 *src = payload;
 	struct frec_slot *slot;
 	unsigned long pos;
@@ -481,42 +481,42 @@ int frec_ring_write_record(const struct frec_ring_layout *ring,
 	if (unlikely(!ring->max_record_len))
 		return -EINVAL;
 	if (unlikely(len > ring->max_record_len)) {
-		frec_ring_count_drop(rc, FREC_DROP_SIZE);
+		frec_rb_count_drop(rc, FREC_DROP_SIZE);
 		return -E2BIG;
 	}
-	if (!frec_ring_reserve(ring, rc, k, &pos, &seq, &ts)) {
-		frec_ring_end(rc);
+	if (!frec_rb_reserve(ring, rc, k, &pos, &seq, &ts)) {
+		frec_rb_end(rc);
 		return -ENOSPC;
 	}
-	frec_ring_hook(FREC_RING_HOOK_RESERVED);
-	frec_ring_claim(ring, rc, pos, k);
+	frec_rb_hook(FREC_RB_HOOK_RESERVED);
+	frec_rb_claim(ring, rc, pos, k);
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_RECORD_TS], ts);
 	WRITE_ONCE(slot->data[FREC_RECORD_FMT], fmt);
 	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], caller);
 	WRITE_ONCE(slot->data[FREC_RECORD_LEN], (u64)k << 32 | len);
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
-	frec_ring_fill_words(&slot->data[FREC_RECORD_PAYLOAD],
-			     FREC_SLOT_WORDS - FREC_RECORD_PAYLOAD, src, n);
+	frec_rb_fill_words(&slot->data[FREC_RECORD_PAYLOAD],
+			   FREC_SLOT_WORDS - FREC_RECORD_PAYLOAD, src, n);
 	src += n;
 	len -= n;
 	for (i = 1; i < k; i++) {
 		slot = &rc->slots[(pos + i) & ring->mask];
 		n = min_t(unsigned int, len, FREC_RECORD_CONT_BYTES);
-		frec_ring_fill_words(slot->data, FREC_SLOT_WORDS, src, n);
+		frec_rb_fill_words(slot->data, FREC_SLOT_WORDS, src, n);
 		src += n;
 		len -= n;
 	}
-	frec_ring_hook(FREC_RING_HOOK_FILLED);
-	frec_ring_commit(ring, rc, pos, k, seq);
-	frec_ring_end(rc);
+	frec_rb_hook(FREC_RB_HOOK_FILLED);
+	frec_rb_commit(ring, rc, pos, k, seq);
+	frec_rb_end(rc);
 	if (seqp)
 		*seqp = seq;
 	return 0;
 }
 
 /**
- * frec_ring_cursor_init() - start reading one CPU's part of a ring
+ * frec_rb_cursor_init() - start reading one CPU's part of a ring
  * @ring: the ring.
  * @rc: the CPU's part.
  * @cur: the cursor to set up.
@@ -526,9 +526,9 @@ int frec_ring_write_record(const struct frec_ring_layout *ring,
  *
  * Context: Any context.
  */
-void frec_ring_cursor_init(const struct frec_ring_layout *ring,
-			   struct frec_ring_cpu *rc,
-			   struct frec_ring_cursor *cur)
+void frec_rb_cursor_init(const struct frec_rb *ring,
+			 struct frec_rb_cpu *rc,
+			   struct frec_rb_cursor *cur)
 {
 	unsigned long head = local_read(&rc->head);
 
@@ -536,9 +536,9 @@ void frec_ring_cursor_init(const struct frec_ring_layout *ring,
 	 * The head load acquires (local_t has no acquire load of its own):
 	 * the commits of every write that finished before head reached this
 	 * value are seen by the walk that follows.  Pairs with
-	 * frec_ring_reserve:C.
+	 * frec_rb_reserve:C.
 	 */
-	smp_rmb(); /* LMM(frec_ring_cursor_init:A) */
+	smp_rmb(); /* LMM(frec_rb_cursor_init:A) */
 	cur->end = head;
 	cur->pos = head > ring->nr_slots ? head - ring->nr_slots : 0;
 	cur->last_seq = 0;
@@ -546,7 +546,7 @@ void frec_ring_cursor_init(const struct frec_ring_layout *ring,
 }
 
 /* Copy @len payload bytes out of data words. */
-static void frec_ring_copy_words(u8 *dst, const u64 *words, unsigned int len)
+static void frec_rb_copy_words(u8 *dst, const u64 *words, unsigned int len)
 {
 	unsigned int i, n;
 	u64 w;
@@ -564,11 +564,11 @@ static void frec_ring_copy_words(u8 *dst, const u64 *words, unsigned int len)
  * Copy the record whose first slot is at @pos, committed with @state, into
  * @ent and @buf.  Returns its number of slots, or 0 if it is not whole.
  */
-static unsigned int frec_ring_copy(const struct frec_ring_layout *ring,
-				   struct frec_ring_cpu *rc,
-				   struct frec_ring_cursor *cur,
+static unsigned int frec_rb_copy(const struct frec_rb *ring,
+				 struct frec_rb_cpu *rc,
+				   struct frec_rb_cursor *cur,
 				   unsigned long pos, u64 state,
-				   struct frec_ring_entry *ent, u8 *buf,
+				   struct frec_rb_entry *ent, u8 *buf,
 				   unsigned int buf_len)
 {
 	const struct frec_slot *first = &rc->slots[pos & ring->mask];
@@ -591,24 +591,24 @@ static unsigned int frec_ring_copy(const struct frec_ring_layout *ring,
 	k = word >> 32;
 	len = (u32)word;
 	if (k < 1 || k > ring->max_record_slots || pos + k > cur->end ||
-	    frec_ring_record_slots(len) != k || (buf && len > buf_len))
+	    frec_rb_record_slots(len) != k || (buf && len > buf_len))
 		return 0;
 	ent->len = len;
 	memset(ent->args, 0, sizeof(ent->args));
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
 	if (buf) {
-		frec_ring_copy_words(buf, &first->data[FREC_RECORD_PAYLOAD], n);
+		frec_rb_copy_words(buf, &first->data[FREC_RECORD_PAYLOAD], n);
 		buf += n;
 	}
 	len -= n;
 	for (i = 1; i < k; i++) {
 		slot = &rc->slots[(pos + i) & ring->mask];
-		/* LMM(frec_ring_copy:A) pairs with frec_ring_commit:A */
+		/* LMM(frec_rb_copy:A) pairs with frec_rb_commit:A */
 		if (smp_load_acquire(&slot->state) != cont)
 			return 0;
 		n = min_t(unsigned int, len, FREC_RECORD_CONT_BYTES);
 		if (buf) {
-			frec_ring_copy_words(buf, slot->data, n);
+			frec_rb_copy_words(buf, slot->data, n);
 			buf += n;
 		}
 		len -= n;
@@ -617,8 +617,8 @@ static unsigned int frec_ring_copy(const struct frec_ring_layout *ring,
 }
 
 /* Did any of the @k slots at @pos change from record @state's? */
-static bool frec_ring_changed(const struct frec_ring_layout *ring,
-			      struct frec_ring_cpu *rc, unsigned long pos,
+static bool frec_rb_changed(const struct frec_rb *ring,
+			    struct frec_rb_cpu *rc, unsigned long pos,
 			      unsigned int k, u64 state)
 {
 	unsigned int i;
@@ -632,7 +632,7 @@ static bool frec_ring_changed(const struct frec_ring_layout *ring,
 }
 
 /**
- * frec_ring_cursor_next() - copy out the next whole record
+ * frec_rb_cursor_next() - copy out the next whole record
  * @ring: the ring.
  * @rc: the CPU's part @cur reads.
  * @cur: the cursor.
@@ -648,10 +648,10 @@ static bool frec_ring_changed(const struct frec_ring_layout *ring,
  * Context: Any context; never blocks writers.
  * Return: true if @ent holds a record, false at the end of the read.
  */
-bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
-			   struct frec_ring_cpu *rc,
-			   struct frec_ring_cursor *cur,
-			   struct frec_ring_entry *ent, void *buf,
+bool frec_rb_cursor_next(const struct frec_rb *ring,
+			 struct frec_rb_cpu *rc,
+			   struct frec_rb_cursor *cur,
+			   struct frec_rb_entry *ent, void *buf,
 			   unsigned int buf_len)
 {
 	unsigned long pos, head;
@@ -660,27 +660,27 @@ bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
 
 	while (cur->pos < cur->end) {
 		pos = cur->pos;
-		/* LMM(frec_ring_cursor_next:A) pairs with frec_ring_commit:A */
+		/* LMM(frec_rb_cursor_next:A) pairs with frec_rb_commit:A */
 		state = smp_load_acquire(&rc->slots[pos & ring->mask].state);
 		if (!state || (state & (FREC_SLOT_BUSY | FREC_SLOT_CONT))) {
 			/* Empty, being written, or the tail of a lost record. */
 			cur->pos++;
 			continue;
 		}
-		k = frec_ring_copy(ring, rc, cur, pos, state, ent, buf, buf_len);
+		k = frec_rb_copy(ring, rc, cur, pos, state, ent, buf, buf_len);
 		/*
 		 * Order the copy before the second look at the states and
-		 * at head.  Pairs with frec_ring_claim:B: a copy that saw
+		 * at head.  Pairs with frec_rb_claim:B: a copy that saw
 		 * new data sees BUSY or a newer state below.
 		 */
-		smp_rmb(); /* LMM(frec_ring_cursor_next:C) */
+		smp_rmb(); /* LMM(frec_rb_cursor_next:C) */
 		/*
-		 * LMM(frec_ring_cursor_next:D) pairs with frec_ring_reserve:B:
+		 * LMM(frec_rb_cursor_next:D) pairs with frec_rb_reserve:B:
 		 * if :A or the copy saw a newer lap in the slot, head shows
 		 * that lap reserved.
 		 */
 		head = local_read(&rc->head);
-		if (!k || frec_ring_changed(ring, rc, pos, k, state) ||
+		if (!k || frec_rb_changed(ring, rc, pos, k, state) ||
 		    head - pos > ring->nr_slots ||
 		    ent->seq <= cur->last_seq) {
 			cur->raced++;
@@ -696,7 +696,7 @@ bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
 }
 
 /**
- * frec_ring_abandon_writes() - give up the writes a dead context left open
+ * frec_rb_abandon_writes() - give up the writes a dead context left open
  * @rc: this CPU's part of a ring.
  *
  * For the oops handler, on the CPU whose task dies: writes in progress
@@ -707,7 +707,7 @@ bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
  * on it will ever return.
  * Return: the writes given up, now counted in dropped[FREC_DROP_ABANDONED].
  */
-unsigned long frec_ring_abandon_writes(struct frec_ring_cpu *rc)
+unsigned long frec_rb_abandon_writes(struct frec_rb_cpu *rc)
 {
 	long nest = local_read(&rc->nest);
 

@@ -1,19 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * frec_ring.h - frec's lock-free per-CPU ring core.
+ * frec_rb.h - frec's lock-free per-CPU ring core.
  *
- * The core (frec_ring.c) is written once and compiled both into the module
+ * The core (frec_rb.c) is written once and compiled both into the module
  * and into the userspace harness (tools/harness), where kernel_compat.h
  * maps the few kernel primitives it uses onto C11 atomics.  It allocates
  * nothing: the caller provides each CPU's slot array.
  *
  * Concurrency contract:
- *  - frec_ring_write_event() and frec_ring_write_record() may be called
+ *  - frec_rb_write_event() and frec_rb_write_record() may be called
  *    from any context, NMI included, with preemption disabled, on the
- *    struct frec_ring_cpu of the CPU they run on.  They never sleep, lock,
+ *    struct frec_rb_cpu of the CPU they run on.  They never sleep, lock,
  *    allocate or wait for another CPU.  Nested calls on one CPU (an IRQ or
  *    NMI interrupting a writer) are fine.
- *  - Readers (frec_ring_cursor_*) run on any CPU, concurrently with writers
+ *  - Readers (frec_rb_cursor_*) run on any CPU, concurrently with writers
  *    and with each other, and never block writers; they only read.
  *  - Everything else (init, reset) needs the ring to be quiescent: no
  *    writer and no reader on it.
@@ -46,17 +46,17 @@
 #ifdef CONFIG_GENERIC_ATOMIC64
 #error "frec needs native 64-bit atomics: GENERIC_ATOMIC64 locks, and an NMI would deadlock on it"
 #endif
-#define frec_ring_nmi_refused() \
+#define frec_rb_nmi_refused() \
 	(!IS_ENABLED(CONFIG_ARCH_HAVE_NMI_SAFE_CMPXCHG) && in_nmi())
 #else
-#include "kernel_compat.h"
+#include "frec_user.h"
 #endif
 
 #include <frec_raw.h>
 
-/* Why a record was not stored; indexes frec_ring_cpu.dropped[]. */
+/* Why a record was not stored; indexes frec_rb_cpu.dropped[]. */
 enum frec_drop_reason {
-	FREC_DROP_NEST,		/* nested deeper than FREC_RING_MAX_NEST */
+	FREC_DROP_NEST,		/* nested deeper than FREC_RB_MAX_NEST */
 	FREC_DROP_LAP,		/* would overwrite an interrupted writer's slots */
 	FREC_DROP_FULL,		/* stop-when-full ring is full */
 	FREC_DROP_SIZE,		/* larger than the ring's maximum record */
@@ -69,15 +69,15 @@ enum frec_drop_reason {
 /* Writers that may be in progress at once on one CPU (task, softirq, hard
  * IRQ, NMI, and some slack for nested NMIs or recursion through a probe).
  */
-#define FREC_RING_MAX_NEST	8
+#define FREC_RB_MAX_NEST	8
 
 /**
- * struct frec_ring_cpu - one CPU's part of a ring
+ * struct frec_rb_cpu - one CPU's part of a ring
  * @head: the next free position; positions count slots from 0 and never
  *	wrap, a position's slot is slots[pos & mask].  Only this CPU writes.
  * @nest: writers in progress on this CPU.
  * @pending_pos: a lower bound on the first position of the outermost
- *	writer in progress on this CPU (see "Nested writers" in frec_ring.c).
+ *	writer in progress on this CPU (see "Nested writers" in frec_rb.c).
  * @written: records offered to this CPU's part, stored or not.
  * @overwritten: stored records destroyed by newer ones.
  * @dropped: records not stored, by reason.
@@ -85,7 +85,7 @@ enum frec_drop_reason {
  *
  * The counters are only written by this CPU; anyone may read them.
  */
-struct frec_ring_cpu {
+struct frec_rb_cpu {
 	local_t head;
 	local_t nest;
 	unsigned long pending_pos;
@@ -96,7 +96,7 @@ struct frec_ring_cpu {
 };
 
 /**
- * struct frec_ring_layout - the shape of a ring, shared by all its CPUs
+ * struct frec_rb - the shape of a ring, shared by all its CPUs
  * @nr_slots: slots per CPU, a power of two.
  * @mask: @nr_slots - 1.
  * @max_record_len: longest payload of a variable-size record; 0 makes an
@@ -105,7 +105,7 @@ struct frec_ring_cpu {
  *	ring).
  * @stop_when_full: keep the first records instead of the newest.
  */
-struct frec_ring_layout {
+struct frec_rb {
 	unsigned long nr_slots;
 	unsigned long mask;
 	unsigned int max_record_len;
@@ -114,7 +114,7 @@ struct frec_ring_layout {
 };
 
 /**
- * struct frec_ring_entry - a record as a reader copied it out
+ * struct frec_rb_entry - a record as a reader copied it out
  * @seq: global sequence number.
  * @ts: timestamp (ns).
  * @fmt: format string address (0 for a record of plain text).
@@ -123,7 +123,7 @@ struct frec_ring_layout {
  * @len: payload length of a variable-size record, 0 for an event.
  * @payload: the reader's buffer the payload was copied into.
  */
-struct frec_ring_entry {
+struct frec_rb_entry {
 	u64 seq;
 	u64 ts;
 	unsigned long fmt;
@@ -134,14 +134,14 @@ struct frec_ring_entry {
 };
 
 /**
- * struct frec_ring_cursor - a reader's place in one CPU's part of a ring
+ * struct frec_rb_cursor - a reader's place in one CPU's part of a ring
  * @pos: the next position to look at.
  * @end: the head when the read started; newer records are not read.
  * @last_seq: sequence number of the last record returned.
  * @raced: records skipped because a writer overwrote them while they were
  *	being read.
  */
-struct frec_ring_cursor {
+struct frec_rb_cursor {
 	unsigned long pos;
 	unsigned long end;
 	u64 last_seq;
@@ -149,52 +149,52 @@ struct frec_ring_cursor {
 };
 
 /* Points inside a write where a test may nest a writer or fault. */
-enum frec_ring_hook {
-	FREC_RING_HOOK_RESERVED,	/* positions reserved, slots not claimed */
-	FREC_RING_HOOK_FILLED,		/* slots filled, not committed */
+enum frec_rb_hook {
+	FREC_RB_HOOK_RESERVED,	/* positions reserved, slots not claimed */
+	FREC_RB_HOOK_FILLED,		/* slots filled, not committed */
 };
 
-#ifdef FREC_RING_TEST_HOOKS
-extern void (*frec_ring_test_hook)(enum frec_ring_hook where);
+#ifdef FREC_RB_TEST_HOOKS
+extern void (*frec_rb_test_hook)(enum frec_rb_hook where);
 #elif defined(__KERNEL__)
 #include <linux/jump_label.h>
 /* frec.ko's fault injection for the crash-dump tests (frec_crash.c). */
-DECLARE_STATIC_KEY_FALSE(frec_ring_fault_key);
-void frec_ring_fault(enum frec_ring_hook where);
+DECLARE_STATIC_KEY_FALSE(frec_fault_key);
+void frec_fault_hit(enum frec_rb_hook where);
 #endif
 
 /* Count a record @rc did not store, for @why. */
-static inline void frec_ring_count_drop(struct frec_ring_cpu *rc,
-					enum frec_drop_reason why)
+static inline void frec_rb_count_drop(struct frec_rb_cpu *rc,
+				      enum frec_drop_reason why)
 {
 	local_inc(&rc->written);
 	local_inc(&rc->dropped[why]);
 }
 
-int frec_ring_init(struct frec_ring_layout *ring, unsigned long nr_slots,
-		   unsigned int max_record_len, bool stop_when_full);
-unsigned int frec_ring_record_slots(unsigned int len);
-void frec_ring_cpu_init(struct frec_ring_cpu *rc, struct frec_slot *slots,
-			const struct frec_ring_layout *ring);
+int frec_rb_init(struct frec_rb *ring, unsigned long nr_slots,
+		 unsigned int max_record_len, bool stop_when_full);
+unsigned int frec_rb_record_slots(unsigned int len);
+void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
+		      const struct frec_rb *ring);
 
-int frec_ring_write_event(const struct frec_ring_layout *ring,
-			  struct frec_ring_cpu *rc, unsigned long fmt,
+int frec_rb_write_event(const struct frec_rb *ring,
+			struct frec_rb_cpu *rc, unsigned long fmt,
 			  unsigned long caller, const unsigned long *args,
 			  u64 *seqp);
-int frec_ring_write_record(const struct frec_ring_layout *ring,
-			   struct frec_ring_cpu *rc, unsigned long fmt,
+int frec_rb_write_record(const struct frec_rb *ring,
+			 struct frec_rb_cpu *rc, unsigned long fmt,
 			   unsigned long caller, const void *payload,
 			   unsigned int len, u64 *seqp);
 
-void frec_ring_cursor_init(const struct frec_ring_layout *ring,
-			   struct frec_ring_cpu *rc,
-			   struct frec_ring_cursor *cur);
-bool frec_ring_cursor_next(const struct frec_ring_layout *ring,
-			   struct frec_ring_cpu *rc,
-			   struct frec_ring_cursor *cur,
-			   struct frec_ring_entry *ent, void *buf,
+void frec_rb_cursor_init(const struct frec_rb *ring,
+			 struct frec_rb_cpu *rc,
+			   struct frec_rb_cursor *cur);
+bool frec_rb_cursor_next(const struct frec_rb *ring,
+			 struct frec_rb_cpu *rc,
+			   struct frec_rb_cursor *cur,
+			   struct frec_rb_entry *ent, void *buf,
 			   unsigned int buf_len);
 
-unsigned long frec_ring_abandon_writes(struct frec_ring_cpu *rc);
+unsigned long frec_rb_abandon_writes(struct frec_rb_cpu *rc);
 
 #endif /* _FREC_RING_H */

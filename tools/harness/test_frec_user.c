@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_kernel_compat.c - the kernel primitives of kernel_compat.h behave as
- * the kernel's do, under real threads.  Run natively, under TSan (which
+ * test_frec_user.c - the kernel primitives of kmod/lib/frec_user.h, and
+ * the harness's simulated CPUs, behave as the kernel's do, under real
+ * threads.  Run natively, under TSan (which
  * flags a mapping too weak to order the message-passing case) and under
  * ASan/UBSan.
  */
@@ -10,21 +11,21 @@
 #include <string.h>
 
 #include "harness_test.h"
-#include "kernel_compat.h"
+#include "sim_cpu.h"
 
 #define INC_THREADS	4
 #define INC_PER_THREAD	100000
 
-static atomic_long_t inc_counter;
+static atomic64_t inc_counter;
 static unsigned char *inc_seen;
 
 static void *inc_thread(void *arg)
 {
 	int i;
 
-	compat_set_cpu((int)(long)arg);
+	sim_set_cpu((int)(long)arg);
 	for (i = 0; i < INC_PER_THREAD; i++) {
-		long v = atomic_long_inc_return(&inc_counter);
+		s64 v = atomic64_inc_return(&inc_counter);
 
 		/* Each value is handed out once: a plain store is race-free. */
 		inc_seen[v - 1]++;
@@ -38,12 +39,12 @@ static void atomic_inc_return_hands_out_each_value_once(struct ht_case *c)
 	long i, total = (long)INC_THREADS * INC_PER_THREAD;
 
 	inc_seen = calloc(total, 1);
-	atomic_long_set(&inc_counter, 0);
+	inc_counter.counter = 0;
 	for (i = 0; i < INC_THREADS; i++)
 		pthread_create(&th[i], NULL, inc_thread, (void *)i);
 	for (i = 0; i < INC_THREADS; i++)
 		pthread_join(th[i], NULL);
-	HT_EXPECT_EQ(c, atomic_long_read(&inc_counter), total);
+	HT_EXPECT_EQ(c, atomic64_read(&inc_counter), total);
 	for (i = 0; i < total; i++)
 		if (inc_seen[i] != 1) {
 			HT_EXPECT(c, 0, "value %ld handed out %d times",
@@ -53,20 +54,33 @@ static void atomic_inc_return_hands_out_each_value_once(struct ht_case *c)
 	free(inc_seen);
 }
 
-static void try_cmpxchg_updates_old_on_failure(struct ht_case *c)
+/* local_t as the ring core uses it: one thread's, read by others. */
+static void local_ops_do_what_the_kernel_does(struct ht_case *c)
 {
-	atomic64_t v = ATOMIC64_INIT(5);
-	s64 old = 4;
+	local_t l;
 
-	HT_EXPECT(c, !atomic64_try_cmpxchg(&v, &old, 9), "swapped 4 for 9");
-	HT_EXPECT_EQ(c, old, 5);
-	HT_EXPECT_EQ(c, atomic64_read(&v), 5);
-	HT_EXPECT(c, atomic64_try_cmpxchg(&v, &old, 9), "did not swap 5");
-	HT_EXPECT_EQ(c, atomic64_read(&v), 9);
-	HT_EXPECT_EQ(c, atomic64_cmpxchg(&v, 9, 11), 9);
-	HT_EXPECT_EQ(c, atomic64_cmpxchg(&v, 9, 12), 11);
-	HT_EXPECT_EQ(c, atomic64_add_return(4, &v), 15);
-	HT_EXPECT_EQ(c, atomic64_fetch_add_relaxed(1, &v), 15);
+	local_set(&l, 5);
+	local_inc(&l);
+	HT_EXPECT_EQ(c, local_read(&l), 6);
+	local_dec(&l);
+	local_add(10, &l);
+	HT_EXPECT_EQ(c, local_read(&l), 15);
+	HT_EXPECT_EQ(c, local_inc_return(&l), 16);
+	/* cmpxchg returns what it found, and swaps only if that was old. */
+	HT_EXPECT_EQ(c, local_cmpxchg(&l, 4, 9), 16);
+	HT_EXPECT_EQ(c, local_read(&l), 16);
+	HT_EXPECT_EQ(c, local_cmpxchg(&l, 16, 9), 16);
+	HT_EXPECT_EQ(c, local_read(&l), 9);
+}
+
+static void do_div_leaves_the_quotient(struct ht_case *c)
+{
+	u64 n = 1234567890123ULL;
+	unsigned int rem = do_div(n, 1000000000U);
+
+	HT_EXPECT_EQ(c, rem, 234567890123ULL % 1000000000U);
+	HT_EXPECT_EQ(c, n, 1234ULL);
+	HT_EXPECT_EQ(c, min_t(size_t, 3, 7), 3);
 }
 
 #define MP_ROUNDS	20000
@@ -113,7 +127,7 @@ static void *cpu_thread(void *arg)
 	int cpu = (int)(long)arg;
 	int i, ok = 1;
 
-	compat_set_cpu(cpu);
+	sim_set_cpu(cpu);
 	for (i = 0; i < 1000; i++)
 		ok &= raw_smp_processor_id() == cpu;
 	return (void *)(long)ok;
@@ -125,7 +139,7 @@ static void cpu_id_is_per_thread(struct ht_case *c)
 	void *ok;
 	long i;
 
-	compat_set_cpu(63);
+	sim_set_cpu(63);
 	for (i = 0; i < 8; i++)
 		pthread_create(&th[i], NULL, cpu_thread, (void *)i);
 	for (i = 0; i < 8; i++) {
@@ -157,7 +171,8 @@ static void local_clock_is_monotonic_ns(struct ht_case *c)
 
 static struct ht_case cases[] = {
 	HT_CASE(atomic_inc_return_hands_out_each_value_once),
-	HT_CASE(try_cmpxchg_updates_old_on_failure),
+	HT_CASE(local_ops_do_what_the_kernel_does),
+	HT_CASE(do_div_leaves_the_quotient),
 	HT_CASE(release_acquire_publishes_plain_data),
 	HT_CASE(cpu_id_is_per_thread),
 	HT_CASE(local_clock_is_monotonic_ns),

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frec_format_env.c - formatting records in the kernel: frec_format.c
+ * frec_format_kernel.c - formatting records in the kernel: frec_format.c
  * with lookups that are safe on any address.
  *
  * An event's format and %s arguments are addresses that may point into a
@@ -26,7 +26,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "frec_format_env.h"
+#include "frec_format_kernel.h"
 #include "frec_formats.h"
 
 /**

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frec_format.c - a record's line of text, printed as vsnprintf() prints.
+ * frec_format.c - a stored message, printed as vsnprintf() prints it.
  *
  * What is printed is specified in frec_format.h; this file is how.  It runs
  * wherever the module reads a ring, NMI and panic included, so it never
@@ -27,32 +27,17 @@
  *   "%#.3o"   8      "0010"        "010"
  *   "%.*d"    -1, 5  "5"           "5"      (but "%.*s" -1 prints "")
  *   "%5%"     -      "%"           "    %"
- *
- * Lines are built in place: the prefix, then the caller's symbol and the
- * message written raw into the rest of the buffer, each then escaped in
- * place from its end backwards (an escape only ever moves bytes right).
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/string.h>
 #include <linux/types.h>
-#else
-#include <stdbool.h>
-#include <string.h>
-#define noinline_for_stack	/* stack depth matters in the kernel only */
 #endif
 
 #include "frec_format.h"
-
-/* number()'s flags, as lib/vsprintf.c defines them. */
-#define FREC_SIGN	1	/* signed conversion (d, i) */
-#define FREC_LEFT	2	/* '-': left-justify */
-#define FREC_PLUS	4	/* '+': a sign even when positive */
-#define FREC_SPACE	8	/* ' ': a space when positive */
-#define FREC_ZEROPAD	16	/* '0': pad with zeros */
-#define FREC_SMALL	32	/* lowercase hex digits */
-#define FREC_SPECIAL	64	/* '#': 0x before hex, 0 before octal */
+#include "frec_format_out.h"
 
 /* struct printf_spec keeps the width in 24 bits, the precision in 16. */
 #define FREC_WIDTH_BITS		24
@@ -72,40 +57,7 @@
 #define FREC_STAR_WIDTH		1
 #define FREC_STAR_PRECISION	2
 
-/* What ends a line that did not fit. */
-#define FREC_CUT_MARK		"[...]\n"
-#define FREC_CUT_MARK_LEN	(sizeof(FREC_CUT_MARK) - 1)
-
-static const char frec_hex_digits[] = "0123456789abcdef";
 static const char frec_hex_upper[] = "0123456789ABCDEF";
-
-/**
- * struct frec_out - where text goes
- * @buf: the buffer.
- * @size: its size, the NUL's byte included; 0 means write nothing.
- * @len: bytes written so far, at most @size - 1.
- * @cut: set when a byte did not fit, or may not have.
- */
-struct frec_out {
-	char *buf;
-	size_t size;
-	size_t len;
-	bool cut;
-};
-
-/**
- * struct frec_spec - how to print one value (struct printf_spec's part)
- * @width: field width, -1 for none.
- * @precision: precision, -1 for none.
- * @flags: FREC_SIGN...FREC_SPECIAL.
- * @base: 8, 10 or 16.
- */
-struct frec_spec {
-	int width;
-	int precision;
-	unsigned int flags;
-	unsigned int base;
-};
 
 /**
  * struct frec_conv - one conversion, as read from a format
@@ -125,24 +77,6 @@ struct frec_conv {
 	char type;
 };
 
-static size_t frec_min(size_t a, size_t b)
-{
-	return a < b ? a : b;
-}
-
-/* The remainder of *@n / @base, leaving the quotient in *@n. */
-static unsigned int frec_div_rem(u64 *n, unsigned int base)
-{
-#ifdef __KERNEL__
-	return do_div(*n, base);
-#else
-	unsigned int rem = (unsigned int)(*n % base);
-
-	*n /= base;
-	return rem;
-#endif
-}
-
 static bool frec_isdigit(char c)
 {
 	return c >= '0' && c <= '9';
@@ -161,69 +95,13 @@ static bool frec_isalnum(char c)
 	       (u >= 'A' && u <= 'Z') || (u >= 0xc0 && u != 0xd7 && u != 0xf7);
 }
 
-/* Control bytes and DEL, written as \xNN in a line. */
-static bool frec_needs_escape(unsigned char c)
-{
-	return c < 0x20 || c == 0x7f;
-}
-
-/* Bytes that can still be written, the NUL's byte kept free. */
-static size_t frec_out_room(const struct frec_out *o)
-{
-	return o->size ? o->size - 1 - o->len : 0;
-}
-
-static void frec_putc(struct frec_out *o, char c)
-{
-	if (frec_out_room(o))
-		o->buf[o->len++] = c;
-	else
-		o->cut = true;
-}
-
-static void frec_write(struct frec_out *o, const char *s, size_t n)
-{
-	size_t room = frec_out_room(o);
-
-	if (n > room) {
-		n = room;
-		o->cut = true;
-	}
-	if (!n)
-		return;		/* o->buf may be NULL */
-	memcpy(o->buf + o->len, s, n);
-	o->len += n;
-}
-
-static void frec_puts(struct frec_out *o, const char *s)
-{
-	frec_write(o, s, strlen(s));
-}
-
-/* @n copies of @c; nothing if @n <= 0. */
-static void frec_fill(struct frec_out *o, char c, long n)
-{
-	size_t room = frec_out_room(o);
-
-	if (n <= 0)
-		return;
-	if ((unsigned long)n > room) {
-		n = (long)room;
-		o->cut = true;
-	}
-	if (!n)
-		return;
-	memset(o->buf + o->len, c, n);
-	o->len += n;
-}
-
 /*
  * number() of lib/vsprintf.c: sign, "0x" or "0" prefix, zero or space
  * padding, precision, left justification, with its quirks (a zero
  * precision still prints "0"; '0' is not dropped when there is a
  * precision; "%#o" adds its "0" before the precision's zeros).
  */
-static noinline_for_stack
+noinline_for_stack
 void frec_number(struct frec_out *o, u64 num, struct frec_spec spec)
 {
 	char tmp[24];	/* 22 octal digits make 64 bits */
@@ -256,7 +134,7 @@ void frec_number(struct frec_out *o, u64 num, struct frec_spec spec)
 	/* The digits, least significant first. */
 	if (spec.base == 10) {
 		do
-			tmp[i++] = (char)('0' + frec_div_rem(&num, 10));
+			tmp[i++] = (char)('0' + do_div(num, 10));
 		while (num);
 	} else {
 		unsigned int shift = spec.base == 16 ? 4 : 3;
@@ -292,7 +170,7 @@ void frec_number(struct frec_out *o, u64 num, struct frec_spec spec)
 }
 
 /* @num in decimal (%llu), or in hex with "0x" (%#llx). */
-static void frec_put_dec(struct frec_out *o, u64 num)
+void frec_put_dec(struct frec_out *o, u64 num)
 {
 	struct frec_spec spec = { .width = -1, .precision = -1, .base = 10 };
 
@@ -404,11 +282,11 @@ size_t frec_string_len(u64 addr, size_t len, struct frec_spec spec,
 		n = env->string(env->ctx, probe, sizeof(probe), addr + full);
 		if (n <= 0)
 			break;
-		full += frec_min(n, sizeof(probe) - 1);
+		full += min_t(size_t, n, sizeof(probe) - 1);
 		if ((size_t)n < sizeof(probe) - 1)
 			break;
 	}
-	return frec_min(full, cap);
+	return min_t(size_t, full, cap);
 }
 
 /*
@@ -437,7 +315,7 @@ static void frec_string(struct frec_out *o, u64 addr, struct frec_spec spec,
 		frec_error_string(o, "(efault)", spec);
 		return;
 	}
-	len = frec_min(n, size - 1);
+	len = min_t(size_t, n, size - 1);
 	o->len += len;
 	if (!frec_out_room(o)) {	/* it filled the buffer */
 		size = frec_string_len(addr, len, spec, env);
@@ -462,7 +340,7 @@ static void frec_address(struct frec_out *o, u64 addr, char ext, struct frec_spe
 
 	if (env && env->pointer) {
 		i = env->pointer(env->ctx, tmp, sizeof(tmp), addr, ext);
-		frec_text(o, tmp, frec_min(i, sizeof(tmp) - 1), spec);
+		frec_text(o, tmp, min_t(size_t, i, sizeof(tmp) - 1), spec);
 		return;
 	}
 	i = sizeof(tmp);
@@ -480,7 +358,7 @@ static void frec_address(struct frec_out *o, u64 addr, char ext, struct frec_spe
  * sprint_symbol() prints an address that resolves nowhere, 0x%lx; then,
  * as symbol_string() does, precision and width like a string's.
  */
-static noinline_for_stack
+noinline_for_stack
 void frec_symbol(struct frec_out *o, u64 addr, char ext, struct frec_spec spec,
 		 const struct frec_format_env *env)
 {
@@ -494,7 +372,7 @@ void frec_symbol(struct frec_out *o, u64 addr, char ext, struct frec_spec spec,
 			len = (size_t)n;
 			if (spec.precision >= 0 && len > (size_t)spec.precision)
 				len = (size_t)spec.precision;
-			written = frec_min(len, size - 1);
+			written = min_t(size_t, len, size - 1);
 			if (written < len)
 				o->cut = true;
 			o->len += written;
@@ -780,8 +658,8 @@ void frec_convert(struct frec_out *o, const char *pct,
 }
 
 /* The message of @fmt and @args into @o; see frec_format_message(). */
-static void frec_format_to(struct frec_out *o, const char *fmt,
-			   const u64 *args, unsigned int nr_args,
+void frec_format_to(struct frec_out *o, const char *fmt,
+		    const u64 *args, unsigned int nr_args,
 			   const struct frec_format_env *env,
 			   size_t *bad_offset)
 {
@@ -922,129 +800,3 @@ unsigned int frec_format_pointer_args(const char *fmt, struct frec_format_ptr_ar
 	return n;
 }
 
-/*
- * Escape the bytes written from @start on, in place, backwards: each
- * byte's escape ends at or after where the byte was, so no byte is
- * overwritten before it is read.  What no longer fits is dropped (an
- * escape may be cut in the middle) and the line marked cut.
- */
-static void frec_escape(struct frec_out *o, size_t start)
-{
-	size_t limit = o->size - 1, end = o->len, out = start, i, j, d;
-	unsigned char c, rest = 0;
-	bool more;
-
-	for (i = start; i < end; i++) {
-		size_t w = frec_needs_escape(o->buf[i]) ? 4 : 1;
-
-		if (out + w > limit)
-			break;
-		out += w;
-	}
-	if (i == end && out == end)
-		return;		/* nothing to escape */
-	more = i < end;
-	if (more)
-		rest = o->buf[i];
-	for (j = i, d = out; j > start;) {
-		c = o->buf[--j];
-		if (frec_needs_escape(c)) {
-			d -= 4;
-			o->buf[d] = '\\';
-			o->buf[d + 1] = 'x';
-			o->buf[d + 2] = frec_hex_digits[c >> 4];
-			o->buf[d + 3] = frec_hex_digits[c & 15];
-		} else {
-			o->buf[--d] = c;
-		}
-	}
-	o->len = out;
-	if (more) {
-		char esc[4] = { '\\', 'x', frec_hex_digits[rest >> 4],
-				frec_hex_digits[rest & 15] };
-
-		o->cut = true;
-		if (frec_needs_escape(rest))
-			frec_write(o, esc, frec_min(limit - out, 4));
-	}
-}
-
-/* @s, escaped as a message is. */
-static void frec_put_escaped(struct frec_out *o, const char *s)
-{
-	size_t start = o->len;
-
-	frec_puts(o, s);
-	frec_escape(o, start);
-}
-
-/**
- * frec_format_line() - a record's line, as the dump prints it
- * @buf: where the line goes, NUL-terminated.
- * @size: bytes at @buf; FREC_FORMAT_LINE_MAX for the dump's lines.
- * @rec: the record.
- * @env: how to read %s strings and name symbols (as for
- *	frec_format_message()).
- *
- * Writes "<seq> [<s>.<ns>] cpu<cpu> <ring>: <caller> <message>\n" as
- * frec_format.h describes.  An event's message is frec_format_message()'s
- * (a bad format included, with its "[bad format at byte N]"); a text
- * record's is its text.  The ring's name and the caller's symbol are
- * escaped as the message is, should they hold control bytes.  A line
- * longer than @size - 1 bytes keeps its first @size - 7 bytes and ends in
- * "[...]\n"; a message or symbol that fills the rest of the buffer exactly
- * counts as longer.
- *
- * Context: Any context, NMI included, if @env's functions can run there.
- * Never sleeps, locks or allocates.
- * Return: the bytes written, not counting the NUL (0 if @size is 0).
- */
-size_t frec_format_line(char *buf, size_t size,
-			const struct frec_format_record *rec,
-			const struct frec_format_env *env)
-{
-	struct frec_out o = { .buf = buf, .size = size };
-	struct frec_spec spec = { .width = 5, .precision = -1, .base = 10 };
-	struct frec_spec none = { .width = -1, .precision = -1 };
-	u64 secs = rec->ts;
-	unsigned int ns = frec_div_rem(&secs, 1000000000U);
-	size_t start;
-
-	if (!size)
-		return 0;
-	frec_put_dec(&o, rec->seq);
-	frec_puts(&o, " [");
-	frec_number(&o, secs, spec);
-	frec_putc(&o, '.');
-	spec.width = 9;
-	spec.flags = FREC_ZEROPAD;
-	frec_number(&o, ns, spec);
-	frec_puts(&o, "] cpu");
-	frec_put_dec(&o, rec->cpu);
-	frec_putc(&o, ' ');
-	frec_put_escaped(&o, rec->ring ? rec->ring : "(null)");
-	frec_puts(&o, ": ");
-	start = o.len;
-	frec_symbol(&o, rec->caller, 'S', none, env);
-	frec_escape(&o, start);
-	frec_putc(&o, ' ');
-
-	start = o.len;
-	if (rec->fmt)
-		frec_format_to(&o, rec->fmt, rec->args, rec->nr_args, env, NULL);
-	else if (rec->text)
-		frec_write(&o, rec->text, rec->text_len);
-	if (!o.cut && o.len > start && o.buf[o.len - 1] == '\n')
-		o.len--;
-	frec_escape(&o, start);
-	frec_putc(&o, '\n');
-
-	if (o.cut) {
-		o.len = size - 1 > FREC_CUT_MARK_LEN ?
-			frec_min(o.len, size - 1 - FREC_CUT_MARK_LEN) : 0;
-		o.cut = false;
-		frec_puts(&o, FREC_CUT_MARK);
-	}
-	buf[o.len] = '\0';
-	return o.len;
-}

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * frec_format_env.h - the kernel's lookups for frec_format.c.
+ * frec_format_kernel.h - the kernel's lookups for frec_format.c.
  */
-#ifndef _FREC_FORMAT_ENV_H
-#define _FREC_FORMAT_ENV_H
+#ifndef _FREC_FORMAT_KERNEL_H
+#define _FREC_FORMAT_KERNEL_H
 
 #include <linux/kallsyms.h>
 
@@ -33,4 +33,4 @@ int frec_format_kernel_symbol_name(char *buf, u64 addr, char ext);
 size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 			       const struct frec_reader_record *rec);
 
-#endif /* _FREC_FORMAT_ENV_H */
+#endif /* _FREC_FORMAT_KERNEL_H */

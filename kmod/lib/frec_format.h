@@ -60,10 +60,7 @@
 #ifdef __KERNEL__
 #include <linux/types.h>
 #else
-#include <linux/types.h>
-#include <stddef.h>
-/* uapi's __u64, as tools/harness/kernel_compat.h defines it too. */
-typedef __u64 u64;
+#include "frec_user.h"
 #endif
 
 /*

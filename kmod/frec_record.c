@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_record.c - the record path: what frec_record() and frec_printk()
+ * call once a ring's gate let them through, the gate itself, and the
+ * tracepoints every stored record fires.
+ *
+ * A call site (include/frec.h) tests the static key frec_enabled_key and
+ * then one word, the ring's gate (struct frec_ring_gate, first in every
+ * ring), with preemption off from the moment it loads the ring pointer;
+ * only then does it call __frec_record() or __frec_printk(), which take
+ * this CPU's part of the ring's store (an RCU-sched reader: resize and
+ * destroy wait for it, see frec_rings.c) and write through the ring core
+ * (lib/frec_rb.c).  A stored record then fires its tracepoint, still
+ * inside the record, so that a probe recording again nests under the
+ * same bound as any nested writer.
+ *
+ * The gate is recomputed, under the ring's gate_lock, whenever the ring is
+ * enabled, disabled or given another level; call sites read it racily
+ * (READ_ONCE), and a writer that passed an old gate is counted as dropped
+ * (dropped_disabled) if the ring was disabled meanwhile.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/export.h>
+#include <linux/jump_label.h>
+#include <linux/lockdep.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/rcupdate.h>
+#include <linux/spinlock.h>
+
+#define CREATE_TRACE_POINTS
+#include "frec_trace.h"
+
+/* For probes in other modules (the KUnit suite's recursion case). */
+EXPORT_TRACEPOINT_SYMBOL_GPL(frec_record);
+EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
+
+#include <frec.h>
+
+#include "frec_rb.h"
+#include "frec_record.h"
+#include "frec_rings.h"
+
+DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
+EXPORT_SYMBOL_GPL(frec_enabled_key);
+
+/**
+ * frec_ring_update_gate() - recompute the gate call sites test
+ * @ring: the ring, its gate_lock held.
+ *
+ * The gate holds the level records must be at or below to be stored, or 0
+ * while the ring is disabled.
+ *
+ * Context: Any context but NMI, @ring->gate_lock held.
+ */
+void frec_ring_update_gate(struct frec_ring *ring)
+{
+	lockdep_assert_held(&ring->gate_lock);
+	WRITE_ONCE(ring->gate.pass, ring->enabled ? ring->level : 0);
+}
+
+/* Is @ring storing?  If not, count the record @rc drops.  Preemption off. */
+static bool frec_ring_accepts(struct frec_ring *ring, struct frec_rb_cpu *rc)
+{
+	if (likely(READ_ONCE(ring->enabled)))
+		return true;
+	frec_rb_count_drop(rc, FREC_DROP_DISABLED);
+	return false;
+}
+
+/*
+ * Records in progress on this CPU, whatever their ring: a write, then
+ * its tracepoint, whose probes may record again (into any ring).  Bounds
+ * that recursion as the ring core bounds nesting on one ring.  Only this
+ * CPU touches its counter, with preemption off.
+ */
+static DEFINE_PER_CPU(unsigned int, frec_record_depth);
+
+/* Enter a record on this CPU; false (and counted in @rc) if too deep. */
+static bool frec_record_enter(struct frec_rb_cpu *rc)
+{
+	if (likely(this_cpu_inc_return(frec_record_depth) <= FREC_RB_MAX_NEST))
+		return true;
+	this_cpu_dec(frec_record_depth);
+	frec_rb_count_drop(rc, FREC_DROP_NEST);
+	return false;
+}
+
+static void frec_record_leave(void)
+{
+	this_cpu_dec(frec_record_depth);
+}
+
+/**
+ * __frec_record() - store a fixed-size event; use frec_record()
+ * @ring: an event ring.
+ * @fmt: the format (its address is stored).
+ * @caller: the caller's address.
+ * @a0: first argument.
+ * @a1: second argument.
+ * @a2: third argument.
+ * @a3: fourth argument.
+ *
+ * A stored event also fires the frec:frec_record tracepoint, still inside
+ * the record: a probe that records again nests, up to FREC_RB_MAX_NEST
+ * records deep on one CPU; deeper ones are dropped (dropped_nest).
+ *
+ * Context: Any context, NMI included, with preemption disabled from
+ * before @ring was loaded (frec_record() does it; see frec_ring_destroy()).
+ * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
+ * -EINVAL if @ring is not an event ring.
+ */
+int __frec_record(struct frec_ring *ring, const char *fmt,
+		  unsigned long caller, unsigned long a0, unsigned long a1,
+		  unsigned long a2, unsigned long a3)
+{
+	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
+	struct frec_ring_store *store;
+	struct frec_rb_cpu *rc;
+	int ret = -ENOSPC;
+	u64 seq;
+
+	lockdep_assert_preemption_disabled();
+	/* An RCU-sched reader of ring->store: preemption is off. */
+	store = rcu_dereference_sched(ring->store);
+	rc = this_cpu_ptr(store->cpus);
+	if (!frec_record_enter(rc))
+		return -ENOSPC;
+	if (frec_ring_accepts(ring, rc))
+		ret = frec_rb_write_event(&store->layout, rc, (unsigned long)fmt,
+					  caller, args, &seq);
+	if (!ret)
+		trace_frec_record(ring->name, seq, caller, fmt, args);
+	frec_record_leave();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__frec_record);
+
+/**
+ * __frec_printk() - format a message into a record ring; use frec_printk()
+ * @ring: a record ring.
+ * @caller: the caller's address.
+ * @fmt: printf format.
+ * @...: its arguments.
+ *
+ * A stored record also fires the frec:frec_printk tracepoint, inside the
+ * record, as for __frec_record().
+ *
+ * Context: Any context, NMI included, with preemption disabled from
+ * before @ring was loaded (frec_printk() does it).
+ * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
+ * -EINVAL if @ring is an event ring.
+ */
+int __frec_printk(struct frec_ring *ring, unsigned long caller,
+		  const char *fmt, ...)
+{
+	char text[FREC_PRINTK_MAX + 1];
+	struct frec_ring_store *store;
+	struct frec_rb_cpu *rc;
+	unsigned int size;
+	va_list ap;
+	int len = 0, ret = -ENOSPC;
+	u64 seq;
+
+	lockdep_assert_preemption_disabled();
+	if (unlikely(ring->kind != FREC_RING_RECORDS))
+		return -EINVAL;
+	size = min_t(unsigned int, sizeof(text), ring->max_record_len + 1);
+	store = rcu_dereference_sched(ring->store);
+	rc = this_cpu_ptr(store->cpus);
+	if (!frec_record_enter(rc))
+		return -ENOSPC;
+	if (frec_ring_accepts(ring, rc)) {
+		va_start(ap, fmt);
+		len = vscnprintf(text, size, fmt, ap);
+		va_end(ap);
+		ret = frec_rb_write_record(&store->layout, rc, 0, caller, text, len,
+					   &seq);
+	}
+	if (!ret)
+		trace_frec_printk(ring->name, seq, caller, text, len);
+	frec_record_leave();
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__frec_printk);
+
+/**
+ * frec_ring_set_enabled() - start or stop storing records in a ring
+ * @ring: the ring.
+ * @enabled: store records (true) or drop and count them (false).
+ *
+ * A disabled ring costs a call site a static branch and one load (see
+ * frec_ring_passes()); what it holds stays readable.
+ *
+ * Context: Any context but NMI.
+ */
+void frec_ring_set_enabled(struct frec_ring *ring, bool enabled)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ring->gate_lock, flags);
+	WRITE_ONCE(ring->enabled, enabled);
+	frec_ring_update_gate(ring);
+	raw_spin_unlock_irqrestore(&ring->gate_lock, flags);
+}
+EXPORT_SYMBOL_GPL(frec_ring_set_enabled);
+
+/**
+ * frec_ring_enabled() - whether a ring stores records
+ * @ring: the ring.
+ *
+ * Context: Any context.
+ * Return: true if @ring stores records.
+ */
+bool frec_ring_enabled(struct frec_ring *ring)
+{
+	return READ_ONCE(ring->enabled);
+}
+EXPORT_SYMBOL_GPL(frec_ring_enabled);
+
+/**
+ * frec_ring_set_level() - choose which levels a ring stores
+ * @ring: the ring.
+ * @level: store records of this level and below (enum frec_level).
+ *
+ * Context: Any context but NMI.
+ * Return: 0, or -ERANGE if @level is not an enum frec_level.
+ */
+int frec_ring_set_level(struct frec_ring *ring, unsigned int level)
+{
+	unsigned long flags;
+
+	if (level < FREC_LEVEL_ERR || level > FREC_LEVEL_MAX)
+		return -ERANGE;
+	raw_spin_lock_irqsave(&ring->gate_lock, flags);
+	WRITE_ONCE(ring->level, level);
+	frec_ring_update_gate(ring);
+	raw_spin_unlock_irqrestore(&ring->gate_lock, flags);
+	return 0;
+}
+EXPORT_SYMBOL_GPL(frec_ring_set_level);
+
+/**
+ * frec_ring_level() - the level up to which a ring stores records
+ * @ring: the ring.
+ *
+ * Context: Any context.
+ * Return: an enum frec_level.
+ */
+unsigned int frec_ring_level(struct frec_ring *ring)
+{
+	return READ_ONCE(ring->level);
+}
+EXPORT_SYMBOL_GPL(frec_ring_level);

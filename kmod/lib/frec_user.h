@@ -1,0 +1,184 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_user.h - what the sources in kmod/lib/ need of the kernel, when
+ * tools/ compiles them in userspace (the harness, frec-decode).  Nothing
+ * else: a primitive the shared sources do not use does not belong here.
+ *
+ *   kernel                      userspace
+ *   u64, u32, u8                uapi's __u64... (one type, one size)
+ *   READ_ONCE/WRITE_ONCE        relaxed atomic load/store (TSan sees them)
+ *   smp_load_acquire            acquire load
+ *   smp_store_release           release store
+ *   smp_rmb/smp_wmb             acquire/release fences (at least as strong)
+ *   barrier                     a compiler barrier
+ *   atomic64_t                  int64_t; value-returning RMW ops are fully
+ *                               ordered (seq_cst), as in the kernel's
+ *                               atomic_t.txt
+ *   local_t                     long, changed only by its own thread (a
+ *                               simulated CPU) and the signal handlers that
+ *                               interrupt it; on x86-64 the kernel's own
+ *                               instructions (no LOCK prefix), elsewhere and
+ *                               under TSan relaxed atomics
+ *   local_clock                 CLOCK_MONOTONIC in ns
+ *   do_div, min, min_t          their plain C meaning
+ *   frec_rb_nmi_refused         false, unless a harness test simulates an
+ *                               NMI on a kernel whose cmpxchg is not NMI-safe
+ *
+ * Shared code must touch shared data only through these macros: a plain
+ * access to a shared word is a data race here as it is in the kernel.
+ */
+#ifndef _FREC_USER_H
+#define _FREC_USER_H
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+#include <linux/types.h>
+
+typedef __u64 u64;
+typedef __u32 u32;
+typedef __u8 u8;
+typedef __s64 s64;
+
+#define likely(x)		__builtin_expect(!!(x), 1)
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define noinline_for_stack	/* stack depth matters in the kernel only */
+
+#define min(a, b)		((a) < (b) ? (a) : (b))
+#define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+
+/* The kernel's do_div(): divides @n in place, yields the remainder. */
+#define do_div(n, base)							\
+	({								\
+		unsigned int __rem = (unsigned int)((n) % (base));	\
+		(n) /= (base);						\
+		__rem;							\
+	})
+
+/*
+ * READ_ONCE/WRITE_ONCE on any scalar: a relaxed C11 atomic access through
+ * its address.  GCC and Clang accept __atomic builtins on plain objects,
+ * which keeps struct layouts identical to the kernel's.
+ */
+#define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#define WRITE_ONCE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_RELAXED)
+#define smp_load_acquire(p)	__atomic_load_n((p), __ATOMIC_ACQUIRE)
+#define smp_store_release(p, v)	__atomic_store_n((p), (v), __ATOMIC_RELEASE)
+
+/*
+ * ThreadSanitizer does not model standalone fences (GCC says so with
+ * -Wtsan, silenced for that build).  That costs no false report: every
+ * shared access goes through the atomic macros above, and TSan never
+ * calls two atomic accesses a race.  What the fences order, TSan cannot
+ * check; the harness's checksummed stress tests do.
+ */
+#define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
+#define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
+#define barrier()	__asm__ __volatile__("" ::: "memory")
+
+typedef struct { s64 counter; } atomic64_t;
+#define ATOMIC64_INIT(i)	{ (i) }
+
+static inline s64 atomic64_read(const atomic64_t *v)
+{
+	return __atomic_load_n(&v->counter, __ATOMIC_RELAXED);
+}
+
+static inline s64 atomic64_inc_return(atomic64_t *v)
+{
+	return __atomic_add_fetch(&v->counter, 1, __ATOMIC_SEQ_CST);
+}
+
+typedef struct { long a; } local_t;
+
+static inline long local_read(const local_t *l)
+{
+	return __atomic_load_n(&l->a, __ATOMIC_RELAXED);
+}
+
+static inline void local_set(local_t *l, long i)
+{
+	__atomic_store_n(&l->a, i, __ATOMIC_RELAXED);
+}
+
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+static inline void local_inc(local_t *l)
+{
+	__asm__ __volatile__("incq %0" : "+m" (l->a));
+}
+
+static inline void local_dec(local_t *l)
+{
+	__asm__ __volatile__("decq %0" : "+m" (l->a));
+}
+
+static inline void local_add(long i, local_t *l)
+{
+	__asm__ __volatile__("addq %1, %0" : "+m" (l->a) : "ir" (i));
+}
+
+static inline long local_inc_return(local_t *l)
+{
+	long i = 1;
+
+	__asm__ __volatile__("xaddq %0, %1" : "+r" (i), "+m" (l->a) : : "memory");
+	return i + 1;
+}
+
+static inline long local_cmpxchg(local_t *l, long old, long new)
+{
+	__asm__ __volatile__("cmpxchgq %2, %1"
+			     : "+a" (old), "+m" (l->a) : "r" (new) : "memory");
+	return old;
+}
+#else
+static inline void local_inc(local_t *l)
+{
+	__atomic_fetch_add(&l->a, 1, __ATOMIC_RELAXED);
+}
+
+static inline void local_dec(local_t *l)
+{
+	__atomic_fetch_sub(&l->a, 1, __ATOMIC_RELAXED);
+}
+
+static inline void local_add(long i, local_t *l)
+{
+	__atomic_fetch_add(&l->a, i, __ATOMIC_RELAXED);
+}
+
+static inline long local_inc_return(local_t *l)
+{
+	return __atomic_add_fetch(&l->a, 1, __ATOMIC_RELAXED);
+}
+
+static inline long local_cmpxchg(local_t *l, long old, long new)
+{
+	__atomic_compare_exchange_n(&l->a, &old, new, false,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return old;
+}
+#endif
+
+static inline u64 local_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+}
+
+/*
+ * The ring core refuses writers in NMI context on kernels whose cmpxchg is
+ * not NMI-safe.  The harness simulates such a kernel by setting
+ * frec_user_nmi_unsafe, and an NMI on a thread by setting frec_user_in_nmi
+ * (both 0 unless a test sets them; tools/harness/harness.c defines them).
+ */
+extern bool frec_user_nmi_unsafe;
+extern _Thread_local bool frec_user_in_nmi;
+#define frec_rb_nmi_refused()	(frec_user_nmi_unsafe && frec_user_in_nmi)
+
+#endif /* _FREC_USER_H */
