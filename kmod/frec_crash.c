@@ -409,18 +409,19 @@ static bool frec_crash_try_dump(const char *reason, u64 min_seq)
 	if (!frec_crash)
 		return false;
 	/*
-	 * Fully ordered (A): the state the last dump left, released at (B),
-	 * is seen whole by this one, on whatever CPU it ran.
+	 * Fully ordered: the state the last dump left, released at
+	 * frec_crash_try_dump:B, is seen whole by this one, on whatever CPU
+	 * it ran.
 	 */
-	if (atomic_cmpxchg(&frec_crash_busy, 0, 1)) {
+	if (atomic_cmpxchg(&frec_crash_busy, 0, 1)) { /* LMM(frec_crash_try_dump:A) */
 		pr_emerg("dump for %s skipped: another dump is running or died\n", reason);
 		return false;
 	}
 	preempt_disable_notrace();
 	frec_crash_dump(frec_crash, reason, min_seq, false);
 	preempt_enable_notrace();
-	/* Release (B), pairs with (A): this dump's state before the flag. */
-	atomic_set_release(&frec_crash_busy, 0);
+	/* This dump's state before the flag.  Pairs with frec_crash_try_dump:A. */
+	atomic_set_release(&frec_crash_busy, 0); /* LMM(frec_crash_try_dump:B) */
 	return true;
 }
 

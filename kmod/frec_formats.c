@@ -192,8 +192,8 @@ static void frec_rehome_word(struct frec_rehome *rh, u64 *word, u64 old, const c
 {
 	if (!copy)
 		return;		/* no memory: the record keeps the old address */
-	/* LMM(frec_rehome_word:A) fully ordered: the copy is whole before it is seen. */
-	if (cmpxchg(word, old, (u64)(unsigned long)copy) == old)
+	/* Fully ordered: the copy is whole before any reader can see it. */
+	if (cmpxchg(word, old, (u64)(unsigned long)copy) == old) /* LMM(frec_rehome_word:A) */
 		rh->moved++;
 }
 
@@ -286,11 +286,8 @@ static void frec_rehome_ring(struct frec_ring *ring, void *data)
 			if (!(i % FREC_REHOME_BATCH))
 				cond_resched();
 			slot = &rc->slots[i];
-			/*
-			 * LMM(frec_rehome_ring:A) pairs with frec_rb_commit:A:
-			 * once committed, the words below are this record's.
-			 */
-			state = smp_load_acquire(&slot->state);
+			/* Pairs with frec_rb_commit:A: the words below are this record's. */
+			state = smp_load_acquire(&slot->state); /* LMM(frec_rehome_ring:A) */
 			if (!state || (state & (FREC_SLOT_BUSY | FREC_SLOT_CONT)))
 				continue;
 			frec_rehome_record(rh, ring, slot);
@@ -302,6 +299,7 @@ static int frec_formats_notify(struct notifier_block *nb, unsigned long state, v
 {
 	struct module *mod = data;
 	struct frec_rehome *rh;
+	unsigned long gen;
 
 	if (mod == THIS_MODULE)
 		return NOTIFY_DONE;
@@ -318,10 +316,11 @@ static int frec_formats_notify(struct notifier_block *nb, unsigned long state, v
 	frec_rings_for_each(frec_rehome_ring, rh);
 	if (rh->moved) {
 		/*
-		 * LMM(frec_formats_notify:A) pairs with frec_formats_gen_read:A:
-		 * the repointed words before the generation that counts them.
+		 * The repointed words before the generation that counts them.
+		 * Pairs with frec_formats_gen_read:A.
 		 */
-		smp_store_release(&frec_formats_gen, frec_formats_gen + 1);
+		gen = frec_formats_gen + 1;
+		smp_store_release(&frec_formats_gen, gen); /* LMM(frec_formats_notify:A) */
 		/* Readers that took an old address are done with it. */
 		synchronize_rcu();
 	}

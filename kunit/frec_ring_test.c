@@ -292,7 +292,7 @@ static void test_nest_hook(enum frec_rb_hook where)
 	for (i = 0; i < hook_nested; i++)
 		frec_rb_write_event(&hook_ring->ring,
 				    &hook_ring->cpu[smp_processor_id()], 1000 + i, 0,
-				      zero_args, NULL);
+				    zero_args, NULL);
 	hook_busy = 0;
 }
 

@@ -660,8 +660,8 @@ void frec_convert(struct frec_out *o, const char *pct,
 /* The message of @fmt and @args into @o; see frec_format_message(). */
 void frec_format_to(struct frec_out *o, const char *fmt,
 		    const u64 *args, unsigned int nr_args,
-			   const struct frec_format_env *env,
-			   size_t *bad_offset)
+		    const struct frec_format_env *env,
+		    size_t *bad_offset)
 {
 	const char *f = fmt, *pct;
 	unsigned int arg = 0;

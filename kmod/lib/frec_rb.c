@@ -125,18 +125,19 @@
  *
  * Memory ordering
  * ---------------
- * Writes to one CPU's part only race with readers on other CPUs.  The
- * labelled accesses pair as follows:
+ * Writes to one CPU's part only race with readers on other CPUs (and with
+ * the one foreign write below).  Every ordered access carries a label,
+ * LMM(function:letter), on its own line of code; they pair as follows:
  *
- * frec_rb_reserve:B / frec_rb_cursor_next:D
- *	(head moves, frec_rb_reserve:A, before the slots of its new lap are
+ * frec_rb_reserve:C / frec_rb_cursor_next:C
+ *	(head moves, frec_rb_reserve:B, before the slots of its new lap are
  *	claimed, frec_rb_claim:A) If a reader's first look at a slot's
  *	state (frec_rb_cursor_next:A, an acquire) or its copy (ordered by
- *	frec_rb_cursor_next:C) saw anything written for position
+ *	frec_rb_cursor_next:B) saw anything written for position
  *	pos + nr_slots, its head load sees that position reserved, so the
  *	reader does not take the new record for the one at pos.
  *
- * frec_rb_claim:B / frec_rb_cursor_next:C
+ * frec_rb_claim:B / frec_rb_cursor_next:B, frec_rb_changed:A
  *	(BUSY is stored before the new data) If a reader's copy saw any new
  *	data word, its second load of the state sees BUSY or later, and the
  *	reader drops the torn copy.
@@ -145,13 +146,13 @@
  *	(data is stored before the committed state) If a reader sees the
  *	committed state of record seq, its copy sees that record's data.
  *
- * frec_rb_reserve:C / frec_rb_cursor_init:A
+ * frec_rb_reserve:A / frec_rb_cursor_init:A
  *	(earlier commits before the head moves on) If a reader's head load
  *	sees a position reserved, its walk sees the committed state of every
  *	record its CPU committed before that reservation, not an older one:
  *	a record complete before the read began is never skipped as torn.
  *
- * frec_rehome_word:A (frec_formats.c) / frec_rb_cursor_next:C
+ * frec_rehome_word:A (frec_formats.c) / frec_formats_gen_read:A
  *	The one write into another CPU's slots: when a module goes, a
  *	fully ordered cmpxchg() repoints a committed record's format, %s,
  *	caller or symbol word from the module's memory to frec's copy of
@@ -159,8 +160,9 @@
  *	seqlock check is unaffected: its copy holds the old or the new
  *	address, both naming the same text (the copy is complete before the
  *	cmpxchg publishes it), and frec_formats_gen tells it which is safe
- *	to follow once the module's memory is gone.  A cmpxchg that meets a
- *	newer record in the slot fails and changes nothing.
+ *	to follow once the module's memory is gone (frec_formats.c pairs
+ *	frec_formats_notify:A with frec_formats_gen_read:A).  A cmpxchg that
+ *	meets a newer record in the slot fails and changes nothing.
  *
  * The head cmpxchg, nest and pending_pos are only ever touched by their
  * own CPU; CPU-local operations (local_t, no LOCK prefix on x86) suffice.
@@ -273,7 +275,7 @@ void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
  */
 static bool frec_rb_reserve(const struct frec_rb *ring,
 			    struct frec_rb_cpu *rc, unsigned int k,
-			      unsigned long *pos, u64 *seq, u64 *ts)
+			    unsigned long *pos, u64 *seq, u64 *ts)
 {
 	unsigned long head, old;
 	long nest;
@@ -314,13 +316,12 @@ static bool frec_rb_reserve(const struct frec_rb *ring,
 		}
 		*ts = local_clock();
 		/*
-		 * LMM(frec_rb_reserve:C) fully ordered: the commits of the
-		 * writes before this one on this CPU are visible before the
-		 * head move below.  Pairs with frec_rb_cursor_init:A.
+		 * Fully ordered: the commits of the writes before this one on
+		 * this CPU are visible before the head move below.  Pairs
+		 * with frec_rb_cursor_init:A.
 		 */
-		*seq = atomic64_inc_return(&frec_seq);
-		/* LMM(frec_rb_reserve:A) */
-		old = local_cmpxchg(&rc->head, head, head + k);
+		*seq = atomic64_inc_return(&frec_seq); /* LMM(frec_rb_reserve:A) */
+		old = local_cmpxchg(&rc->head, head, head + k); /* LMM(frec_rb_reserve:B) */
 		if (likely(old == head))
 			break;
 		head = old;	/* a nested writer reserved in between */
@@ -328,16 +329,16 @@ static bool frec_rb_reserve(const struct frec_rb *ring,
 	*pos = head;
 	/*
 	 * Order the head move before the claims of the slots it reuses.
-	 * Pairs with frec_rb_cursor_next:D.
+	 * Pairs with frec_rb_cursor_next:C.
 	 */
-	smp_wmb(); /* LMM(frec_rb_reserve:B) */
+	smp_wmb(); /* LMM(frec_rb_reserve:C) */
 	return true;
 }
 
 /* Claim the @k slots of [pos, pos + k): count what they destroy, set BUSY. */
 static void frec_rb_claim(const struct frec_rb *ring,
 			  struct frec_rb_cpu *rc, unsigned long pos,
-			    unsigned int k)
+			  unsigned int k)
 {
 	struct frec_slot *slot;
 	u64 old;
@@ -348,12 +349,11 @@ static void frec_rb_claim(const struct frec_rb *ring,
 		old = READ_ONCE(slot->state);
 		if (old && !(old & (FREC_SLOT_BUSY | FREC_SLOT_CONT)))
 			local_inc(&rc->overwritten);
-		/* LMM(frec_rb_claim:A) */
-		WRITE_ONCE(slot->state, FREC_SLOT_BUSY);
+		WRITE_ONCE(slot->state, FREC_SLOT_BUSY); /* LMM(frec_rb_claim:A) */
 	}
 	/*
 	 * Order BUSY before the data that follows.  Pairs with
-	 * frec_rb_cursor_next:C.
+	 * frec_rb_cursor_next:B.
 	 */
 	smp_wmb(); /* LMM(frec_rb_claim:B) */
 }
@@ -361,19 +361,19 @@ static void frec_rb_claim(const struct frec_rb *ring,
 /* Publish the @k slots of record @seq at [pos, pos + k). */
 static void frec_rb_commit(const struct frec_rb *ring,
 			   struct frec_rb_cpu *rc, unsigned long pos,
-			     unsigned int k, u64 seq)
+			   unsigned int k, u64 seq)
 {
 	u64 state = seq << FREC_SLOT_SEQ_SHIFT;
+	struct frec_slot *slot;
 	unsigned int i;
 
 	/*
 	 * Release: the data stores above are visible before the state.
 	 * Pairs with frec_rb_cursor_next:A and frec_rb_copy:A.
 	 */
-	for (i = 0; i < k; i++) {
-		/* LMM(frec_rb_commit:A) */
-		smp_store_release(&rc->slots[(pos + i) & ring->mask].state,
-				  i ? state | FREC_SLOT_CONT : state);
+	for (i = 0; i < k; i++, state |= FREC_SLOT_CONT) {
+		slot = &rc->slots[(pos + i) & ring->mask];
+		smp_store_release(&slot->state, state); /* LMM(frec_rb_commit:A) */
 	}
 }
 
@@ -404,8 +404,8 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  */
 int frec_rb_write_event(const struct frec_rb *ring,
 			struct frec_rb_cpu *rc, unsigned long fmt,
-			  unsigned long caller, const unsigned long *args,
-			  u64 *seqp)
+			unsigned long caller, const unsigned long *args,
+			u64 *seqp)
 {
 	struct frec_slot *slot;
 	unsigned long pos;
@@ -469,8 +469,8 @@ static void frec_rb_fill_words(u64 *words, unsigned int nwords,
  */
 int frec_rb_write_record(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc, unsigned long fmt,
-			   unsigned long caller, const void *payload,
-			   unsigned int len, u64 *seqp)
+			 unsigned long caller, const void *payload,
+			 unsigned int len, u64 *seqp)
 {
 	unsigned int k = frec_rb_record_slots(len), i, n;
 	const u8 *src = payload;
@@ -528,7 +528,7 @@ int frec_rb_write_record(const struct frec_rb *ring,
  */
 void frec_rb_cursor_init(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc,
-			   struct frec_rb_cursor *cur)
+			 struct frec_rb_cursor *cur)
 {
 	unsigned long head = local_read(&rc->head);
 
@@ -566,10 +566,10 @@ static void frec_rb_copy_words(u8 *dst, const u64 *words, unsigned int len)
  */
 static unsigned int frec_rb_copy(const struct frec_rb *ring,
 				 struct frec_rb_cpu *rc,
-				   struct frec_rb_cursor *cur,
-				   unsigned long pos, u64 state,
-				   struct frec_rb_entry *ent, u8 *buf,
-				   unsigned int buf_len)
+				 struct frec_rb_cursor *cur,
+				 unsigned long pos, u64 state,
+				 struct frec_rb_entry *ent, u8 *buf,
+				 unsigned int buf_len)
 {
 	const struct frec_slot *first = &rc->slots[pos & ring->mask];
 	const struct frec_slot *slot;
@@ -603,8 +603,8 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 	len -= n;
 	for (i = 1; i < k; i++) {
 		slot = &rc->slots[(pos + i) & ring->mask];
-		/* LMM(frec_rb_copy:A) pairs with frec_rb_commit:A */
-		if (smp_load_acquire(&slot->state) != cont)
+		/* Pairs with frec_rb_commit:A: the data below is this record's. */
+		if (smp_load_acquire(&slot->state) != cont) /* LMM(frec_rb_copy:A) */
 			return 0;
 		n = min_t(unsigned int, len, FREC_RECORD_CONT_BYTES);
 		if (buf) {
@@ -619,13 +619,15 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 /* Did any of the @k slots at @pos change from record @state's? */
 static bool frec_rb_changed(const struct frec_rb *ring,
 			    struct frec_rb_cpu *rc, unsigned long pos,
-			      unsigned int k, u64 state)
+			    unsigned int k, u64 state)
 {
+	const struct frec_slot *slot;
 	unsigned int i;
 
-	for (i = 0; i < k; i++) {
-		if (READ_ONCE(rc->slots[(pos + i) & ring->mask].state) !=
-		    (i ? state | FREC_SLOT_CONT : state))
+	/* After frec_rb_cursor_next:B: sees BUSY or newer if the copy was torn. */
+	for (i = 0; i < k; i++, state |= FREC_SLOT_CONT) {
+		slot = &rc->slots[(pos + i) & ring->mask];
+		if (READ_ONCE(slot->state) != state) /* LMM(frec_rb_changed:A) */
 			return true;
 	}
 	return false;
@@ -650,18 +652,20 @@ static bool frec_rb_changed(const struct frec_rb *ring,
  */
 bool frec_rb_cursor_next(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc,
-			   struct frec_rb_cursor *cur,
-			   struct frec_rb_entry *ent, void *buf,
-			   unsigned int buf_len)
+			 struct frec_rb_cursor *cur,
+			 struct frec_rb_entry *ent, void *buf,
+			 unsigned int buf_len)
 {
+	const struct frec_slot *slot;
 	unsigned long pos, head;
 	unsigned int k;
 	u64 state;
 
 	while (cur->pos < cur->end) {
 		pos = cur->pos;
-		/* LMM(frec_rb_cursor_next:A) pairs with frec_rb_commit:A */
-		state = smp_load_acquire(&rc->slots[pos & ring->mask].state);
+		slot = &rc->slots[pos & ring->mask];
+		/* Pairs with frec_rb_commit:A: the copy below is this record's. */
+		state = smp_load_acquire(&slot->state); /* LMM(frec_rb_cursor_next:A) */
 		if (!state || (state & (FREC_SLOT_BUSY | FREC_SLOT_CONT))) {
 			/* Empty, being written, or the tail of a lost record. */
 			cur->pos++;
@@ -671,15 +675,14 @@ bool frec_rb_cursor_next(const struct frec_rb *ring,
 		/*
 		 * Order the copy before the second look at the states and
 		 * at head.  Pairs with frec_rb_claim:B: a copy that saw
-		 * new data sees BUSY or a newer state below.
+		 * new data sees BUSY or a newer state at frec_rb_changed:A.
 		 */
-		smp_rmb(); /* LMM(frec_rb_cursor_next:C) */
+		smp_rmb(); /* LMM(frec_rb_cursor_next:B) */
 		/*
-		 * LMM(frec_rb_cursor_next:D) pairs with frec_rb_reserve:B:
-		 * if :A or the copy saw a newer lap in the slot, head shows
-		 * that lap reserved.
+		 * Pairs with frec_rb_reserve:C: if :A or the copy saw a newer
+		 * lap in the slot, head shows that lap reserved.
 		 */
-		head = local_read(&rc->head);
+		head = local_read(&rc->head); /* LMM(frec_rb_cursor_next:C) */
 		if (!k || frec_rb_changed(ring, rc, pos, k, state) ||
 		    head - pos > ring->nr_slots ||
 		    ent->seq <= cur->last_seq) {

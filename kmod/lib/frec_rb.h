@@ -179,21 +179,21 @@ void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
 
 int frec_rb_write_event(const struct frec_rb *ring,
 			struct frec_rb_cpu *rc, unsigned long fmt,
-			  unsigned long caller, const unsigned long *args,
-			  u64 *seqp);
+			unsigned long caller, const unsigned long *args,
+			u64 *seqp);
 int frec_rb_write_record(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc, unsigned long fmt,
-			   unsigned long caller, const void *payload,
-			   unsigned int len, u64 *seqp);
+			 unsigned long caller, const void *payload,
+			 unsigned int len, u64 *seqp);
 
 void frec_rb_cursor_init(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc,
-			   struct frec_rb_cursor *cur);
+			 struct frec_rb_cursor *cur);
 bool frec_rb_cursor_next(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc,
-			   struct frec_rb_cursor *cur,
-			   struct frec_rb_entry *ent, void *buf,
-			   unsigned int buf_len);
+			 struct frec_rb_cursor *cur,
+			 struct frec_rb_entry *ent, void *buf,
+			 unsigned int buf_len);
 
 unsigned long frec_rb_abandon_writes(struct frec_rb_cpu *rc);
 

@@ -222,7 +222,7 @@ struct printf_spec {
 #define PRECISION_MAX ((1 << 15) - 1)
 
 static char *number(char *buf, char *end, unsigned long long num,
-	     struct printf_spec spec)
+		    struct printf_spec spec)
 {
 	/* put_dec requires 2-byte alignment of the buffer. */
 	char tmp[3 * sizeof(num)] __aligned(2);
@@ -452,7 +452,7 @@ static int check_pointer(char **buf, char *end, const void *ptr,
 }
 
 static char *string(char *buf, char *end, const char *s,
-	     struct printf_spec spec)
+		    struct printf_spec spec)
 {
 	if (check_pointer(&buf, end, s, spec))
 		return buf;

@@ -581,7 +581,7 @@ static void rnd_conversion(char *f, char *r, u64 *args, unsigned int *nr)
 			break;
 		default:
 			args[(*nr)++] = ptr(ref_strings[rnd_below(sizeof(ref_strings) /
-							      sizeof(ref_strings[0]))]);
+								  sizeof(ref_strings[0]))]);
 		}
 	} else if (conv != '%') {
 		args[(*nr)++] = conv == 'c' ? rnd_below(256) : rnd_value();

@@ -122,7 +122,7 @@ static int read_all(struct tring *t, int cpu, u64 *seqs, unsigned long *fmts,
 
 	frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
 	while (n < max && frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur,
-						&ent, buf, sizeof(buf))) {
+					      &ent, buf, sizeof(buf))) {
 		if (seqs)
 			seqs[n] = ent.seq;
 		if (fmts)
@@ -410,7 +410,7 @@ static void nest_hook(enum frec_rb_hook where)
 	hook_depth++;
 	for (i = 0; i < hook_nested_writes; i++)
 		frec_rb_write_event(&hook_ring->ring, &hook_ring->cpu[0],
-				      1000 + i, 0, ALL_ARGS(1000 + i), NULL);
+				    1000 + i, 0, ALL_ARGS(1000 + i), NULL);
 	hook_depth--;
 }
 
@@ -474,7 +474,7 @@ static void recurse_hook(enum frec_rb_hook where)
 		return;
 	hook_depth++;
 	frec_rb_write_event(&hook_ring->ring, &hook_ring->cpu[0], 2000 + hook_depth,
-			      0, ALL_ARGS(0), NULL);
+			    0, ALL_ARGS(0), NULL);
 	hook_depth--;
 }
 
@@ -622,7 +622,7 @@ static void *stress_reader(void *arg)
 
 			frec_rb_cursor_init(&st->t.ring, &st->t.cpu[cpu], &cur);
 			while (frec_rb_cursor_next(&st->t.ring, &st->t.cpu[cpu],
-						     &cur, &e, buf, sizeof(buf))) {
+						   &cur, &e, buf, sizeof(buf))) {
 				bool valid = frec_test_valid(&e, cpu, st->max_len);
 				bool ordered = e.seq > last_seq;
 				/* Per writer, counters only go forward. */
