@@ -110,7 +110,7 @@ if [ -n "$bt" ]; then
 	# bpftrace misses what fires before it is attached (seconds under TCG).
 	until grep -q frec-crosscheck-ready "$dir/bpftrace.out"; do
 		i=$((i + 1))
-		if [ $i -gt 600 ] || ! kill -0 $btpid 2> /dev/null; then
+		if [ $i -gt 1200 ] || ! kill -0 $btpid 2> /dev/null; then
 			cat "$dir/bpftrace.err"
 			echo "$0: bpftrace did not start" >&2
 			exit 2
