@@ -102,8 +102,8 @@ static long frec_stress_fill(void *unused)
 	unsigned long n;
 
 	for (n = 1; n <= fill; n++) {
-		frec_record(frec_stress_events, "fill %lu cpu %d check %lu", n,
-			    raw_smp_processor_id(), 2 * n);
+		frec_record(frec_stress_events, "fill %lu cpu %d check %lu %s", n,
+			    raw_smp_processor_id(), 2 * n, "filled");
 		if (!(n & 4095))
 			cond_resched();
 	}

@@ -24,7 +24,7 @@ bt_start() {
 	i=0
 	until grep -q frec-bpftrace-ready $1.out; do
 		i=$((i + 1))
-		[ $i -lt 300 ] || { cat $1.err; fail "bpftrace did not start"; }
+		[ $i -lt 1200 ] || { cat $1.err; fail "bpftrace did not start in 120 s"; }
 		kill -0 $btpid 2>/dev/null || { cat $1.err; fail "bpftrace exited"; }
 		sleep 0.1
 	done

@@ -10,10 +10,12 @@ insmod "$FREC_MODULES/frec_stress.ko" period_us=100000 threads=0 ring_kib=32768 
 	fail "insmod frec_stress.ko"
 grep all $D/rings/stress_big/stats
 
-# formats: one format for a million records.
+# formats: one format and one %s literal for a million records (two
+# million addresses before they are told apart).
 cat $D/formats > /tmp/formats || fail "cat formats: $(dmesg | tail -n 1)"
-grep -c ': "fill %lu cpu %d check %lu"$' /tmp/formats | grep -qx 1 ||
+grep -c ': "fill %lu cpu %d check %lu %s"$' /tmp/formats | grep -qx 1 ||
 	fail "the fill format is not listed exactly once: $(grep -c fill /tmp/formats)"
+grep -c ': "filled"$' /tmp/formats | grep -qx 1 || fail "the %s literal is not listed exactly once"
 
 # now: seconds since boot with centiseconds, as one integer.
 now() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
