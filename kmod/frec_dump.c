@@ -376,7 +376,6 @@ const struct file_operations frec_dump_fops = {
 	.open = frec_dump_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
 
 const struct file_operations frec_raw_fops = {
@@ -384,7 +383,6 @@ const struct file_operations frec_raw_fops = {
 	.open = frec_raw_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
 
 const struct file_operations frec_formats_fops = {
@@ -392,5 +390,4 @@ const struct file_operations frec_formats_fops = {
 	.open = frec_formats_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
