@@ -15,10 +15,11 @@
 #
 # KDIR selects the kernel tree to build against; the default is Debian's
 # linux-headers-amd64, not `uname -r` (this machine's kernel is unrelated
-# to the one the guest boots).
+# to the one the guest boots), or FREC_KVER's stock kernel (6.1, 6.12,
+# 6.12-rt or a release; scripts/lib.sh), whose headers stock-kernel.sh
+# fetches into the cache when they are not installed.
 
-KVER ?= $(shell bash -c '. scripts/lib.sh && stock_kver')
-KDIR ?= /usr/src/linux-headers-$(KVER)
+KDIR ?= $(shell bash -c '. scripts/lib.sh && stock_kdir')
 BUILD := $(CURDIR)/build
 
 all: modules tools

@@ -4,10 +4,17 @@
 # tests or the demo in it.  Never loads anything into this machine's kernel.
 #
 #   guest-run.sh [-k stock|debug] [-m test|demo|shell] [-o OUT_DIR]
-#                [-T TIMEOUT_S] [TEST.sh ...]
+#                [-T TIMEOUT_S] [-M KO_DIR] [TEST.sh ...]
 #
-#   -k  kernel: Debian's stock linux-image-amd64 (default) or the debug
-#       kernel built by debug-kernel.sh (KUnit, lockdep, KASAN)
+#   -k  kernel: a stock Debian kernel (default) or the debug kernel built by
+#       debug-kernel.sh (KUnit, lockdep, KASAN).  The stock kernel is
+#       linux-image-amd64's unless FREC_KVER names another: 6.1, 6.12,
+#       6.12-rt or a release (scripts/lib.sh, stock_kver_of), fetched by
+#       stock-kernel.sh
+#   -M  the modules (.ko, .ko.xz) to send: default, the stock kernel's
+#       built in the tree (make modules), the debug kernel's in
+#       build/debug/ko (make debug-modules); for another stock kernel,
+#       scripts/build-modules.sh's OUT_DIR/ko
 #   -m  test (default): run the tests and judge the logs; demo: run
 #       scripts/guest/demo.sh and print its output; bench: run
 #       scripts/guest/bench.sh (FREC_BENCH=cost|dump) and print its output;
@@ -28,13 +35,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-1500}
-while getopts k:m:o:T: opt; do
+kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-1500} kodir_opt=
+while getopts k:m:o:T:M: opt; do
 	case $opt in
 	k) kind=$OPTARG ;;
 	m) mode=$OPTARG ;;
 	o) out=$OPTARG ;;
 	T) timeout_s=$OPTARG ;;
+	M) kodir_opt=$(cd "$OPTARG" && pwd) || die "no module directory $OPTARG" ;;
 	*) die "usage: see the header of $0" ;;
 	esac
 done
@@ -62,14 +70,24 @@ esac
 [ -f "$kernel" ] || die "no kernel image at $kernel"
 
 # Every .ko the build made for this kernel goes to the guest's /frec/modules.
-if [ "$kind" = stock ]; then
+if [ -n "$kodir_opt" ]; then
+	kodir=$kodir_opt
+elif [ "$kind" = stock ]; then
 	kodir=$out/ko
 	rm -rf "$kodir"
 	mkdir -p "$kodir"
 	find "$FREC_ROOT/kmod" "$FREC_ROOT/kunit" -name '*.ko' -exec cp {} "$kodir/" \; 2>/dev/null || true
 fi
-ls "$kodir"/frec.ko >/dev/null 2>&1 ||
+frec_ko=$(ls "$kodir"/frec.ko* 2>/dev/null | head -n 1)
+[ -n "$frec_ko" ] ||
 	die "frec.ko for the $kind kernel is not built (make modules / make debug-modules)"
+if [ "$kind" = stock ]; then
+	# A module built for another kernel would only fail in the guest.
+	kver=$(ls "$stock/lib/modules")
+	vermagic=$(modinfo -F vermagic "$frec_ko")
+	[ "${vermagic%% *}" = "$kver" ] ||
+		die "$frec_ko is built for ${vermagic%% *}, the guest boots $kver (FREC_KVER, -M)"
+fi
 
 if [ $# -eq 0 ]; then
 	set -- "$FREC_ROOT"/scripts/guest-tests/*.sh
@@ -87,12 +105,13 @@ if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
 		if grep -qE "$alone_re" "$t"; then alone+=("$t"); else normal+=("$t"); fi
 	done
 	if [ ${#normal[@]} -gt 0 ]; then
-		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" "${normal[@]}" || rc=1
+		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" -M "$kodir" "${normal[@]}" || rc=1
 	fi
 	for t in "${alone[@]}"; do
 		FREC_GUEST_ALONE=1 \
 		FREC_GUEST_CMDLINE="${FREC_GUEST_CMDLINE:-} $(sed -n 's/^# cmdline: //p' "$t")" \
-			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" "$t" || rc=1
+			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" \
+				-M "$kodir" "$t" || rc=1
 	done
 	exit $rc
 fi
