@@ -151,21 +151,68 @@ if ! flock -n 8; then
 	note "waiting for another guest to finish"
 	flock 8
 fi
-start=$(date +%s.%N)
-# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
-timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
-	-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
-	-nodefaults -no-user-config \
-	-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$out/console.log" "${serial_tap[@]}" \
-	-device pvpanic -action panic=exit-failure \
-	-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-	> "$out/qemu.log" 2>&1 < /dev/null
-echo $? > "$out/qemu.rc"
+# boot_died_early DIR: did the boot whose logs are in DIR die before its
+# first test began?  True if no test began (no "frec-test: begin" on the
+# console, no result in the TAP) and the kernel oopsed or panicked, or the
+# test runner never started; prints what killed it.  Such a death is not
+# frec's: no test had loaded it (e.g. the 6.12 stock kernel, one boot in
+# 18 under TCG: "Oops: int3" in sched_clock_cpu() at 2.7 s, a code-patching
+# race), and the boot is tried once more.
+boot_died_early() {
+	local d=$1 why t rip
+	grep -q 'frec-test: begin' "$d/console.log" 2>/dev/null && return 1
+	grep -qE '^(not )?ok [0-9]|^# frec-guest-done' "$d/tap.log" 2>/dev/null && return 1
+	why=$(tr -d '\r' < "$d/console.log" 2>/dev/null |
+		grep -m1 -E 'Oops|BUG:|Kernel panic|general protection fault|kernel BUG at')
+	if [ -n "$why" ]; then
+		t=$(sed -nE 's/^\[ *([0-9]+\.[0-9]).*/\1/p' <<< "$why")
+		rip=$(tr -d '\r' < "$d/console.log" | grep -m1 -oE 'RIP: [0-9]+:[^ ]+|RIP: [^ ]+\+0x[0-9a-f]+' | sed -E 's/^RIP: [0-9]+:/RIP: /')
+		why=$(sed -E 's/^\[ *[0-9.]+\] //' <<< "$why")
+		echo "${why:0:60}${t:+ at $t s}${rip:+, $rip}"
+	elif ! grep -q '^TAP version' "$d/tap.log" 2>/dev/null; then
+		echo "the test runner never started; QEMU exited $(cat "$d/qemu.rc")"
+	else
+		return 1
+	fi
+}
+
+boot=1
+rm -rf "$out/boot1" "$out/boots.log"
+while :; do
+	rm -f "$out/console.log" "$out/tap.log"
+	bootline=$cmdline
+	# Only to test the retry itself: boot 1 panics before /init.
+	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_EARLY_DEATH:-}" ] && bootline="$cmdline rdinit=/frec-none"
+	start=$(date +%s.%N)
+	# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
+	timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
+		-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
+		-nodefaults -no-user-config \
+		-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$bootline" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$out/console.log" "${serial_tap[@]}" \
+		-device pvpanic -action panic=exit-failure \
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		> "$out/qemu.log" 2>&1 < /dev/null
+	echo $? > "$out/qemu.rc"
+	end=$(date +%s.%N)
+	note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
+	[ "$mode" = test ] || break
+	why=$(boot_died_early "$out") || break
+	# Said on stdout as a NOTE line (check.sh shows it), and kept in
+	# OUT_DIR/boots.log; the dead boot's logs go to OUT_DIR/boot1/.
+	if [ $boot = 1 ]; then
+		rm -rf "$out/boot1" && mkdir "$out/boot1"
+		mv "$out/console.log" "$out/tap.log" "$out/qemu.log" "$out/qemu.rc" "$out/boot1/"
+		echo "NOTE guest: boot 1 died before the first test ($why): retrying (see $out/boot1/console.log)" |
+			tee -a "$out/boots.log"
+		boot=2
+		continue
+	fi
+	echo "NOTE guest: boot 2 died before the first test too ($why): a failure" | tee -a "$out/boots.log"
+	break
+done
 set -e
-end=$(date +%s.%N)
-note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
 
 if [ "$mode" = demo ] || [ "$mode" = bench ]; then
 	cat "$out/tap.log"
