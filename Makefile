@@ -41,7 +41,7 @@ debug-modules:
 	mkdir -p $(BUILD)/debug/src $(BUILD)/debug/ko && \
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
-		Kbuild kmod include uapi kunit $(BUILD)/debug/src/ && \
+		Kbuild VERSION kmod include uapi kunit $(BUILD)/debug/src/ && \
 	find $(BUILD)/debug/src -name '*.ko' -delete && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src modules && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src/kmod/samples clean && \

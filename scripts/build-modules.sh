@@ -5,12 +5,13 @@
 #
 #   build-modules.sh [-W] KDIR OUT_DIR
 #
-# Copies Kbuild, kmod/, include/, uapi/ and kunit/ to OUT_DIR/src, builds
-# frec.ko (and the KUnit suites if KDIR has CONFIG_KUNIT) there, then the
-# samples as outside drivers against its Module.symvers, as `make modules`
-# does, and copies every .ko to OUT_DIR/ko.  -W adds W=1 C=2 (sparse):
-# the log, OUT_DIR/build.log, then holds every warning.  make runs under
-# nice -n 19: it shares the machine with QEMU guests.
+# Copies Kbuild, VERSION, kmod/, include/, uapi/ and kunit/ to
+# OUT_DIR/src, builds frec.ko (and the KUnit suites if KDIR has
+# CONFIG_KUNIT) there, then the samples as outside drivers against its
+# Module.symvers, as `make modules` does, and copies every .ko to
+# OUT_DIR/ko.  -W adds W=1 C=2 (sparse): the log, OUT_DIR/build.log, then
+# holds every warning.  make runs under nice -n 19: it shares the machine
+# with QEMU guests.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -31,7 +32,7 @@ log=$out/build.log
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.ko.*' \
 	--exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude='*.mod.o' \
 	--exclude='modules.order' --exclude='Module.symvers' \
-	"$FREC_ROOT"/{Kbuild,kmod,include,uapi,kunit} "$src/"
+	"$FREC_ROOT"/{Kbuild,VERSION,kmod,include,uapi,kunit} "$src/"
 {
 	nice -n 19 make -C "$kdir" M="$src" "${extra[@]}" modules &&
 	nice -n 19 make -C "$kdir" M="$src/kmod/samples" clean &&
