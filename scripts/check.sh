@@ -188,7 +188,7 @@ guest_retry() {
 	local rc=$?
 	if [ $rc = 0 ] && grep -q '^NOTE guest: boot 1 died before the first test (Kernel panic' "$out.log" &&
 		grep -q '^PASS 0001-insmod' "$out.log"; then
-		echo "PASS guest-retry: $(grep -m1 '^NOTE' "$out.log" | cut -c1-120)"
+		echo "PASS guest-retry: $(grep -m1 "^NOTE" "$out.log")"
 	else
 		echo "FAIL guest-retry: boot 1 not retried, or boot 2 failed (see $out.log)"
 		return 1

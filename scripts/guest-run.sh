@@ -168,7 +168,7 @@ boot_died_early() {
 		t=$(sed -nE 's/^\[ *([0-9]+\.[0-9]).*/\1/p' <<< "$why")
 		rip=$(tr -d '\r' < "$d/console.log" | grep -m1 -oE 'RIP: [0-9]+:[^ ]+|RIP: [^ ]+\+0x[0-9a-f]+' | sed -E 's/^RIP: [0-9]+:/RIP: /')
 		why=$(sed -E 's/^\[ *[0-9.]+\] //' <<< "$why")
-		echo "${why:0:60}${t:+ at $t s}${rip:+, $rip}"
+		echo "${why:0:100}${t:+ at $t s}${rip:+, $rip}"
 	elif ! grep -q '^TAP version' "$d/tap.log" 2>/dev/null; then
 		echo "the test runner never started; QEMU exited $(cat "$d/qemu.rc")"
 	else

@@ -16,7 +16,7 @@ pkgs=(
 	"linux-headers-$FREC_612_ABI-amd64" "linux-headers-$FREC_612_ABI-rt-amd64"
 	# Debian packages (scripts/package.sh) and the user's path: DKMS
 	# builds frec for every installed kernel (scripts/dkms-check.sh)
-	dkms lintian dpkg-dev
+	dkms lintian
 	# guest bench: QEMU under TCG, busybox initramfs, stock kernel image
 	qemu-system-x86 busybox-static cpio xz-utils
 	# debug kernel (KUnit, lockdep) from Debian's sources
