@@ -587,7 +587,6 @@ const struct file_operations frec_dump_fops = {
 	.open = frec_dump_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
 
 const struct file_operations frec_raw_fops = {
@@ -595,7 +594,6 @@ const struct file_operations frec_raw_fops = {
 	.open = frec_raw_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
 
 const struct file_operations frec_formats_fops = {
@@ -603,5 +601,4 @@ const struct file_operations frec_formats_fops = {
 	.open = frec_formats_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
