@@ -18,7 +18,7 @@
 #    against /lib/modules/KVER/build;
 #  - the guest boots that kernel with DKMS's frec.ko(.xz) and that
 #    frec_hanoi.ko and runs 0001-insmod, 0007-hanoi-dump (dump shows
-#    the Hanoi records, golden lines) and 0022-module-version (the loaded
+#    the Hanoi records, golden lines) and 0030-module-version (the loaded
 #    frec says VERSION).
 # Prints "PASS dkms-..." / "FAIL dkms-...: why (see LOG)" lines; logs in
 # build/logs/dkms/.
@@ -85,7 +85,7 @@ for n in $FREC_STOCK_KERNELS; do
 	FREC_KVER=$n "$FREC_ROOT/scripts/guest-run.sh" -k stock -M "$out/ko" -o "$logs/guest-$name" \
 		"$FREC_ROOT/scripts/guest-tests/0001-insmod.sh" \
 		"$FREC_ROOT/scripts/guest-tests/0007-hanoi-dump.sh" \
-		"$FREC_ROOT/scripts/guest-tests/0022-module-version.sh" 2> "$logs/guest-$name.err" |
+		"$FREC_ROOT/scripts/guest-tests/0030-module-version.sh" 2> "$logs/guest-$name.err" |
 		sed "s/^\(PASS\|FAIL\|SKIP\|NOTE\) /\1 dkms-$name:/"
 	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 done
