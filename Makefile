@@ -15,10 +15,11 @@
 #
 # KDIR selects the kernel tree to build against; the default is Debian's
 # linux-headers-amd64, not `uname -r` (this machine's kernel is unrelated
-# to the one the guest boots).
+# to the one the guest boots), or FREC_KVER's stock kernel (6.1, 6.12,
+# 6.12-rt or a release; scripts/lib.sh), whose headers stock-kernel.sh
+# fetches into the cache when they are not installed.
 
-KVER ?= $(shell bash -c '. scripts/lib.sh && stock_kver')
-KDIR ?= /usr/src/linux-headers-$(KVER)
+KDIR ?= $(shell bash -c '. scripts/lib.sh && stock_kdir')
 BUILD := $(CURDIR)/build
 
 all: modules tools
@@ -40,7 +41,7 @@ debug-modules:
 	mkdir -p $(BUILD)/debug/src $(BUILD)/debug/ko && \
 	rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 		--exclude='*.mod*' --exclude='modules.order' --exclude='Module.symvers' \
-		Kbuild kmod include uapi kunit $(BUILD)/debug/src/ && \
+		Kbuild VERSION kmod include uapi kunit $(BUILD)/debug/src/ && \
 	find $(BUILD)/debug/src -name '*.ko' -delete && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src modules && \
 	$(MAKE) -C $$kdir M=$(BUILD)/debug/src/kmod/samples clean && \

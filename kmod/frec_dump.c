@@ -304,7 +304,6 @@ const struct file_operations frec_dump_fops = {
 	.open = frec_dump_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
 
 const struct file_operations frec_raw_fops = {
@@ -312,6 +311,5 @@ const struct file_operations frec_raw_fops = {
 	.open = frec_raw_open,
 	.read = frec_dump_read,
 	.release = frec_dump_release,
-	.llseek = no_llseek,
 };
 

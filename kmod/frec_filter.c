@@ -23,6 +23,7 @@
 #include <linux/kernel.h>
 #include <linux/limits.h>
 #include <linux/string.h>
+#include <linux/time64.h>
 
 #include "frec_filter.h"
 #include "frec_rings.h"

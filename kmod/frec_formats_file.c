@@ -353,5 +353,4 @@ const struct file_operations frec_formats_fops = {
 	.open = frec_formats_open,
 	.read = frec_formats_read,
 	.release = frec_formats_release,
-	.llseek = no_llseek,
 };

@@ -70,3 +70,4 @@ module_exit(frec_exit);
 
 MODULE_DESCRIPTION("frec: a printk-style flight recorder");
 MODULE_LICENSE("GPL");
+MODULE_VERSION(FREC_VERSION);

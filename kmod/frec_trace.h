@@ -14,6 +14,8 @@
 #include <linux/smp.h>
 #include <linux/tracepoint.h>
 
+#include "frec_compat.h"
+
 TRACE_EVENT(frec_record,
 
 	TP_PROTO(const char *ring, u64 seq, unsigned long caller, const char *fmt,
@@ -34,7 +36,7 @@ TRACE_EVENT(frec_record,
 	),
 
 	TP_fast_assign(
-		__assign_str(ring, ring);
+		FREC_ASSIGN_STR(ring, ring);
 		__entry->seq = seq;
 		__entry->cpu = raw_smp_processor_id();
 		__entry->caller = caller;
@@ -66,7 +68,7 @@ TRACE_EVENT(frec_printk,
 	),
 
 	TP_fast_assign(
-		__assign_str(ring, ring);
+		FREC_ASSIGN_STR(ring, ring);
 		__entry->seq = seq;
 		__entry->cpu = raw_smp_processor_id();
 		__entry->caller = caller;

@@ -24,7 +24,7 @@ if [ ! -f "$kdir/.frec-prepared" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-cp -r "$FREC_ROOT/Kbuild" "$FREC_ROOT/kmod" "$FREC_ROOT/include" "$FREC_ROOT/uapi" "$tmp/"
+cp -r "$FREC_ROOT/Kbuild" "$FREC_ROOT/VERSION" "$FREC_ROOT/kmod" "$FREC_ROOT/include" "$FREC_ROOT/uapi" "$tmp/"
 find "$tmp" -name '*.o' -o -name '*.ko' -o -name '.*.cmd' | xargs rm -f
 if make -C "$kdir" ARCH=i386 M="$tmp" modules >> "$log" 2>&1; then
 	echo "FAIL arch:32-bit-refused: frec.ko built for a 32-bit kernel (see $log)"

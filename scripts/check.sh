@@ -2,26 +2,42 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: every test frec has, on both kernels.
 #
-#   1. lint: checkpatch --strict, kernel-doc, sparse + W=1
-#   2. build: frec.ko for Debian's stock kernel, the userspace tools, and
-#      the client-API build checks (scripts/compile-fail.sh); frec refused
-#      on a 32-bit kernel (scripts/arch-check.sh)
+#   1. lint: checkpatch --strict, kernel-doc, sparse + W=1 (frec and the
+#      samples) against each stock kernel's headers
+#   2. build: frec.ko for Debian's stock kernel in the tree (make modules),
+#      frec's modules for each stock kernel (build/stock-NAME/ko), the
+#      userspace tools, and the client-API build checks
+#      (scripts/compile-fail.sh); frec refused on a 32-bit kernel
+#      (scripts/arch-check.sh)
 #   3. harness: userspace tests of kernel-shared code, native, under TSan
 #      and under ASan/UBSan
-#   4. guest-stock: the guest tests on Debian's linux-image-amd64 (QEMU TCG)
+#   4. guest-stock-NAME: the guest tests on each of Debian's stock kernels
+#      (FREC_STOCK_KERNELS: 6.1 = linux-image-amd64, 6.12 and 6.12-rt,
+#      scripts/lib.sh), QEMU TCG
 #   5. guest-debug: the guest tests and the KUnit suites on the debug kernel
 #      (lockdep, atomic-sleep checks, KASAN), built once and cached
+#   6. guest-retry: the bench's own check that a boot dying before its
+#      first test is booted again, and said so
+#   7. package: frec-dkms and frec-tools built with dpkg-deb, lintian
+#      (scripts/package.sh)
+#   8. dkms: the user's path: both packages installed with dpkg on this
+#      machine (root; DKMS builds frec for each installed kernel), the
+#      Hanoi sample built as an outside driver against what they
+#      installed, and both loaded in the guest on each stock kernel
+#      (scripts/dkms-check.sh)
 #
-# Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name";
-# the run ends with the failures again and the plain line
-# "N passed, N failed" (", N skipped"), and exits non-zero on any failure.
-# FREC_CHECK_PARTS="lint build compile-fail arch harness decode guest-stock guest-debug"
-# picks parts.
+# Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name"
+# (guest tests as KERNEL:TEST, e.g. "PASS stock-6.12-rt:0007-hanoi-dump");
+# a guest boot retried prints a NOTE line.  The run ends with the failures
+# again and the plain line "N passed, N failed" (", N skipped"), and exits
+# non-zero on any failure.  FREC_CHECK_PARTS="lint build compile-fail
+# arch harness decode package guest-stock dkms guest-debug guest-retry" picks
+# parts; guest-stock is every stock kernel, guest-stock-6.12 one.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$FREC_ROOT" || exit 1
 
-parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode guest-stock guest-debug}
+parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode package guest-stock dkms guest-debug guest-retry}
 logs=$FREC_BUILD/logs
 mkdir -p "$logs"
 results=$logs/results.txt
@@ -34,7 +50,7 @@ part() { # name command...
 	local name=$1 rc t0=$SECONDS
 	shift
 	echo "== $name"
-	"$@" 2>&1 | tee -a "$logs/$name.out" | grep -E '^(PASS|FAIL|SKIP) ' | tee -a "$results"
+	"$@" 2>&1 | tee -a "$logs/$name.out" | grep -E '^(PASS|FAIL|SKIP|NOTE) ' | tee -a "$results"
 	rc=${PIPESTATUS[0]}
 	if [ "$rc" -ne 0 ] && ! grep -q "^FAIL " "$logs/$name.out"; then
 		echo "FAIL $name: exited $rc (see $logs/$name.out)" | tee -a "$results"
@@ -43,11 +59,28 @@ part() { # name command...
 }
 
 build_stock() {
-	local log=$logs/build.log
-	if make modules tools > "$log" 2>&1; then
+	local log=$logs/build.log rc=0 n
+	if nice -n 19 make modules tools > "$log" 2>&1; then
 		echo "PASS build"
 	else
 		echo "FAIL build: make modules tools (see $log)"
+		rc=1
+	fi
+	for n in $FREC_STOCK_KERNELS; do
+		build_for "$n" || rc=1
+	done
+	return $rc
+}
+
+# build_for NAME: frec's modules for stock kernel NAME in
+# build/stock-NAME/ko (scripts/build-modules.sh).
+build_for() {
+	local n=$1 kdir log=$logs/build-stock-$1.log
+	if kdir=$(stock_kdir "$n" 2> "$log") &&
+		"$FREC_ROOT/scripts/build-modules.sh" "$kdir" "$FREC_BUILD/stock-$n" >> "$log" 2>&1; then
+		echo "PASS build-stock-$n"
+	else
+		echo "FAIL build-stock-$n: (see $log and $FREC_BUILD/stock-$n/build.log)"
 		return 1
 	fi
 }
@@ -83,8 +116,19 @@ decode_check() {
 	return $rc
 }
 
-guest() { # stock|debug
-	local kind=$1 out=$logs/guest-$1
+# guest stock NAME | guest debug
+guest() {
+	local kind=$1 out=$logs/guest-$1 label=$1 ko=()
+	if [ "$kind" = stock ]; then
+		label=stock-$2
+		out=$logs/guest-$label
+		# Its modules, unless the build part made them in this run.
+		if [ ! -f "$FREC_BUILD/stock-$2/ko/frec.ko" ] || [[ " $parts " != *" build "* ]]; then
+			build_for "$2" || return 1
+		fi
+		ko=(-M "$FREC_BUILD/stock-$2/ko")
+		export FREC_KVER=$2
+	fi
 	if [ "$kind" = debug ]; then
 		if ! "$FREC_ROOT/scripts/debug-kernel.sh" > "$logs/debug-kernel.log" 2>&1; then
 			echo "FAIL debug-kernel: build failed (see $logs/debug-kernel.log)"
@@ -95,7 +139,8 @@ guest() { # stock|debug
 			return 1
 		fi
 	fi
-	"$FREC_ROOT/scripts/guest-run.sh" -k "$kind" -o "$out" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $kind:/"
+	"$FREC_ROOT/scripts/guest-run.sh" -k "$kind" "${ko[@]}" -o "$out" |
+		sed "s/^\(PASS\|FAIL\|SKIP\|NOTE\) /\1 $label:/"
 	local rc=${PIPESTATUS[0]}
 	if [ "$kind" = debug ]; then
 		kunit_results "$out" || rc=1
@@ -132,6 +177,32 @@ kunit_results() { # out_dir
 	! grep -q '^    not ok' "$ktap"
 }
 
+# The retry of a boot that died before its first test (guest-run.sh):
+# boot 1 is made to panic before /init (FREC_GUEST_TEST_EARLY_DEATH), and
+# the run must say so, boot again and pass.
+guest_retry() {
+	local out=$logs/guest-retry n=${FREC_STOCK_KERNELS%% *}
+	[ -f "$FREC_BUILD/stock-$n/ko/frec.ko" ] || build_for "$n" > /dev/null || return 1
+	FREC_KVER=$n FREC_GUEST_TEST_EARLY_DEATH=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
+		-M "$FREC_BUILD/stock-$n/ko" -o "$out" "$FREC_ROOT/scripts/guest-tests/0001-insmod.sh" \
+		> "$out.log" 2>&1
+	local rc=$?
+	if [ $rc = 0 ] && grep -q '^NOTE guest: boot 1 died before the first test (Kernel panic' "$out.log" &&
+		grep -q '^PASS 0001-insmod' "$out.log"; then
+		echo "PASS guest-retry: $(grep -m1 "^NOTE" "$out.log")"
+	else
+		echo "FAIL guest-retry: boot 1 not retried, or boot 2 failed (see $out.log)"
+		return 1
+	fi
+}
+
+dkms_check() {
+	if [ ! -f "$FREC_BUILD/deb/frec-dkms_$(cat VERSION)_all.deb" ]; then
+		scripts/package.sh -o "$FREC_BUILD/deb" || return 1
+	fi
+	scripts/dkms-check.sh "$FREC_BUILD/deb"
+}
+
 for p in $parts; do
 	case $p in
 	lint)		part lint scripts/lint.sh ;;
@@ -140,7 +211,14 @@ for p in $parts; do
 	arch)		part arch scripts/arch-check.sh ;;
 	harness)	part harness harness ;;
 	decode)		part decode decode_check ;;
-	guest-stock)	part guest-stock guest stock ;;
+	guest-stock)
+		for n in $FREC_STOCK_KERNELS; do
+			part "guest-stock-$n" guest stock "$n"
+		done ;;
+	guest-stock-*)	part "$p" guest stock "${p#guest-stock-}" ;;
+	guest-retry)	part guest-retry guest_retry ;;
+	package)	part package scripts/package.sh -o "$FREC_BUILD/deb" ;;
+	dkms)		part dkms dkms_check ;;
 	guest-debug)	part guest-debug guest debug ;;
 	*)		echo "FAIL check: unknown part '$p'" | tee -a "$results" ;;
 	esac

@@ -9,7 +9,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kdir=/usr/src/linux-headers-$(stock_kver)
+kdir=$(stock_kdir)
 logdir=$FREC_BUILD/logs/compile-fail
 mkdir -p "$logdir"
 [ -f "$FREC_ROOT/Module.symvers" ] || die "build frec first (make modules)"

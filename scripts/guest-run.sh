@@ -4,10 +4,17 @@
 # tests or the demo in it.  Never loads anything into this machine's kernel.
 #
 #   guest-run.sh [-k stock|debug] [-m test|demo|shell] [-o OUT_DIR]
-#                [-T TIMEOUT_S] [TEST.sh ...]
+#                [-T TIMEOUT_S] [-M KO_DIR] [TEST.sh ...]
 #
-#   -k  kernel: Debian's stock linux-image-amd64 (default) or the debug
-#       kernel built by debug-kernel.sh (KUnit, lockdep, KASAN)
+#   -k  kernel: a stock Debian kernel (default) or the debug kernel built by
+#       debug-kernel.sh (KUnit, lockdep, KASAN).  The stock kernel is
+#       linux-image-amd64's unless FREC_KVER names another: 6.1, 6.12,
+#       6.12-rt or a release (scripts/lib.sh, stock_kver_of), fetched by
+#       stock-kernel.sh
+#   -M  the modules (.ko, .ko.xz) to send: default, the stock kernel's
+#       built in the tree (make modules), the debug kernel's in
+#       build/debug/ko (make debug-modules); for another stock kernel,
+#       scripts/build-modules.sh's OUT_DIR/ko
 #   -m  test (default): run the tests and judge the logs; demo: run
 #       scripts/guest/demo.sh and print its output; bench: run
 #       scripts/guest/bench.sh (FREC_BENCH=cost|dump) and print its output;
@@ -28,13 +35,14 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-1500}
-while getopts k:m:o:T: opt; do
+kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-1500} kodir_opt=
+while getopts k:m:o:T:M: opt; do
 	case $opt in
 	k) kind=$OPTARG ;;
 	m) mode=$OPTARG ;;
 	o) out=$OPTARG ;;
 	T) timeout_s=$OPTARG ;;
+	M) kodir_opt=$(cd "$OPTARG" && pwd) || die "no module directory $OPTARG" ;;
 	*) die "usage: see the header of $0" ;;
 	esac
 done
@@ -62,14 +70,24 @@ esac
 [ -f "$kernel" ] || die "no kernel image at $kernel"
 
 # Every .ko the build made for this kernel goes to the guest's /frec/modules.
-if [ "$kind" = stock ]; then
+if [ -n "$kodir_opt" ]; then
+	kodir=$kodir_opt
+elif [ "$kind" = stock ]; then
 	kodir=$out/ko
 	rm -rf "$kodir"
 	mkdir -p "$kodir"
 	find "$FREC_ROOT/kmod" "$FREC_ROOT/kunit" -name '*.ko' -exec cp {} "$kodir/" \; 2>/dev/null || true
 fi
-ls "$kodir"/frec.ko >/dev/null 2>&1 ||
+frec_ko=$(ls "$kodir"/frec.ko* 2>/dev/null | head -n 1)
+[ -n "$frec_ko" ] ||
 	die "frec.ko for the $kind kernel is not built (make modules / make debug-modules)"
+if [ "$kind" = stock ]; then
+	# A module built for another kernel would only fail in the guest.
+	kver=$(ls "$stock/lib/modules")
+	vermagic=$(modinfo -F vermagic "$frec_ko")
+	[ "${vermagic%% *}" = "$kver" ] ||
+		die "$frec_ko is built for ${vermagic%% *}, the guest boots $kver (FREC_KVER, -M)"
+fi
 
 if [ $# -eq 0 ]; then
 	set -- "$FREC_ROOT"/scripts/guest-tests/*.sh
@@ -87,12 +105,13 @@ if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
 		if grep -qE "$alone_re" "$t"; then alone+=("$t"); else normal+=("$t"); fi
 	done
 	if [ ${#normal[@]} -gt 0 ]; then
-		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" "${normal[@]}" || rc=1
+		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" -M "$kodir" "${normal[@]}" || rc=1
 	fi
 	for t in "${alone[@]}"; do
 		FREC_GUEST_ALONE=1 \
 		FREC_GUEST_CMDLINE="${FREC_GUEST_CMDLINE:-} $(sed -n 's/^# cmdline: //p' "$t")" \
-			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" "$t" || rc=1
+			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" \
+				-M "$kodir" "$t" || rc=1
 	done
 	exit $rc
 fi
@@ -132,15 +151,51 @@ if ! flock -n 8; then
 	note "waiting for another guest to finish"
 	flock 8
 fi
-# boot: one QEMU run, in the background; its status goes to qemu.rc.
-boot() {
+# boot_died_early DIR: did the boot whose logs are in DIR die before its
+# first test began?  True if no test began (no "frec-test: begin" on the
+# console, no result in the TAP) and the kernel oopsed or panicked, or the
+# test runner never started; prints what killed it.  Such a death is not
+# frec's: no test had loaded it (e.g. the 6.12 stock kernel, one boot in
+# 18 under TCG: "Oops: int3" in sched_clock_cpu() at 2.7 s, a code-patching
+# race), and the boot is tried once more.
+boot_died_early() {
+	local d=$1 why t rip
+	grep -q 'frec-test: begin' "$d/console.log" 2>/dev/null && return 1
+	grep -qE '^(not )?ok [0-9]|^# frec-guest-done' "$d/tap.log" 2>/dev/null && return 1
+	why=$(tr -d '\r' < "$d/console.log" 2>/dev/null |
+		grep -m1 -E 'Oops|BUG:|Kernel panic|general protection fault|kernel BUG at')
+	if [ -n "$why" ]; then
+		t=$(sed -nE 's/^\[ *([0-9]+\.[0-9]).*/\1/p' <<< "$why")
+		rip=$(tr -d '\r' < "$d/console.log" | grep -m1 -oE 'RIP: [0-9]+:[^ ]+|RIP: [^ ]+\+0x[0-9a-f]+' | sed -E 's/^RIP: [0-9]+:/RIP: /')
+		why=$(sed -E 's/^\[ *[0-9.]+\] //' <<< "$why")
+		echo "${why:0:100}${t:+ at $t s}${rip:+, $rip}"
+	elif ! grep -q '^TAP version' "$d/tap.log" 2>/dev/null; then
+		echo "the test runner never started; QEMU exited $(cat "$d/qemu.rc")"
+	else
+		return 1
+	fi
+}
+
+# A boot can also hang before its runner starts (seen on the debug
+# kernel: virtio-pci left without an interrupt, "PCI INT A: no GSI", and
+# /init waiting on the 9p mount for ever): a boot whose runner has not
+# written its first line within FREC_GUEST_START_TIMEOUT seconds (default
+# 300) is killed and counts as one that died early.
+start_timeout=${FREC_GUEST_START_TIMEOUT:-300}
+boot=1
+rm -rf "$out/boot1" "$out/boots.log"
+while :; do
 	rm -f "$out/console.log" "$out/tap.log" "$out/qemu.rc"
+	bootline=$cmdline
+	# Only to test the retry itself: boot 1 panics before /init.
+	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_EARLY_DEATH:-}" ] && bootline="$cmdline rdinit=/frec-none"
+	start=$(date +%s.%N)
 	# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
 	{
 		timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
 			-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
 			-nodefaults -no-user-config \
-			-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
+			-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$bootline" \
 			-display none -monitor none -no-reboot \
 			-serial "file:$out/console.log" "${serial_tap[@]}" \
 			-device pvpanic -action panic=exit-failure \
@@ -149,53 +204,40 @@ boot() {
 		echo $? > "$out/qemu.rc"
 	} &
 	qemu_job=$!
-}
-
-# started: has the guest's runner (or demo, or bench) begun?  It writes
-# its first line to the second serial port as it starts.
-started() {
-	[ -s "$out/tap.log" ]
-}
-
-# A boot that never reaches its runner is the bench's problem, not frec's
-# (seen: virtio-pci left without an interrupt, "PCI INT A: no GSI", and
-# /init waiting on the 9p mount for ever; an early TCG code-patching oops):
-# such a boot is killed after FREC_GUEST_START_TIMEOUT seconds (default
-# 300) and booted once more, and the log says so.  A second one fails.
-start_timeout=${FREC_GUEST_START_TIMEOUT:-300}
-start=$(date +%s.%N)
-for attempt in 1 2; do
-	boot
-	waited=0
-	while kill -0 "$qemu_job" 2>/dev/null && ! started && [ "$waited" -lt "$start_timeout" ]; do
+	waited=0 hung=
+	while kill -0 "$qemu_job" 2>/dev/null && [ ! -s "$out/tap.log" ] &&
+		[ "$waited" -lt "$start_timeout" ]; do
 		sleep 1
 		waited=$((waited + 1))
 	done
-	if started || [ "$mode" = shell ]; then
-		wait "$qemu_job"
-		break
-	fi
-	last=$(tr -d '\r' < "$out/console.log" 2>/dev/null | grep -v '^$' | tail -n 1)
-	if kill -0 "$qemu_job" 2>/dev/null; then
+	if [ ! -s "$out/tap.log" ] && kill -0 "$qemu_job" 2>/dev/null; then
 		pkill -f -- "-initrd $out/initramfs.cpio.gz" 2>/dev/null
-		why="did not start the tests in ${start_timeout} s"
-	else
-		why="ended before the tests started"
+		last=$(tr -d '\r' < "$out/console.log" 2>/dev/null | grep -v '^$' | tail -n 1)
+		hung="the runner had not started after $start_timeout s; last console line: ${last:0:100}"
 	fi
-	wait "$qemu_job" 2>/dev/null
-	mkdir -p "$out/boot-$attempt"
-	cp "$out/console.log" "$out/boot-$attempt/" 2>/dev/null
-	if [ "$attempt" = 1 ]; then
-		note "boot $attempt $why (last console line: ${last:-none}; kept in $out/boot-$attempt): booting again"
-		echo "# guest-run: boot $attempt $why: booting again (see $out/boot-$attempt/console.log)" \
-			> "$out/boot-retry.log"
+	wait "$qemu_job"
+	end=$(date +%s.%N)
+	note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
+	[ "$mode" = test ] || break
+	if [ -n "$hung" ]; then
+		why=$hung
 	else
-		note "boot $attempt $why too (last console line: ${last:-none})"
+		why=$(boot_died_early "$out") || break
 	fi
+	# Said on stdout as a NOTE line (check.sh shows it), and kept in
+	# OUT_DIR/boots.log; the dead boot's logs go to OUT_DIR/boot1/.
+	if [ $boot = 1 ]; then
+		rm -rf "$out/boot1" && mkdir "$out/boot1"
+		mv "$out/console.log" "$out/tap.log" "$out/qemu.log" "$out/qemu.rc" "$out/boot1/"
+		echo "NOTE guest: boot 1 died before the first test ($why): retrying (see $out/boot1/console.log)" |
+			tee -a "$out/boots.log"
+		boot=2
+		continue
+	fi
+	echo "NOTE guest: boot 2 died before the first test too ($why): a failure" | tee -a "$out/boots.log"
+	break
 done
 set -e
-end=$(date +%s.%N)
-note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
 
 if [ "$mode" = demo ] || [ "$mode" = bench ]; then
 	cat "$out/tap.log"

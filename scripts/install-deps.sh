@@ -3,10 +3,20 @@
 # Install everything frec's build, tests and benchmarks need on Debian 12.
 # Safe to run again; needs root (CI runs as root).
 set -euo pipefail
+# FREC_612_ABI: the 6.12 kernels' version, named once, in lib.sh.
+. "$(dirname "$0")/lib.sh"
 
 pkgs=(
-	# module build against Debian's stock kernel
+	# module build against Debian's stock kernels: 6.1 (linux-headers-amd64)
+	# and 6.12, 6.12-rt.  6.12's headers depend on its image, which pulls
+	# in initramfs-tools (its postinst makes an initrd for each: about 3
+	# minutes for both here).  The guest's stock kernel images themselves
+	# are not installed: stock-kernel.sh extracts them into the cache.
 	build-essential linux-headers-amd64 kmod
+	"linux-headers-$FREC_612_ABI-amd64" "linux-headers-$FREC_612_ABI-rt-amd64"
+	# Debian packages (scripts/package.sh) and the user's path: DKMS
+	# builds frec for every installed kernel (scripts/dkms-check.sh)
+	dkms lintian
 	# guest bench: QEMU under TCG, busybox initramfs, stock kernel image
 	qemu-system-x86 busybox-static cpio xz-utils
 	# debug kernel (KUnit, lockdep) from Debian's sources

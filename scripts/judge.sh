@@ -137,8 +137,6 @@ for where in boot between; do
 done
 grep -q '^# frec-guest-done' "$tap" 2>/dev/null ||
 	fail "guest: runner did not finish (see $console and $tap)"
-# A boot that never started its tests was booted again (guest-run.sh).
-[ -f "$dir/boot-retry.log" ] && cat "$dir/boot-retry.log"
 rc=$(cat "$dir/qemu.rc" 2>/dev/null || echo missing)
 case $rc in
 0) ;;

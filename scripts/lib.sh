@@ -8,12 +8,45 @@ FREC_BUILD=${FREC_BUILD:-$FREC_ROOT/build}
 die() { echo "$(basename "$0"): $*" >&2; exit 1; }
 note() { echo "$(basename "$0"): $*" >&2; }
 
-# The kernel release of Debian's linux-headers-amd64 metapackage (e.g.
-# 6.1.0-56-amd64).  Not `uname -r`: this machine's kernel is unrelated to
-# the one the guest boots.
+# Debian 12's 6.12 kernels (linux-image-6.12.*+deb12-amd64 and -rt-amd64,
+# the backport in bookworm's archive): the one place their version is
+# named.  6.12.117 was the newest apt-cache showed on 2026-11-23; set
+# FREC_612_ABI, or change it here, for another.
+FREC_612_ABI=${FREC_612_ABI:-6.12.117+deb12}
+
+# The stock kernels `make check` covers, by short name.
+FREC_STOCK_KERNELS=${FREC_STOCK_KERNELS:-6.1 6.12 6.12-rt}
+
+# stock_kver_of NAME: the kernel release of a stock kernel, by short name
+# (6.1: Debian's linux-headers-amd64; 6.12, 6.12-rt: FREC_612_ABI) or
+# as a release already (6.1.0-56-amd64, 6.12.117+deb12-rt-amd64).
+stock_kver_of() {
+	case $1 in
+	6.1)	FREC_KVER= stock_kver ;;
+	6.12)	echo "$FREC_612_ABI-amd64" ;;
+	6.12-rt) echo "$FREC_612_ABI-rt-amd64" ;;
+	[0-9]*.*-*) echo "$1" ;;
+	*)	die "unknown stock kernel '$1' (6.1, 6.12, 6.12-rt or a release)" ;;
+	esac
+}
+
+# stock_name KVER: the short name the bench prints for a stock kernel
+# (stock-6.1, stock-6.12, stock-6.12-rt; else stock-KVER).
+stock_name() {
+	local n
+	for n in 6.1 6.12 6.12-rt; do
+		[ "$(stock_kver_of "$n" 2>/dev/null)" = "$1" ] && { echo "stock-$n"; return; }
+	done
+	echo "stock-$1"
+}
+
+# The kernel release of the stock kernel the bench uses: FREC_KVER (a
+# release or a short name, see stock_kver_of), else the one of Debian's
+# linux-headers-amd64 metapackage (e.g. 6.1.0-56-amd64).  Not `uname -r`:
+# this machine's kernel is unrelated to the one the guest boots.
 stock_kver() {
 	if [ -n "${FREC_KVER:-}" ]; then
-		echo "$FREC_KVER"
+		stock_kver_of "$FREC_KVER"
 		return
 	fi
 	local dep
@@ -21,4 +54,18 @@ stock_kver() {
 		die "linux-headers-amd64 is not installed (run .ci/run or scripts/install-deps.sh)"
 	dep=${dep%% *}
 	echo "${dep#linux-headers-}"
+}
+
+# stock_kdir [NAME]: the headers tree to build against for a stock kernel
+# (stock_kver_of NAME, default stock_kver): Debian's installed
+# /usr/src/linux-headers-KVER, else the copy stock-kernel.sh fetches into
+# the cache.
+stock_kdir() {
+	local kver
+	if [ $# -gt 0 ]; then kver=$(stock_kver_of "$1"); else kver=$(stock_kver); fi
+	if [ -f "/usr/src/linux-headers-$kver/Makefile" ]; then
+		echo "/usr/src/linux-headers-$kver"
+	else
+		echo "$("$FREC_ROOT/scripts/stock-kernel.sh" "$kver")/build"
+	fi
 }

@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Lint every kernel-side file: checkpatch --strict (from Debian's
-# linux-source), kernel-doc, sparse (C=2) and a W=1 build, all against
-# Debian's stock headers.  Any finding fails.  Prints one line per check,
-# "PASS lint-x" or "FAIL lint-x: why (see LOG)", for check.sh.
+# linux-source), kernel-doc, and sparse (C=2) with a W=1 build of frec and
+# the samples against each stock kernel's headers (FREC_STOCK_KERNELS:
+# 6.1, 6.12, 6.12-rt; the 6.12 headers come from stock-kernel.sh's cache).
+# Any finding fails.  Prints one line per check, "PASS lint-x" or "FAIL
+# lint-x: why (see LOG)", for check.sh.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -66,14 +68,21 @@ rc=$?
 grep -q 'warning:' "$log" && rc=1
 result kernel-doc $rc "$log"
 
-# sparse and W=1 on a fresh copy, so that every file is compiled.
-kver=$(stock_kver)
-src=$FREC_BUILD/lint/src
-rm -rf "$src" && mkdir -p "$src"
-cp -r Kbuild kmod include uapi kunit "$src/"
-log=$logdir/sparse-w1.log
-make -C "/usr/src/linux-headers-$kver" M="$src" W=1 C=2 modules > "$log" 2>&1
-rc=$?
-grep -E '(warning|error):' "$log" | grep -v 'Skipping BTF' >/dev/null && rc=1
-result sparse-w1 $rc "$log"
+# sparse and W=1 on a fresh copy, so that every file is compiled, for
+# every stock kernel: frec (and KUnit, where the kernel has it), then the
+# samples against its Module.symvers.
+for n in $FREC_STOCK_KERNELS; do
+	out=$FREC_BUILD/lint/stock-$n
+	log=$logdir/sparse-w1-stock-$n.log
+	rm -rf "$out"
+	if kdir=$(stock_kdir "$n" 2> "$log") &&
+		"$FREC_ROOT/scripts/build-modules.sh" -W "$kdir" "$out" >> "$log" 2>&1; then
+		rc=0
+	else
+		rc=1
+	fi
+	[ -f "$out/build.log" ] && cat "$out/build.log" >> "$log"
+	grep -E '(warning|error):' "$log" | grep -v 'Skipping BTF' >/dev/null && rc=1
+	result "sparse-w1-stock-$n" $rc "$log"
+done
 exit $failed

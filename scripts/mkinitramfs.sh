@@ -8,7 +8,11 @@
 # OUT holds busybox, /init, the guest scripts, frec's modules (every .ko in
 # KO_DIR), the tests and, for the stock kernel (STOCK_DIR from
 # stock-kernel.sh), the helper modules it needs with their dependencies, in
-# load order.  KERNEL_TREE, a built kernel tree, is named to the guest
+# load order.  A helper module the kernel has built in (modules.builtin:
+# 6.12 builds virtio_pci in) is left out.  Compressed modules (.ko.xz,
+# .ko.gz, .ko.zst: 6.12's and DKMS's) are decompressed into the initramfs
+# as plain .ko, so that the guest loads every kernel's modules the same way
+# and tests name frec.ko whatever built it.  KERNEL_TREE, a built kernel tree, is named to the guest
 # (FREC_KERNEL_TREE in /frec/run.conf) for tools that want its headers.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -48,10 +52,25 @@ cp "$FREC_ROOT"/scripts/guest/*.sh "$root/frec/guest/"
 for t in "${tests[@]}"; do
 	cp "$t" "$root/frec/tests/"
 done
+# cp_module SRC DST: copy a module, decompressing .ko.xz/.gz/.zst into
+# DST (a .ko path).
+cp_module() {
+	case $1 in
+	*.ko)	cp "$1" "$2" ;;
+	*.ko.xz) xz -dc "$1" > "$2" ;;
+	*.ko.gz) gzip -dc "$1" > "$2" ;;
+	*.ko.zst) zstd -qdc "$1" > "$2" ;;
+	*)	die "not a module: $1" ;;
+	esac
+}
+
 shopt -s nullglob
-kos=("$kodir"/*.ko)
+kos=("$kodir"/*.ko "$kodir"/*.ko.xz "$kodir"/*.ko.gz "$kodir"/*.ko.zst)
 [ ${#kos[@]} -gt 0 ] || die "no .ko files in $kodir"
-cp "${kos[@]}" "$root/frec/modules/"
+for ko in "${kos[@]}"; do
+	base=$(basename "$ko")
+	cp_module "$ko" "$root/frec/modules/${base%.ko*}.ko"
+done
 
 {
 	echo "FREC_MODE=$mode"
@@ -79,16 +98,27 @@ if [ "$kind" = stock ]; then
 		done
 		order+=("$rel")
 	}
+	# The path of module M in FILE (modules.dep or modules.builtin),
+	# compressed or not.
+	find_module() { # M FILE
+		awk -F: -v m="/$1.ko" '{ p = $1; sub(/\.(xz|gz|zst)$/, "", p) }
+			substr(p, length(p) - length(m) + 1) == m { print $1; exit }' "$2"
+	}
 	for m in $STOCK_HELPER_MODULES; do
-		rel=$(awk -F: -v m="/$m.ko" 'index($1, m) && substr($1, length($1) - length(m) + 1) == m { print $1; exit }' \
-			"$moddir/modules.dep")
-		[ -n "$rel" ] || die "module $m not in $moddir/modules.dep"
+		rel=$(find_module "$m" "$moddir/modules.dep")
+		if [ -z "$rel" ]; then
+			[ -n "$(find_module "$m" "$moddir/modules.builtin")" ] ||
+				die "module $m neither in $moddir/modules.dep nor built in"
+			note "$m is built into $kver"
+			continue
+		fi
 		add_module "$rel"
 	done
 	for rel in "${order[@]}"; do
-		mkdir -p "$root/lib/modules/$kver/$(dirname "$rel")"
-		cp "$moddir/$rel" "$root/lib/modules/$kver/$rel"
-		echo "/lib/modules/$kver/$rel"
+		ko=/lib/modules/$kver/${rel%.ko*}.ko
+		mkdir -p "$root$(dirname "$ko")"
+		cp_module "$moddir/$rel" "$root$ko"
+		echo "$ko"
 	done > "$root/frec/modules.load"
 fi
 

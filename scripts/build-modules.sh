@@ -1,0 +1,43 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Build frec's modules for one kernel in a copy of the sources, so that
+# several kernels' objects never share a tree.
+#
+#   build-modules.sh [-W] KDIR OUT_DIR
+#
+# Copies Kbuild, VERSION, kmod/, include/, uapi/ and kunit/ to
+# OUT_DIR/src, builds frec.ko (and the KUnit suites if KDIR has
+# CONFIG_KUNIT) there, then the samples as outside drivers against its
+# Module.symvers, as `make modules` does, and copies every .ko to
+# OUT_DIR/ko.  -W adds W=1 C=2 (sparse): the log, OUT_DIR/build.log, then
+# holds every warning.  make runs under nice -n 19: it shares the machine
+# with QEMU guests.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+extra=()
+if [ "${1:-}" = -W ]; then
+	extra=(W=1 C=2)
+	shift
+fi
+[ $# -eq 2 ] || die "usage: $(basename "$0") [-W] KDIR OUT_DIR"
+kdir=$1
+out=$2
+[ -f "$kdir/Makefile" ] || die "no kernel tree at $kdir"
+mkdir -p "$out/src" "$out/ko"
+out=$(cd "$out" && pwd)
+src=$out/src
+log=$out/build.log
+
+rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.ko.*' \
+	--exclude='.*.cmd' --exclude='*.mod' --exclude='*.mod.c' --exclude='*.mod.o' \
+	--exclude='modules.order' --exclude='Module.symvers' \
+	"$FREC_ROOT"/{Kbuild,VERSION,kmod,include,uapi,kunit} "$src/"
+{
+	nice -n 19 make -C "$kdir" M="$src" "${extra[@]}" modules &&
+	nice -n 19 make -C "$kdir" M="$src/kmod/samples" clean &&
+	nice -n 19 make -C "$kdir" M="$src/kmod/samples" "${extra[@]}" \
+		KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" modules
+} > "$log" 2>&1 || die "build against $kdir failed (see $log)"
+rm -f "$out"/ko/*.ko
+find "$src" -name '*.ko' -exec cp {} "$out/ko/" \;
