@@ -334,7 +334,7 @@ static void run_torture(struct kunit *test, unsigned long nr_slots, unsigned int
 	tt->t = rbc_ring_new(test, nr_cpu_ids, nr_slots, max_len, false);
 	tt->max_len = max_len;
 	tt->pcpu = alloc_percpu(struct torture_cpu);
-	KUNIT_ASSERT_NOT_NULL(test, tt->pcpu);
+	KUNIT_ASSERT_TRUE(test, tt->pcpu);
 	torture = tt;
 
 	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, torture_nmi, 0,
