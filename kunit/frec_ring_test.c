@@ -9,13 +9,18 @@
  * kthread validates every record it copies out (frec_ring_testdata.h).
  * When everything has stopped, the counts must reconcile exactly:
  *   written == readable + overwritten + dropped
- * The plain cases pin down single-threaded behaviour, and nesting at exact
- * points inside a write (FREC_RB_TEST_HOOKS, test builds only).
+ * The single-threaded cases, nesting at exact points inside a write
+ * included (FREC_RB_TEST_HOOKS, test builds only), are frec_rb_cases.h,
+ * shared with the userspace harness, and run here as the suite
+ * frec_rb_cases; this file gives them rings, writers and a writer that
+ * dies mid-write, the kernel's way.  The torture cases are the suite
+ * frec_ring.
  *
  * The ring core is compiled into this module (frec_rb_core.c), so the
  * suite tests it in isolation from frec.ko.
  */
 #include <kunit/test.h>
+#include <linux/completion.h>
 #include <linux/cpu.h>
 #include <linux/delay.h>
 #include <linux/hrtimer.h>
@@ -36,345 +41,125 @@ static unsigned int torture_ms = 2000;
 module_param(torture_ms, uint, 0444);
 MODULE_PARM_DESC(torture_ms, "how long each torture case runs (ms)");
 
-/* A ring with a part for every possible CPU. */
-struct test_ring {
-	struct frec_rb ring;
-	struct frec_rb_cpu *cpu;
-};
+/* What the shared cases (frec_rb_cases.h) need of KUnit and the kernel. */
+#define RBC_TEST			struct kunit
+#define RBC_EXPECT(test, cond, ...)	KUNIT_EXPECT_TRUE_MSG(test, cond, __VA_ARGS__)
+#define RBC_EXPECT_EQ(test, a, b)	KUNIT_EXPECT_EQ(test, a, b)
+#define RBC_CASE_T			struct kunit_case
+#define RBC_CASE(fn)			KUNIT_CASE(fn)
+#include "frec_rb_cases.h"
 
-static void test_ring_free(struct test_ring *t)
+static void rbc_ring_destroy(struct rbc_ring *t)
 {
-	int cpu;
+	int i;
 
-	if (!t->cpu)
-		return;
-	for_each_possible_cpu(cpu)
-		vfree(t->cpu[cpu].slots);
+	for (i = 0; t->cpu && i < t->nr_cpus; i++)
+		vfree(t->cpu[i].slots);
 	kfree(t->cpu);
-	t->cpu = NULL;
+	kfree(t);
 }
 
-static int test_ring_alloc(struct test_ring *t, unsigned long nr_slots,
-			   unsigned int max_len, bool stop_when_full)
+static void rbc_ring_release(struct kunit_resource *res)
+{
+	rbc_ring_destroy(res->data);
+}
+
+static bool rbc_ring_match(struct kunit *test, struct kunit_resource *res,
+			   void *t)
+{
+	return res->free == rbc_ring_release && res->data == t;
+}
+
+/* A ring the test owns as a KUnit resource: freed however the case ends. */
+static struct rbc_ring *rbc_ring_new(struct kunit *test, int nr_cpus,
+				     unsigned long nr_slots,
+				     unsigned int max_len, bool stop_when_full)
 {
 	struct frec_slot *slots;
-	int cpu, err;
+	struct rbc_ring *t;
+	struct frec_rb ring;
+	int i;
 
-	err = frec_rb_init(&t->ring, nr_slots, max_len, stop_when_full);
-	if (err)
-		return err;
-	t->cpu = kcalloc(nr_cpu_ids, sizeof(*t->cpu), GFP_KERNEL);
-	if (!t->cpu)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu) {
-		slots = vmalloc(nr_slots * sizeof(*slots));
-		if (!slots) {
-			test_ring_free(t);
-			return -ENOMEM;
-		}
-		frec_rb_cpu_init(&t->cpu[cpu], slots, &t->ring);
-	}
-	return 0;
-}
-
-/* Free the test's ring, however the test ended (suite .exit). */
-static void test_ring_exit(struct kunit *test)
-{
-	if (test->priv)
-		test_ring_free(test->priv);
-	test->priv = NULL;
-}
-
-/* A ring for this test; it replaces the test's previous one. */
-static struct test_ring *test_ring_new(struct kunit *test, unsigned long nr_slots,
-				       unsigned int max_len, bool stop_when_full)
-{
-	struct test_ring *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-
+	KUNIT_ASSERT_EQ(test, frec_rb_init(&ring, nr_slots, max_len, stop_when_full), 0);
+	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	test_ring_exit(test);
-	KUNIT_ASSERT_EQ(test, test_ring_alloc(t, nr_slots, max_len, stop_when_full), 0);
-	test->priv = t;
+	t->ring = ring;
+	t->nr_cpus = nr_cpus;
+	t->cpu = kcalloc(nr_cpus, sizeof(*t->cpu), GFP_KERNEL);
+	for (i = 0; t->cpu && i < nr_cpus; i++) {
+		slots = vmalloc(array_size(nr_slots, sizeof(*slots)));
+		if (!slots)
+			break;
+		frec_rb_cpu_init(&t->cpu[i], slots, &t->ring);
+	}
+	if (!t->cpu || i < nr_cpus ||
+	    !kunit_alloc_resource(test, NULL, rbc_ring_release, GFP_KERNEL, t)) {
+		rbc_ring_destroy(t);
+		KUNIT_ASSERT_FAILURE(test, "no memory for %d parts of %lu slots",
+				     nr_cpus, nr_slots);
+	}
 	return t;
 }
 
-struct test_counts {
-	long written, overwritten, dropped, readable, raced;
+static void rbc_ring_free(struct kunit *test, struct rbc_ring *t)
+{
+	KUNIT_EXPECT_EQ(test, kunit_destroy_resource(test, rbc_ring_match, t), 0);
+}
+
+/* A writer runs with preemption off. */
+static void rbc_writer_enter(void)
+{
+	preempt_disable();
+}
+
+static void rbc_writer_exit(void)
+{
+	preempt_enable();
+}
+
+/* A writer that dies inside its write: a kthread that exits from the hook. */
+struct rbc_dying {
+	struct rbc_ring *t;
+	enum frec_rb_hook at;
+	struct completion done;
 };
 
-/* Payload buffer of test_read(); KUnit runs one case at a time. */
-static u8 test_read_buf[4096];
+static struct rbc_dying *rbc_dying;
 
-/* Read all of @cpu's part (writers stopped), optionally keeping fmts. */
-static struct test_counts test_read(struct test_ring *t, int cpu,
-				    unsigned long *fmts, int max)
+static void rbc_die_hook(enum frec_rb_hook where)
 {
-	struct frec_rb_cpu *rc = &t->cpu[cpu];
-	struct test_counts c = { 0 };
-	struct frec_rb_cursor cur;
-	struct frec_rb_entry ent;
-	int i;
-
-	frec_rb_cursor_init(&t->ring, rc, &cur);
-	while (frec_rb_cursor_next(&t->ring, rc, &cur, &ent, test_read_buf,
-				   sizeof(test_read_buf))) {
-		if (fmts && c.readable < max)
-			fmts[c.readable] = ent.fmt;
-		c.readable++;
-	}
-	c.raced = cur.raced;
-	c.written = local_read(&rc->written);
-	c.overwritten = local_read(&rc->overwritten);
-	for (i = 0; i < FREC_DROP_NR; i++)
-		c.dropped += local_read(&rc->dropped[i]);
-	return c;
-}
-
-static void expect_reconciled(struct kunit *test, struct test_ring *t)
-{
-	struct test_counts c;
-	int cpu;
-
-	for_each_possible_cpu(cpu) {
-		c = test_read(t, cpu, NULL, 0);
-		KUNIT_EXPECT_EQ_MSG(test, c.written, c.readable + c.overwritten + c.dropped,
-				    "cpu %d: readable %ld overwritten %ld dropped %ld",
-				    cpu, c.readable, c.overwritten, c.dropped);
-		KUNIT_EXPECT_EQ_MSG(test, c.raced, 0, "cpu %d", cpu);
-	}
-}
-
-/* ---- plain cases ---------------------------------------------------- */
-
-static const unsigned long zero_args[FREC_EVENT_MAX_ARGS];
-static const unsigned long one_to_four[FREC_EVENT_MAX_ARGS] = { 1, 2, 3, 4 };
-
-static void ring_empty_reads_nothing(struct kunit *test)
-{
-	struct test_ring *t = test_ring_new(test, 16, 0, false);
-	int cpu;
-
-	for_each_possible_cpu(cpu)
-		KUNIT_EXPECT_EQ(test, test_read(t, cpu, NULL, 0).readable, 0);
-	expect_reconciled(test, t);
-}
-
-static void ring_one_event_reads_back(struct kunit *test)
-{
-	struct test_ring *t = test_ring_new(test, 16, 0, false);
-	struct frec_rb_cursor cur;
-	struct frec_rb_entry ent;
-	u64 before = local_clock();
-	int cpu, i;
-
-	preempt_disable();
-	cpu = smp_processor_id();
-	KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], 0x1234,
-						  0x5678, one_to_four, NULL), 0);
-	preempt_enable();
-	frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
-	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur,
-						    &ent, NULL, 0));
-	KUNIT_EXPECT_EQ(test, ent.fmt, 0x1234UL);
-	KUNIT_EXPECT_EQ(test, ent.caller, 0x5678UL);
-	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
-		KUNIT_EXPECT_EQ(test, ent.args[i], (unsigned long)i + 1);
-	KUNIT_EXPECT_GE(test, ent.ts, before);
-	KUNIT_EXPECT_LE(test, ent.ts, local_clock());
-	KUNIT_EXPECT_GT(test, ent.seq, 0ULL);
-	KUNIT_EXPECT_FALSE(test, frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur,
-						     &ent, NULL, 0));
-	expect_reconciled(test, t);
-}
-
-static void ring_exact_wrap_overwrites_oldest(struct kunit *test)
-{
-	struct test_ring *t = test_ring_new(test, 8, 0, false);
-	unsigned long fmts[8];
-	struct test_counts c;
-	int i, cpu;
-
-	/* Stay on one CPU so all events land in one part. */
-	cpu = get_cpu();
-	for (i = 0; i < 8; i++)
-		frec_rb_write_event(&t->ring, &t->cpu[cpu], 100 + i, 0,
-				    zero_args, NULL);
-	c = test_read(t, cpu, fmts, 8);
-	KUNIT_EXPECT_EQ(test, c.readable, 8);
-	KUNIT_EXPECT_EQ(test, c.overwritten, 0);
-	KUNIT_EXPECT_EQ(test, fmts[0], 100UL);
-	frec_rb_write_event(&t->ring, &t->cpu[cpu], 108, 0, zero_args, NULL);
-	put_cpu();
-	c = test_read(t, cpu, fmts, 8);
-	KUNIT_EXPECT_EQ(test, c.readable, 8);
-	KUNIT_EXPECT_EQ(test, c.overwritten, 1);
-	KUNIT_EXPECT_EQ(test, fmts[0], 101UL);
-	KUNIT_EXPECT_EQ(test, fmts[7], 108UL);
-	expect_reconciled(test, t);
-}
-
-static void ring_record_of_max_size(struct kunit *test)
-{
-	struct test_ring *t = test_ring_new(test, 64, 1000, false);
-	u8 *in = kunit_kzalloc(test, 1001, GFP_KERNEL);
-	u8 *out = kunit_kzalloc(test, 1001, GFP_KERNEL);
-	struct frec_rb_cursor cur;
-	struct frec_rb_entry ent;
-	int cpu, i;
-
-	KUNIT_ASSERT_NOT_NULL(test, in);
-	KUNIT_ASSERT_NOT_NULL(test, out);
-	for (i = 0; i < 1001; i++)
-		in[i] = i * 7;
-	cpu = get_cpu();
-	KUNIT_EXPECT_EQ(test,
-			frec_rb_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1000, NULL), 0);
-	/* One byte more than the maximum: dropped and counted. */
-	KUNIT_EXPECT_EQ(test, frec_rb_write_record(&t->ring, &t->cpu[cpu], 1, 2, in, 1001, NULL),
-			-E2BIG);
-	put_cpu();
-	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_SIZE]), 1);
-	frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
-	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur, &ent,
-						    out, 1001));
-	KUNIT_EXPECT_EQ(test, ent.len, 1000U);
-	KUNIT_EXPECT_EQ(test, memcmp(in, out, 1000), 0);
-	expect_reconciled(test, t);
-}
-
-static void ring_bad_sizes_are_rejected(struct kunit *test)
-{
-	struct frec_rb r;
-
-	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 0, 0, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 1, 0, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 100, 0, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 4097, 0, false), -EINVAL);
-	/* A record larger than the ring (1000 bytes take 19 slots). */
-	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 16, 1000, false), -EINVAL);
-	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 32, 1000, false), 0);
-	KUNIT_EXPECT_EQ(test, frec_rb_init(&r, 4096, 0, false), 0);
-}
-
-static void ring_stop_when_full_keeps_first(struct kunit *test)
-{
-	struct test_ring *t = test_ring_new(test, 8, 0, true);
-	unsigned long fmts[8];
-	struct test_counts c;
-	int i, cpu;
-
-	cpu = get_cpu();
-	for (i = 0; i < 12; i++)
-		KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], i, 0,
-							  zero_args, NULL),
-				i < 8 ? 0 : -ENOSPC);
-	put_cpu();
-	c = test_read(t, cpu, fmts, 8);
-	KUNIT_EXPECT_EQ(test, c.readable, 8);
-	KUNIT_EXPECT_EQ(test, fmts[0], 0UL);
-	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_FULL]), 4);
-	expect_reconciled(test, t);
-}
-
-/* ---- nesting at exact points --------------------------------------- */
-
-static struct test_ring *hook_ring;
-static enum frec_rb_hook hook_at;
-static int hook_nested, hook_busy;
-
-static void test_nest_hook(enum frec_rb_hook where)
-{
-	int i;
-
-	if (where != hook_at || hook_busy)
+	if (where != rbc_dying->at)
 		return;
-	hook_busy = 1;
-	for (i = 0; i < hook_nested; i++)
-		frec_rb_write_event(&hook_ring->ring,
-				    &hook_ring->cpu[smp_processor_id()], 1000 + i, 0,
-				    zero_args, NULL);
-	hook_busy = 0;
+	/* As make_task_dead() after an oops: preemption on, the task gone. */
+	rbc_writer_exit();
+	kthread_complete_and_exit(&rbc_dying->done, 0);
 }
 
-/* A writer interrupted at @at by @nested writers on a ring of @nr_slots. */
-static void check_nested(struct kunit *test, enum frec_rb_hook at,
-			 unsigned long nr_slots, int prefill, int nested,
-			 long want_readable, long want_lap)
+static int rbc_dying_writer(void *data)
 {
-	struct test_ring *t = test_ring_new(test, nr_slots, 0, false);
-	unsigned long fmts[64];
-	struct test_counts c;
-	int i, cpu;
-	bool found = false;
+	struct rbc_dying *d = data;
 
-	cpu = get_cpu();
-	for (i = 0; i < prefill; i++)
-		frec_rb_write_event(&t->ring, &t->cpu[cpu], 500 + i, 0,
-				    zero_args, NULL);
-	hook_ring = t;
-	hook_at = at;
-	hook_nested = nested;
-	frec_rb_test_hook = test_nest_hook;
-	KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], 1, 0,
-						  zero_args, NULL), 0);
+	rbc_event(d->t, 1, 0, 1);
+	/* Only if the hook never fired: the case then fails on nest. */
+	kthread_complete_and_exit(&d->done, 0);
+}
+
+static void rbc_write_and_die(struct kunit *test, struct rbc_ring *t,
+			      enum frec_rb_hook at)
+{
+	struct rbc_dying d = { .t = t, .at = at };
+	struct task_struct *task;
+
+	init_completion(&d.done);
+	rbc_dying = &d;
+	frec_rb_test_hook = rbc_die_hook;
+	task = kthread_run(rbc_dying_writer, &d, "frec_rb_dying");
+	if (!IS_ERR(task))
+		wait_for_completion(&d.done);
 	frec_rb_test_hook = NULL;
-	put_cpu();
-
-	c = test_read(t, cpu, fmts, 64);
-	KUNIT_EXPECT_EQ(test, c.readable, want_readable);
-	for (i = 0; i < c.readable && i < 64; i++)
-		found |= fmts[i] == 1;
-	KUNIT_EXPECT_TRUE_MSG(test, found, "the interrupted writer's record is gone");
-	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_LAP]), want_lap);
-	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].nest), 0);
-	expect_reconciled(test, t);
-}
-
-static void ring_nested_writer_keeps_both(struct kunit *test)
-{
-	check_nested(test, FREC_RB_HOOK_FILLED, 16, 0, 3, 4, 0);
-	check_nested(test, FREC_RB_HOOK_RESERVED, 16, 20, 5, 16, 0);
-}
-
-static void ring_nested_writer_never_laps(struct kunit *test)
-{
-	check_nested(test, FREC_RB_HOOK_FILLED, 4, 6, 10, 4, 7);
-	check_nested(test, FREC_RB_HOOK_RESERVED, 4, 6, 10, 4, 7);
-}
-
-static int recurse_depth;
-
-static void test_recurse_hook(enum frec_rb_hook where)
-{
-	if (where != FREC_RB_HOOK_FILLED || recurse_depth > 2 * FREC_RB_MAX_NEST)
-		return;
-	recurse_depth++;
-	frec_rb_write_event(&hook_ring->ring, &hook_ring->cpu[smp_processor_id()],
-			    2000 + recurse_depth, 0, zero_args, NULL);
-	recurse_depth--;
-}
-
-/* Each write nests another inside itself; the one past the limit is
- * dropped and counted, which ends the chain.
- */
-static void ring_nesting_limit_drops_and_counts(struct kunit *test)
-{
-	struct test_ring *t = test_ring_new(test, 32, 0, false);
-	struct test_counts c;
-	int cpu;
-
-	cpu = get_cpu();
-	hook_ring = t;
-	frec_rb_test_hook = test_recurse_hook;
-	KUNIT_EXPECT_EQ(test, frec_rb_write_event(&t->ring, &t->cpu[cpu], 1, 0,
-						  zero_args, NULL), 0);
-	frec_rb_test_hook = NULL;
-	put_cpu();
-	c = test_read(t, cpu, NULL, 0);
-	KUNIT_EXPECT_EQ(test, c.readable, FREC_RB_MAX_NEST);
-	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].dropped[FREC_DROP_NEST]), 1);
-	KUNIT_EXPECT_EQ(test, local_read(&t->cpu[cpu].nest), 0);
-	expect_reconciled(test, t);
+	rbc_dying = NULL;
+	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(task), "no dying writer: %ld",
+			       PTR_ERR_OR_ZERO(task));
 }
 
 /* ---- torture: every context on every CPU ----------------------------- */
@@ -389,7 +174,7 @@ struct torture_cpu {
 };
 
 struct torture {
-	struct test_ring *t;
+	struct rbc_ring *t;
 	unsigned int max_len;
 	bool stop;
 	atomic_long_t bad, reads;
@@ -405,7 +190,7 @@ static struct torture *torture;
 static void torture_write(enum frec_test_level level)
 {
 	struct torture_cpu *tc = this_cpu_ptr(torture->pcpu);
-	struct test_ring *t = torture->t;
+	struct rbc_ring *t = torture->t;
 	int cpu = smp_processor_id();
 	unsigned long w = frec_test_writer(cpu, level);
 	unsigned long n = ++tc->counter[level];
@@ -500,7 +285,7 @@ static int torture_writer(void *data)
 
 static int torture_reader(void *data)
 {
-	struct test_ring *t = torture->t;
+	struct rbc_ring *t = torture->t;
 	struct frec_rb_cursor cur;
 	struct frec_rb_entry e;
 	unsigned long *last;
@@ -546,10 +331,10 @@ static void run_torture(struct kunit *test, unsigned long nr_slots, unsigned int
 
 	tt = kunit_kzalloc(test, sizeof(*tt), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tt);
-	tt->t = test_ring_new(test, nr_slots, max_len, false);
+	tt->t = rbc_ring_new(test, nr_cpu_ids, nr_slots, max_len, false);
 	tt->max_len = max_len;
 	tt->pcpu = alloc_percpu(struct torture_cpu);
-	KUNIT_ASSERT_NOT_NULL(test, tt->pcpu);
+	KUNIT_ASSERT_TRUE(test, tt->pcpu);
 	torture = tt;
 
 	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, torture_nmi, 0,
@@ -606,7 +391,7 @@ static void run_torture(struct kunit *test, unsigned long nr_slots, unsigned int
 	KUNIT_EXPECT_GT(test, atomic_long_read(&tt->nested[FREC_TEST_NMI]), 0);
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_EQ(test, local_read(&tt->t->cpu[cpu].nest), 0);
-	expect_reconciled(test, tt->t);
+	rbc_expect_reconciled(test, tt->t);
 	free_percpu(tt->pcpu);
 }
 
@@ -627,15 +412,6 @@ static void ring_torture_tiny_ring(struct kunit *test)
 }
 
 static struct kunit_case frec_ring_cases[] = {
-	KUNIT_CASE(ring_empty_reads_nothing),
-	KUNIT_CASE(ring_one_event_reads_back),
-	KUNIT_CASE(ring_exact_wrap_overwrites_oldest),
-	KUNIT_CASE(ring_record_of_max_size),
-	KUNIT_CASE(ring_bad_sizes_are_rejected),
-	KUNIT_CASE(ring_stop_when_full_keeps_first),
-	KUNIT_CASE(ring_nested_writer_keeps_both),
-	KUNIT_CASE(ring_nested_writer_never_laps),
-	KUNIT_CASE(ring_nesting_limit_drops_and_counts),
 	KUNIT_CASE(ring_torture_events),
 	KUNIT_CASE(ring_torture_records),
 	KUNIT_CASE(ring_torture_tiny_ring),
@@ -644,11 +420,15 @@ static struct kunit_case frec_ring_cases[] = {
 
 static struct kunit_suite frec_ring_suite = {
 	.name = "frec_ring",
-	.exit = test_ring_exit,
 	.test_cases = frec_ring_cases,
 };
 
-kunit_test_suite(frec_ring_suite);
+static struct kunit_suite frec_rb_cases_suite = {
+	.name = "frec_rb_cases",
+	.test_cases = frec_rb_cases,
+};
+
+kunit_test_suites(&frec_rb_cases_suite, &frec_ring_suite);
 
 MODULE_DESCRIPTION("KUnit tests of frec's ring core in every context");
 MODULE_LICENSE("GPL");
