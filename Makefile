@@ -4,9 +4,12 @@
 #   make                 kmod/frec.ko against Debian's linux-headers-amd64,
 #                        and the userspace tools
 #   make check           every test: lint, userspace harness (native, TSan,
-#                        ASan/UBSan), guest tests on Debian's kernel, guest
-#                        tests + KUnit on the debug kernel
-#   make demo            boot a guest, load frec, show what it does
+#                        ASan/UBSan), the decoder's checks, guest tests on
+#                        Debian's 6.1, 6.12 and 6.12-rt kernels, guest tests
+#                        + KUnit on the debug kernel, the Debian packages
+#                        and DKMS (doc/testing.md)
+#   make list-tests      every test, under the name make check gives it
+#   make demo            boot a guest and show the whole product
 #   make lint            checkpatch --strict, sparse (C=2), W=1
 #   make bench           benchmarks; they print figures, never pass or fail
 #   make install         frec-decode and its man page (PREFIX, DESTDIR)
@@ -56,6 +59,10 @@ tools:
 check:
 	scripts/check.sh
 
+# Every test, under the name make check prints for it, and its file.
+list-tests:
+	@scripts/list-tests.sh
+
 lint:
 	scripts/lint.sh
 
@@ -65,8 +72,8 @@ bench:
 install:
 	$(MAKE) -C tools install
 
-demo: modules
-	scripts/guest-run.sh -k stock -m demo
+demo: modules tools
+	scripts/demo.sh
 
 clean:
 	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
@@ -74,4 +81,4 @@ clean:
 	$(MAKE) -C tools clean
 	rm -rf $(BUILD)
 
-.PHONY: all modules debug-modules tools check lint bench install demo clean
+.PHONY: all modules debug-modules tools check list-tests lint bench install demo clean

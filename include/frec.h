@@ -53,9 +53,9 @@ enum frec_ring_kind {
  * Levels, most important first.  A call site records at a level (
  * frec_record() and frec_printk() at FREC_LEVEL_INFO) and a ring stores
  * what is at or below its own level, set at run time (debugfs
- * rings/<name>/level, or frec_ring_set_level()).  As seed 001's trace,
- * app, packet and library priorities, it lets a frequent, detailed call
- * site stay in the code at no cost until someone needs it.
+ * rings/<name>/level, or frec_ring_set_level()).  Like a trace's
+ * application, packet and library priorities, it lets a frequent, detailed
+ * call site stay in the code at no cost until someone needs it.
  */
 enum frec_level {
 	FREC_LEVEL_ERR = 1,	/* something went wrong */

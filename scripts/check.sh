@@ -93,11 +93,11 @@ harness() {
 		for bin in "$FREC_BUILD"/tools/$f/test_*; do
 			t=$(basename "$bin")
 			"$bin" > "$logs/harness-$f-$t.log" 2>&1 || rc=1
-			sed -nE "s/^ok [0-9]+ (.*)/PASS harness-$f-$t-\1/p;
-				 s/^not ok [0-9]+ (.*)/FAIL harness-$f-$t-\1: (see ${logs//\//\\/}\/harness-$f-$t.log)/p" \
+			sed -nE "s/^ok [0-9]+ (.*)/PASS harness-$f:$t:\1/p;
+				 s/^not ok [0-9]+ (.*)/FAIL harness-$f:$t:\1: (see ${logs//\//\\/}\/harness-$f-$t.log)/p" \
 				"$logs/harness-$f-$t.log"
 			grep -q '^[0-9]* passed, 0 failed$' "$logs/harness-$f-$t.log" ||
-				echo "FAIL harness-$f-$t: did not finish cleanly (see $logs/harness-$f-$t.log)"
+				echo "FAIL harness-$f:$t: did not finish cleanly (see $logs/harness-$f-$t.log)"
 		done
 	done
 	return $rc
@@ -111,7 +111,7 @@ decode_check() {
 	awk -v l="$log" '/^== decode\// { if (name != "") print (bad ? "FAIL " : "PASS ") name (bad ? ": (see " l ")" : ""); name = substr($2, 8); bad = 0; next }
 		/[1-9][0-9]* failed|FAIL|ERROR|error:/ { bad = 1 }
 		END { if (name != "") print (bad ? "FAIL " : "PASS ") name (bad ? ": (see " l ")" : "") }' "$log" |
-		sed 's/^\(PASS\|FAIL\) /\1 decode-/'
+		sed 's/^\(PASS\|FAIL\) /\1 decode:/'
 	[ $rc = 0 ] || echo "FAIL decode-check: make -C tools decode-check failed (see $log)"
 	return $rc
 }
@@ -143,7 +143,8 @@ guest() {
 		sed "s/^\(PASS\|FAIL\|SKIP\|NOTE\) /\1 $label:/"
 	local rc=${PIPESTATUS[0]}
 	if [ "$kind" = debug ]; then
-		kunit_results "$out" || rc=1
+		kunit_results "$out" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $label:/"
+		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	fi
 	return "$rc"
 }
@@ -161,9 +162,9 @@ kunit_results() { # out_dir
 	awk -v ktap="$ktap" '
 		/^    # Subtest: / { suite = $3 }
 		/^        # Subtest: / { next }
-		/^    ok [0-9]+ .*# SKIP/ { print "SKIP kunit:" suite "." $3; next }
-		/^    ok [0-9]+ / { print "PASS kunit:" suite "." $3 }
-		/^    not ok [0-9]+ / { print "FAIL kunit:" suite "." $4 ": (see " ktap ")" }
+		/^    ok [0-9]+ .*# SKIP/ { print "SKIP kunit:" suite ":" $3; next }
+		/^    ok [0-9]+ / { print "PASS kunit:" suite ":" $3 }
+		/^    not ok [0-9]+ / { print "FAIL kunit:" suite ":" $4 ": (see " ktap ")" }
 		/^ok [0-9]+ |^not ok [0-9]+ / { suite = "" }
 	' "$ktap" || { echo "FAIL kunit: cannot read $ktap"; return 1; }
 	local kunit_py

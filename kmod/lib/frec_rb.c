@@ -76,8 +76,9 @@
  *
  * Nested writers
  * --------------
- * The writer the seed design spins on is the one that interrupted us, so
- * spinning deadlocks; frec never waits.  The one danger of nesting is a
+ * A writer that waited for an unfinished slot (as a lock or a ticket
+ * would) could be waiting for the very writer its IRQ or NMI interrupted,
+ * which cannot run until it returns: a deadlock.  So frec never waits.  The one danger of nesting is a
  * nested writer lapping the ring and claiming slots that the writer it
  * interrupted has reserved but not yet committed: both would fill the same
  * slots.  To rule that out, the outermost writer on a CPU (nest == 1)

@@ -26,7 +26,7 @@ MODULE_PARM_DESC(disks, "disks to move (1 to 20)");
 
 static unsigned int runs = 1;
 module_param(runs, uint, 0644);
-MODULE_PARM_DESC(runs, "times each solution is timed");
+MODULE_PARM_DESC(runs, "times each solution runs; the fastest is reported (1 to 100)");
 
 static bool calls;
 module_param(calls, bool, 0444);
@@ -71,38 +71,53 @@ static unsigned long hanoi_printk(unsigned int n, int from, int to, int via)
 	return moves;
 }
 
+/*
+ * The fastest of @runs runs: the first one also pays for cold caches (and,
+ * in an emulator, for translating the code), which says nothing about
+ * what a record costs in a running system.
+ */
+static u64 hanoi_best_ns(unsigned long (*solve)(unsigned int, int, int, int),
+			 unsigned long *moves)
+{
+	u64 start, ns, best = U64_MAX;
+	unsigned int i;
+
+	for (i = 0; i < runs; i++) {
+		start = local_clock();
+		*moves = solve(disks, 0, 2, 1);
+		ns = local_clock() - start;
+		best = min(best, ns);
+	}
+	return best;
+}
+
 static int __init frec_hanoi_init(void)
 {
-	u64 start, frec_ns = 0, printk_ns = 0;
+	u64 frec_ns, printk_ns;
 	unsigned long moves = 0;
-	unsigned int i;
 
 	if (!disks || disks > 20) {
 		pr_err("frec_hanoi: disks=%u: use 1 to 20\n", disks);
+		return -EINVAL;
+	}
+	if (!runs || runs > 100) {
+		pr_err("frec_hanoi: runs=%u: use 1 to 100\n", runs);
 		return -EINVAL;
 	}
 	if (calls)
 		frec_ring_set_level(FREC_RING(hanoi_calls), FREC_LEVEL_DEBUG);
 
 	frec_printk(FREC_RING(hanoi_timing), "Start recording Hanoi with %u disks", disks);
-	for (i = 0; i < runs; i++) {
-		start = local_clock();
-		moves = hanoi_frec(disks, 0, 2, 1);
-		frec_ns += local_clock() - start;
-	}
+	frec_ns = hanoi_best_ns(hanoi_frec, &moves);
 	frec_printk(FREC_RING(hanoi_timing), "End recording Hanoi with %u disks: %lu moves",
 		    disks, moves);
-	for (i = 0; i < runs; i++) {
-		start = local_clock();
-		hanoi_printk(disks, 0, 2, 1);
-		printk_ns += local_clock() - start;
-	}
+	printk_ns = hanoi_best_ns(hanoi_printk, &moves);
 	frec_printk(FREC_RING(hanoi_timing),
-		    "Timing: %lu moves x %u runs: frec %llu ns (%llu ns/move), printk %llu ns (%llu ns/move)",
-		    moves, runs, frec_ns, div64_u64(frec_ns, moves * runs),
-		    printk_ns, div64_u64(printk_ns, moves * runs));
-	pr_info("frec_hanoi: %lu moves: frec %llu ns/move, printk %llu ns/move\n",
-		moves, div64_u64(frec_ns, moves * runs), div64_u64(printk_ns, moves * runs));
+		    "Timing: %lu moves, best of %u runs: frec %llu ns (%llu ns/move), printk %llu ns (%llu ns/move)",
+		    moves, runs, frec_ns, div64_u64(frec_ns, moves),
+		    printk_ns, div64_u64(printk_ns, moves));
+	pr_info("frec_hanoi: %lu moves, best of %u runs: frec %llu ns/move, printk %llu ns/move\n",
+		moves, runs, div64_u64(frec_ns, moves), div64_u64(printk_ns, moves));
 	return 0;
 }
 
