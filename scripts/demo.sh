@@ -14,7 +14,6 @@ FREC_GUEST_CMDLINE="frec_demo=oops" \
 	"$FREC_ROOT/scripts/guest-run.sh" -k stock -m demo -o "$out/boot2" || true
 echo
 echo "== the console of boot 2, from the oops to frec's end marker ($out/boot2/console.log)"
-tr -d '\r' < "$out/boot2/console.log" |
-	sed -n '/Oops\|BUG:/,/frec dump end/p' | grep -v '^ *[0-9a-f]\{16\}' |
-	awk '/^---\[ frec dump begin/ { inb = 1 } inb || /Oops|BUG:|RIP:/ { print }' |
-	sed 's/^\[ *[0-9.]*\] //' | head -n 40
+tr -d '\r' < "$out/boot2/console.log" | sed 's/^\[ *[0-9.]*\] //' |
+	awk '/^(BUG:|Oops|RIP:)/ && !inb { print } /^---\[ frec dump begin/ { inb = 1 }
+		inb { print } /^---\[ frec dump end/ { exit }' | head -n 40

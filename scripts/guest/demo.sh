@@ -22,7 +22,7 @@ if grep -q 'frec_demo=oops' /proc/cmdline; then
 fi
 
 echo "guest kernel $(uname -r), $(nproc) CPUs"
-step "1. Record: insmod frec.ko; insmod frec_hanoi.ko disks=4 calls=1 runs=5"
+step "1. Record: insmod frec.ko; insmod frec_hanoi.ko disks=4 calls=1 runs=5 (5 runs, each recorded; the fastest timed)"
 # The console quiet, as in make bench: printk's cost is then its own, not
 # the serial port's.
 dmesg -n 1
