@@ -308,12 +308,26 @@ static void api_create_destroy_while_recording(struct kunit *test)
  */
 static struct frec_ring *api_doomed_ring;
 
+/*
+ * The ring expression of a writer, slowed down: the pointer is held for
+ * 50 us before the record goes on with it, so a destroy that does not
+ * wait for ring expressions being evaluated frees the ring under nearly
+ * every writer, and KASAN sees the use after free.
+ */
+static struct frec_ring *api_doomed_load(void)
+{
+	struct frec_ring *ring = READ_ONCE(api_doomed_ring);
+
+	udelay(50);
+	return ring;
+}
+
 static int api_doomed_writer(void *data)
 {
 	unsigned long n = 0;
 
 	while (!kthread_should_stop()) {
-		frec_record(READ_ONCE(api_doomed_ring), "doomed %lu", ++n);
+		frec_record(api_doomed_load(), "doomed %lu", ++n);
 		if (!(n & 1023))
 			cond_resched();
 	}
