@@ -14,8 +14,8 @@
 #
 #   scripts/repro/kprobe-race/run.sh [ROUNDS]
 #
-# Builds the modules against FREC_KVER's headers (default Debian's stock
-# kernel), boots the stock guest (scripts/guest-run.sh), loads kp_lib and
+# Builds the modules against FREC_KVER's headers (6.1 by default; 6.12 and
+# 6.12-rt as scripts/lib.sh names them), boots that stock guest (scripts/guest-run.sh), loads kp_lib and
 # kp_caller, then loads and unloads kp_probe ROUNDS times (default 12) with
 # 2 s between.  Prints "crashed in round N" or "no crash in N rounds".
 # Not part of make check: on an affected kernel the guest dies.
@@ -24,8 +24,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../../lib.sh"
 
 rounds=${1:-12}
-kdir=/usr/src/linux-headers-$(stock_kver)
-out=$FREC_BUILD/repro-kprobe-race
+kdir=$(stock_kdir)
+out=$FREC_BUILD/repro-kprobe-race-$(stock_kver)
 mkdir -p "$out/src"
 cp "$here"/*.c "$here/Kbuild" "$out/src/"
 make -C "$kdir" M="$out/src" modules > "$out/build.log" 2>&1 || die "build failed (see $out/build.log)"
@@ -45,7 +45,9 @@ for i in \$(seq 1 $rounds); do
 done
 echo "kprobe-race: done" > /dev/kmsg
 TEST
-"$FREC_ROOT/scripts/guest-run.sh" -k stock -o "$out/guest" "$out/9999-kprobe-race.sh" > "$out/guest.out" 2>&1 || true
+# The guest wants a frec.ko for its kernel; kp_lib stands in (frec is not loaded).
+mkdir -p "$out/ko" && cp "$out/src/kp_lib.ko" "$out/ko/frec.ko"
+"$FREC_ROOT/scripts/guest-run.sh" -k stock -M "$out/ko" -o "$out/guest" "$out/9999-kprobe-race.sh" > "$out/guest.out" 2>&1 || true
 console=$out/guest/console.log
 if grep -q 'RIP: 0010:0x0' "$console"; then
 	echo "crashed in $(grep -o 'kprobe-race: round [0-9]*' "$console" | tail -n 1) of $rounds (see $console)"
