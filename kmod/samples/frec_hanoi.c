@@ -72,19 +72,23 @@ static unsigned long hanoi_printk(unsigned int n, int from, int to, int via)
 }
 
 /*
- * The fastest of @runs runs: the first one also pays for cold caches (and,
- * in an emulator, for translating the code), which says nothing about
- * what a record costs in a running system.
+ * The fastest of @runs runs, with frec (@use_frec) or with printk: the
+ * first run also pays for cold caches (and, in an emulator, for
+ * translating the code), which says nothing about what a record costs in
+ * a running system.  Direct calls, so that the compiler keeps the
+ * recursive functions whole and the callers print as hanoi_frec+0x...
  */
-static u64 hanoi_best_ns(unsigned long (*solve)(unsigned int, int, int, int),
-			 unsigned long *moves)
+static u64 hanoi_best_ns(bool use_frec, unsigned long *moves)
 {
 	u64 start, ns, best = U64_MAX;
 	unsigned int i;
 
 	for (i = 0; i < runs; i++) {
 		start = local_clock();
-		*moves = solve(disks, 0, 2, 1);
+		if (use_frec)
+			*moves = hanoi_frec(disks, 0, 2, 1);
+		else
+			*moves = hanoi_printk(disks, 0, 2, 1);
 		ns = local_clock() - start;
 		best = min(best, ns);
 	}
@@ -108,10 +112,10 @@ static int __init frec_hanoi_init(void)
 		frec_ring_set_level(FREC_RING(hanoi_calls), FREC_LEVEL_DEBUG);
 
 	frec_printk(FREC_RING(hanoi_timing), "Start recording Hanoi with %u disks", disks);
-	frec_ns = hanoi_best_ns(hanoi_frec, &moves);
+	frec_ns = hanoi_best_ns(true, &moves);
 	frec_printk(FREC_RING(hanoi_timing), "End recording Hanoi with %u disks: %lu moves",
 		    disks, moves);
-	printk_ns = hanoi_best_ns(hanoi_printk, &moves);
+	printk_ns = hanoi_best_ns(false, &moves);
 	frec_printk(FREC_RING(hanoi_timing),
 		    "Timing: %lu moves, best of %u runs: frec %llu ns (%llu ns/move), printk %llu ns (%llu ns/move)",
 		    moves, runs, frec_ns, div64_u64(frec_ns, moves),
