@@ -12,8 +12,8 @@
 
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
-DEC_LIB := raw.c formats.c kallsyms.c decode.c write_text.c write_json.c \
-	write_csv.c
+DEC_LIB := raw.c addr_table.c formats.c kallsyms.c decode.c write_text.c \
+	write_json.c write_csv.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)

@@ -3,6 +3,7 @@
  * frec_decode.h - the parts of frec-decode and what they hand each other.
  *
  *   raw.c          reads the raw dump (uapi/frec_raw.h) front to back
+ *   addr_table.c   a text file's lines as a table sorted by address
  *   formats.c      the formats file: address -> format or %s string
  *   kallsyms.c     the symbol table: address -> "sym+0xoff/0xsize [mod]"
  *   decode.c       rings, filters, deltas; formats each record and hands
@@ -94,6 +95,27 @@ int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err);
 int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 		  struct frec_err *err);
 void frec_raw_close(struct frec_raw_reader *r);
+
+/* ---- addr_table.c ---------------------------------------------------- */
+
+/**
+ * struct frec_addr_key - what an entry of an address table starts with
+ * @addr: the address the table is sorted by.
+ * @line: the entry's line in its file (equal addresses keep file order).
+ */
+struct frec_addr_key {
+	u64 addr;
+	size_t line;
+};
+
+/* One line of a file into @entry: 1 kept, 0 skipped, -1 with @err set. */
+typedef int (*frec_addr_line_fn)(void *ctx, void *entry, const char *s, size_t len,
+				 size_t line_no, struct frec_err *err);
+
+void *frec_addr_table_read(const char *data, size_t len, size_t size, size_t *nr,
+			   frec_addr_line_fn line, void *ctx, struct frec_err *err);
+void *frec_addr_table_find(const void *entries, size_t nr, size_t size, u64 addr);
+size_t frec_addr_parse_hex(const char *s, size_t len, u64 *addr);
 
 /* ---- formats.c ------------------------------------------------------- */
 
