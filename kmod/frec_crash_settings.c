@@ -94,7 +94,7 @@ int frec_crash_set_rings(const char *globs)
 		if (!f)
 			return -ENOMEM;
 		/* Rings named here may be created later, by drivers not yet loaded. */
-		err = frec_filter_parse_ring_list(f, globs);
+		err = frec_filter_parse_ring_list(f, globs, NULL, 0);
 		if (err) {
 			kfree(f);
 			return err;
