@@ -36,7 +36,7 @@ int frec_crash_init(void);
 void frec_crash_exit(void);
 int frec_crash_settings_init(void);
 void frec_crash_settings_exit(void);
-int frec_crash_set_rings(const char *globs);
+int frec_crash_set_rings(const char *globs, char *msg, size_t msg_size);
 int frec_crash_get_rings(char *buf, size_t size);
 
 #endif /* _FREC_CRASH_H */

@@ -79,22 +79,27 @@ DEFINE_MUTEX(frec_crash_filter_lock);
  * frec_crash_set_rings() - choose the rings an oops or panic dump prints
  * @globs: comma-separated ring name globs; "" for all rings.  Names
  *	need not be of rings that exist yet.
+ * @msg: on -EINVAL or -E2BIG, what is wrong, naming the glob at fault
+ *	(frec_filter_parse_ring_list()); "" otherwise.
+ * @msg_size: its size (FREC_FILTER_MSG_MAX is enough).
  *
  * Context: Process context; sleeps.
  * Return: 0, -EINVAL for a bad glob list, -E2BIG for too many globs,
  * -ENOMEM.
  */
-int frec_crash_set_rings(const char *globs)
+int frec_crash_set_rings(const char *globs, char *msg, size_t msg_size)
 {
 	struct frec_filter *f = NULL, *old;
 	int err;
 
+	if (msg_size)
+		msg[0] = '\0';
 	if (*globs) {
 		f = kmalloc(sizeof(*f), GFP_KERNEL);
 		if (!f)
 			return -ENOMEM;
 		/* Rings named here may be created later, by drivers not yet loaded. */
-		err = frec_filter_parse_ring_list(f, globs);
+		err = frec_filter_parse_ring_list(f, globs, msg, msg_size);
 		if (err) {
 			kfree(f);
 			return err;
@@ -184,15 +189,16 @@ static ssize_t frec_crash_rings_write(struct file *file, const char __user *ubuf
 				      size_t count, loff_t *ppos)
 {
 	char *buf = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
+	char msg[FREC_FILTER_MSG_MAX];
 	int err;
 
 	if (!buf)
 		return -ENOMEM;
 	err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, FREC_FILTER_MAX + 2);
 	if (!err) {
-		err = frec_crash_set_rings(buf);
-		if (err)
-			frec_debugfs_refuse(file, buf, "want GLOB[,GLOB...] of [A-Za-z0-9_-*?[]!]");
+		err = frec_crash_set_rings(buf, msg, sizeof(msg));
+		if (msg[0])
+			frec_debugfs_refuse(file, buf, msg);
 	}
 	kfree(buf);
 	return err ?: count;
@@ -218,9 +224,12 @@ int frec_crash_settings_init(void)
 	int err;
 
 	if (oops_rings) {
-		err = frec_crash_set_rings(oops_rings);
+		char msg[FREC_FILTER_MSG_MAX];
+
+		err = frec_crash_set_rings(oops_rings, msg, sizeof(msg));
 		if (err) {
-			pr_err("oops_rings=%s: bad ring glob list\n", oops_rings);
+			pr_err("oops_rings=%.64s: %s\n", oops_rings,
+			       msg[0] ? msg : "out of memory");
 			return err;
 		}
 	}
@@ -239,5 +248,5 @@ int frec_crash_settings_init(void)
  */
 void frec_crash_settings_exit(void)
 {
-	frec_crash_set_rings("");
+	frec_crash_set_rings("", NULL, 0);
 }

@@ -6,7 +6,7 @@
  *
  *   version              API and raw format versions
  *   dump, raw, formats   records out (frec_dump.c)
- *   filter               what dump shows (frec_filter.c); read: the filter
+ *   filter               what dump shows (lib/frec_filter.c); read: the filter
  *   enable               1/0: frec as a whole (a static key)
  *   clear                write 1: clear every ring
  *   dump_to_console, oops_dump, oops_records, oops_bytes, oops_rings
@@ -21,9 +21,12 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/build_bug.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/jump_label.h>
+#include <linux/minmax.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
@@ -100,23 +103,32 @@ const struct file_operations frec_clear_fops = {
 	.llseek = noop_llseek,
 };
 
-/* frec/filter */
+/* frec/filter: the language is lib/frec_filter.c's; the filter in force is here. */
+
+static_assert(FREC_FILTER_GLOB_MAX == FREC_RING_NAME_MAX);
 
 /**
  * frec_debugfs_get_filter() - a copy of the filter in force
- * @f: where to copy it; its ring globs point into its own buffer.
+ * @f: where to copy it.
  *
  * Context: Process context; sleeps.
  */
 void frec_debugfs_get_filter(struct frec_filter *f)
 {
-	unsigned int i;
-
 	mutex_lock(&frec_filter_lock);
 	*f = *frec_filter_active;
-	for (i = 0; i < f->nr_globs; i++)
-		f->globs[i] = f->buf + (frec_filter_active->globs[i] - frec_filter_active->buf);
 	mutex_unlock(&frec_filter_lock);
+}
+
+/* A ring glob without wildcards must name a ring that exists. */
+static bool frec_filter_ring_exists(void *ctx, const char *name)
+{
+	bool found;
+
+	down_read(&frec_rings_rwsem);
+	found = frec_ring_find(name);
+	up_read(&frec_rings_rwsem);
+	return found;
 }
 
 static ssize_t frec_filter_read(struct file *file, char __user *ubuf, size_t count,
@@ -139,32 +151,30 @@ static ssize_t frec_filter_read(struct file *file, char __user *ubuf, size_t cou
 static ssize_t frec_filter_write(struct file *file, const char __user *ubuf,
 				 size_t count, loff_t *ppos)
 {
+	const struct frec_filter_env env = {
+		.nr_cpus = min_t(unsigned int, nr_cpu_ids, FREC_FILTER_CPUS),
+		.ring_exists = frec_filter_ring_exists,
+	};
+	char msg[FREC_FILTER_MSG_MAX];
 	struct frec_filter *f, *old;
-	char *line, *canon;
-	int err, n;
+	char *line;
+	int err;
 
 	line = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
-	canon = kmalloc(2 * FREC_FILTER_MAX, GFP_KERNEL);
 	f = kmalloc(sizeof(*f), GFP_KERNEL);
 	err = -ENOMEM;
-	if (!line || !canon || !f)
+	if (!line || !f)
 		goto out;
 	err = frec_debugfs_get_input(file, ubuf, count, ppos, line, FREC_FILTER_MAX + 2);
 	if (err)
 		goto out;
-	/* An empty line clears the filter. */
-	err = frec_filter_parse(f, line);
+	/*
+	 * An empty line clears the filter.  One whose print (what cat shows)
+	 * would not fit is refused too, so that it can always be written back.
+	 */
+	err = frec_filter_parse(f, line, &env, msg, sizeof(msg));
 	if (err) {
-		frec_debugfs_refuse(file, line, err == -ENOENT ? "no such ring" :
-				    err == -ERANGE ? "a number or CPU out of range" :
-				    "not a filter line (see README, Filtering)");
-		goto out;
-	}
-	/* What cat shows must be writable back: its spelling must fit too. */
-	n = frec_filter_print(f, canon, 2 * FREC_FILTER_MAX);
-	if (n - 1 > FREC_FILTER_MAX) {
-		frec_debugfs_refuse(file, line, "longer than 1024 bytes once written out");
-		err = -EINVAL;
+		frec_debugfs_refuse(file, line, msg);
 		goto out;
 	}
 	mutex_lock(&frec_filter_lock);
@@ -174,7 +184,6 @@ static ssize_t frec_filter_write(struct file *file, const char __user *ubuf,
 	f = old;
 out:
 	kfree(line);
-	kfree(canon);
 	kfree(f);
 	return err ?: count;
 }

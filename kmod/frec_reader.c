@@ -158,7 +158,7 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 			src = &rd->sources[i++];
 			src->ring_index = r;
 			src->cpu = cpu;
-			if (filter && !filter->any_cpu && !cpumask_test_cpu(cpu, &filter->cpus)) {
+			if (filter && !frec_filter_cpu(filter, cpu)) {
 				src->done = true;
 				continue;
 			}

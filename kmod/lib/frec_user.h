@@ -21,6 +21,7 @@
  *                               under TSan relaxed atomics
  *   local_clock                 CLOCK_MONOTONIC in ns
  *   do_div, min, min_t          their plain C meaning
+ *   U64_MAX, NSEC_PER_SEC       <linux/limits.h>'s, <linux/time64.h>'s
  *   frec_rb_nmi_refused         false, unless a harness test simulates an
  *                               NMI on a kernel whose cmpxchg is not NMI-safe
  *
@@ -46,6 +47,9 @@ typedef __s64 s64;
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define noinline_for_stack	/* stack depth matters in the kernel only */
+
+#define U64_MAX			((u64)~0ULL)
+#define NSEC_PER_SEC		1000000000L
 
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
@@ -168,7 +172,7 @@ static inline u64 local_clock(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * 1000000000ull + (u64)ts.tv_nsec;
+	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 }
 
 /*

@@ -37,9 +37,12 @@ echo 'time=1.5-' > $D/filter || fail "open time range refused"
 [ "$(cat $D/filter)" = 'time=1.500000000-' ] || fail "time reads back as '$(cat $D/filter)'"
 
 echo 'ring=hanoi_moves seq=5-' > $D/filter
+# time=1. and time=1.-2 were refused here, and now by frec-decode too;
+# cpu=0, (an empty item) and cpu=0-1:1/2 (a stride) cpulist_parse() took,
+# the filter language (N or A-B, comma-separated) does not.
 for bad in 'ring=' 'ring=no_such_ring' 'ring=a/b' 'cpu=99' 'cpu=x' 'seq=9-3' 'seq=abc' \
 	'seq=99999999999999999999999' 'time=1.0000000001-' 'time=5' 'bogus=1' 'ring=x ring=y' \
-	'text=' 'noequals' 'seq=-'; do
+	'text=' 'noequals' 'seq=-' 'time=1.' 'time=1.-2' 'cpu=0,' 'cpu=0-1:1/2'; do
 	if echo "$bad" > $D/filter 2>/dev/null; then
 		fail "filter accepted '$bad'"
 	fi
@@ -50,5 +53,29 @@ if cat /tmp/long > $D/filter 2>/dev/null; then fail "overlong filter accepted"; 
 echo > $D/filter || fail "empty line refused"
 [ -z "$(cat $D/filter)" ] || fail "empty line should clear the filter"
 [ "$(body $D/dump | wc -l)" = "$all" ] || fail "records lost"
+
+# frec-decode parses and matches the language with the same source: for
+# the same line it prints what dump shows.
+. /frec/run.conf
+dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+if [ -x "$dec" ]; then
+	cat $D/raw > /tmp/raw && cat $D/formats > /tmp/formats || fail "cat raw, formats"
+	cat /proc/kallsyms > /tmp/kallsyms
+	t=$(body $D/dump | sed -n '20s/^[0-9]* \[ *\([0-9.]*\)\].*/\1/p')
+	for line in 'ring=hanoi_m*' 'ring=hanoi_calls,hanoi_timing text=moves=15' 'cpu=1 seq=5-' \
+		'ring=hanoi_* cpu=0-1 text=disk 3' "time=-$t"; do
+		echo "$line" > $D/filter || fail "filter '$line' refused"
+		cat $D/dump > /tmp/fdump
+		$ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" -f /tmp/formats \
+			-k /tmp/kallsyms --filter "$line" /tmp/raw > /tmp/fdec ||
+			fail "frec-decode --filter '$line' failed"
+		echo "# '$line': $(body /tmp/fdump | wc -l) records"
+		diff /tmp/fdump /tmp/fdec || fail "frec-decode --filter '$line' differs from dump"
+	done
+	echo > $D/filter
+else
+	echo "# $dec not built (make tools): frec-decode not compared"
+fi
 rmmod frec_hanoi
 frec_unload

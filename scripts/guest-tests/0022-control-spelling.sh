@@ -100,10 +100,14 @@ refused $R/level 'Debug'
 refused $D/enable '+1'
 refused $R/size '0x1000'
 refused $D/filter 'ring=a/b'
+refused $D/oops_rings 'hanoi_*,a/b'
 frec_klog | grep -q 'hanoi_moves/level: refused "Debug": want err, warn' || fail "refused level not logged"
 frec_klog | grep -q 'frec/enable: refused "+1": want 0 or 1' || fail "refused enable not logged"
 frec_klog | grep -q 'hanoi_moves/size: refused "0x1000": not a plain decimal' || fail "refused size not logged"
-frec_klog | grep -q 'frec/filter: refused "ring=a/b"' || fail "refused filter not logged"
+frec_klog | grep -q "frec/filter: refused \"ring=a/b\": ring=a/b: '/' cannot be in a ring glob" ||
+	fail "refused filter not logged with the term at fault"
+frec_klog | grep -q "frec/oops_rings: refused \"hanoi_\*,a/b\": hanoi_\*,a/b: '/' cannot be in a ring glob" ||
+	fail "refused oops_rings not logged with the glob at fault"
 
 echo info > $R/level
 cat $D/dump > /tmp/after

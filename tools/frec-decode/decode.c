@@ -4,10 +4,13 @@
  *
  * Keeps the ring table, checks what the raw reader cannot check alone
  * (each record's ring was defined before it, seqs only grow, the CPU is in
- * range), applies the filters, formats messages with kmod/frec_format.c
- * against the formats and kallsyms tables, and hands each record to the
- * writer of the output format.  A bad or missing format is reported once
- * per address, and the record is still printed.
+ * range), applies the filter (kmod/lib/frec_filter.c, the module's own),
+ * formats messages with kmod/frec_format.c against the formats and
+ * kallsyms tables, and hands each record to the writer of the output
+ * format.  A bad or missing format is reported once per address, and the
+ * record is still printed.  A ring glob of the filter without wildcards
+ * that names no ring of the dump is an error, found at the end of the
+ * dump (a ring may be defined anywhere before its first record).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -179,14 +182,14 @@ static int ring_grow(struct frec_decoder *d)
 	return 0;
 }
 
-static bool ring_selected(const struct frec_decoder *d, const char *name)
+/* For frec_filter_check_rings(): a ring of this name is in the dump. */
+static bool ring_in_dump(void *ctx, const char *name)
 {
-	unsigned int i;
+	const struct frec_decoder *d = ctx;
+	size_t i;
 
-	if (!d->opts.nr_rings)
-		return true;
-	for (i = 0; i < d->opts.nr_rings; i++)
-		if (!strcmp(d->opts.rings[i], name))
+	for (i = 0; i < d->rings_cap; i++)
+		if (d->rings[i].used && !strcmp(d->rings[i].name, name))
 			return true;
 	return false;
 }
@@ -214,25 +217,8 @@ static int decode_ring(struct frec_decoder *d, const struct frec_raw_item *item,
 	}
 	ring->kind = item->ring_kind;
 	memcpy(ring->name, item->ring_name, sizeof(ring->name));
-	ring->selected = ring_selected(d, ring->name);
+	ring->selected = !d->opts.filter || frec_filter_ring(d->opts.filter, ring->name);
 	return 0;
-}
-
-static bool in_range(const struct frec_range *r, unsigned long long v)
-{
-	return v >= r->lo && v <= r->hi;
-}
-
-static bool cpu_selected(const struct frec_decoder *d, unsigned int cpu)
-{
-	unsigned int i;
-
-	if (!d->opts.nr_cpus)
-		return true;
-	for (i = 0; i < d->opts.nr_cpus; i++)
-		if (in_range(&d->opts.cpus[i], cpu))
-			return true;
-	return false;
 }
 
 /* Report a format address missing from the table, once per address. */
@@ -318,6 +304,7 @@ static int decode_record(struct frec_decoder *d,
 			 const struct frec_raw_item *item, struct frec_err *err)
 {
 	const struct frec_raw_record *rec = &item->rec;
+	const struct frec_filter *f = d->opts.filter;
 	struct frec_decoded r;
 	int n;
 
@@ -338,8 +325,7 @@ static int decode_record(struct frec_decoder *d,
 				 "cpu %u, more than %u", rec->cpu,
 				 FREC_DECODE_CPUS_MAX - 1);
 	d->records++;
-	if (!r.ring->selected || !cpu_selected(d, rec->cpu) ||
-	    !in_range(&d->opts.seq, rec->seq) || !in_range(&d->opts.time, rec->ts))
+	if (!r.ring->selected || (f && !frec_filter_record(f, rec->cpu, rec->seq, rec->ts)))
 		return 0;
 
 	r.rec.seq = rec->seq;
@@ -355,6 +341,12 @@ static int decode_record(struct frec_decoder *d,
 		r.rec.text_len = rec->len;
 		r.msg = item->text;
 		r.msg_len = rec->len;
+	}
+	/* text= looks for its text in the line the dump prints, whatever -F. */
+	if (f && f->text[0]) {
+		r.line_len = frec_format_line(d->line, sizeof(d->line), &r.rec, &d->env);
+		if (!frec_filter_text(f, d->line))
+			return 0;
 	}
 	if (d->opts.output != FREC_OUT_TEXT) {
 		n = decode_symbol(d, d->caller, sizeof(d->caller), rec->caller, 'S');
@@ -372,6 +364,19 @@ static int decode_record(struct frec_decoder *d,
 	return 0;
 }
 
+/* A ring name of the filter that no ring of the dump has: reported. */
+static bool filter_names_missing_ring(struct frec_decoder *d)
+{
+	const struct frec_filter_env env = { .ring_exists = ring_in_dump, .ctx = d };
+	char msg[FREC_FILTER_MSG_MAX];
+
+	if (!frec_filter_check_rings(d->opts.filter, &env, msg, sizeof(msg)))
+		return false;
+	if (d->errs)
+		fprintf(d->errs, "frec-decode: %s: filter: %s in the dump\n", d->in_name, msg);
+	return true;
+}
+
 /**
  * frec_decode_stream() - decode a raw dump to the end
  * @d: the decoder, from frec_decoder_init().
@@ -384,13 +389,15 @@ static int decode_record(struct frec_decoder *d,
  *
  * Context: userspace.
  * Return: FREC_EXIT_OK, FREC_EXIT_WARNINGS if something was reported but
- * decoding went to the end, or FREC_EXIT_INPUT.
+ * decoding went to the end, FREC_EXIT_INPUT, or FREC_EXIT_USAGE if the
+ * filter names a ring the dump does not have.
  */
 int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 {
 	struct frec_raw_reader r;
 	struct frec_raw_item item;
 	struct frec_err err;
+	bool missing_ring = false;
 	int ret;
 
 	d->in_name = in_name;
@@ -415,6 +422,8 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 	if (ret < 0 && d->errs)
 		fprintf(d->errs, "frec-decode: %s: offset %llu: %s\n",
 			in_name, err.where, err.msg);
+	if (ret >= 0 && d->opts.filter)
+		missing_ring = filter_names_missing_ring(d);
 	d->clock = NULL;
 	frec_raw_close(&r);
 	if (fflush(d->out) || ferror(d->out)) {
@@ -424,5 +433,7 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 	}
 	if (ret < 0)
 		return FREC_EXIT_INPUT;
+	if (missing_ring)
+		return FREC_EXIT_USAGE;
 	return d->warnings ? FREC_EXIT_WARNINGS : FREC_EXIT_OK;
 }

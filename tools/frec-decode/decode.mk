@@ -12,13 +12,14 @@
 
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
-DEC_LIB := raw.c formats.c kallsyms.c decode.c write_text.c write_json.c \
-	write_csv.c
+DEC_LIB := raw.c addr_table.c formats.c kallsyms.c decode.c write_text.c \
+	write_json.c write_csv.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
-	$(ROOT)/kmod/lib/frec_format_quote.c
+	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
 DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(ROOT)/kmod/lib/frec_format.h \
-	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/uapi/frec_raw.h
+	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/kmod/lib/frec_filter.h \
+	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
 	-I$(ROOT)/kmod/lib -I$(ROOT)/uapi -I$(CURDIR)/harness
 DEC_ASAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -57,7 +58,8 @@ $(DEC_O):
 
 # Seeds: the crafted inputs and two small generated dumps, each behind
 # the fuzz target's mode byte (see fuzz_decode.c).
-$(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*)
+$(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*) \
+		$(DEC_DIR)/tests/fuzz_seeds.py
 	rm -rf $(DEC_O)/fuzz-seeds && mkdir -p $(DEC_O)/fuzz-seeds
 	$(DEC_O)/frec-gen -n 40 -c 2 --unknown $(DEC_O)/fuzz-seeds/g1
 	$(DEC_O)/frec-gen -n 25 -c 3 --swap --bad $(DEC_O)/fuzz-seeds/g2

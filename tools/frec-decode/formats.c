@@ -16,10 +16,10 @@
  *   0xffff888003a1c000 : symbol "hanoi_move+0x1a/0x80 [frec_hanoi]"
  *
  * The strings are unquoted with frec_format_unquote(), the one the module
- * quotes with, into one block, and found by binary search.  An address
- * inside a string finds the rest of it, as reading memory there would
- * (compilers merge a literal into the tail of a longer one); a symbol is
- * found at its exact address only.
+ * quotes with, into one block, and found by binary search (addr_table.c).
+ * An address inside a string finds the rest of it, as reading memory
+ * there would (compilers merge a literal into the tail of a longer one);
+ * a symbol is found at its exact address only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -29,67 +29,43 @@
 
 /**
  * struct frec_formats_entry - one line of the formats file
- * @addr: the string's address.
+ * @key: the string's address, and the line.
  * @off: where its text starts in frec_formats.text.
  * @len: its length.
- * @line: its line in the file (ties in sorting keep file order).
  * @checked: the decoder has checked this format (and reported it if bad).
  * @symbol: a saved symbol's name, not a string.
  */
 struct frec_formats_entry {
-	u64 addr;
+	struct frec_addr_key key;
 	size_t off;
 	size_t len;
-	size_t line;
 	bool checked;
 	bool symbol;
 };
 
-static int formats_cmp(const void *a, const void *b)
-{
-	const struct frec_formats_entry *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
-
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* "0x<1-16 hex digits>" at @s (of @len bytes); returns bytes read or 0. */
-static size_t parse_hex_addr(const char *s, size_t len, u64 *addr)
-{
-	size_t i;
-	int d;
-
-	if (len < 3 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X'))
-		return 0;
-	*addr = 0;
-	for (i = 2; i < len && i < 2 + 17 && (d = hex_digit(s[i])) >= 0; i++)
-		*addr = *addr << 4 | (u64)d;
-	return i == 2 || i > 2 + 16 ? 0 : i;
-}
+/* While a file is read: the table, and how much of its text block is used. */
+struct formats_reading {
+	struct frec_formats *t;
+	size_t used;
+};
 
 /*
  * One line, "0xADDR : \"text\"" or "0xADDR : symbol \"text\"", its text
- * unquoted to @t->text + @*used.
+ * unquoted to the end of the text block.
  */
-static int formats_line(struct frec_formats *t, const char *s, size_t len,
-			size_t line_no, size_t *used, struct frec_err *err)
+static int formats_line(void *ctx, void *entry, const char *s, size_t len,
+			size_t line_no, struct frec_err *err)
 {
 	static const char sym[] = "symbol ";
-	struct frec_formats_entry *e = &t->entries[t->nr];
-	size_t n = parse_hex_addr(s, len, &e->addr);
+	struct formats_reading *r = ctx;
+	struct frec_formats_entry *e = entry;
+	size_t n = 0;
 	const char *q;
+
+	if (len >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		n = frec_addr_parse_hex(s + 2, len - 2, &e->key.addr);
+	if (n)
+		n += 2;
 
 	if (!n || len - n < 5 || memcmp(s + n, " : ", 3) || s[len - 1] != '"')
 		return frec_errf(err, line_no,
@@ -103,16 +79,14 @@ static int formats_line(struct frec_formats *t, const char *s, size_t len,
 				 "expected 0x<address> : [symbol ]\"<string>\"");
 	n++;
 	q = s + n;
-	e->off = *used;
-	e->len = frec_format_unquote(t->text + *used, len - n, q,
+	e->off = r->used;
+	e->len = frec_format_unquote(r->t->text + r->used, len - n, q,
 				     (size_t)(s + len - 1 - q));
 	if (memchr(q, '\0', (size_t)(s + len - 1 - q)))
 		return frec_errf(err, line_no, "a NUL byte inside the string");
-	e->line = line_no;
 	e->checked = false;
-	*used += e->len + 1;
-	t->nr++;
-	return 0;
+	r->used += e->len + 1;
+	return 1;
 }
 
 /**
@@ -131,41 +105,32 @@ static int formats_line(struct frec_formats *t, const char *s, size_t len,
 int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
 		       struct frec_err *err)
 {
-	size_t lines = 1, i, used = 0, line_no = 0, start, end;
+	struct formats_reading r = { t, 0 };
+	size_t i, kept;
 
 	memset(t, 0, sizeof(*t));
-	for (i = 0; i < len; i++)
-		lines += data[i] == '\n';
-	t->entries = calloc(lines, sizeof(*t->entries));
 	t->text = malloc(len + 1);
-	if (!t->entries || !t->text)
+	if (!t->text)
 		return frec_errf(err, 0, "out of memory");
-	for (start = 0; start < len; start = end + 1) {
-		const char *nl = memchr(data + start, '\n', len - start);
-
-		end = nl ? (size_t)(nl - data) : len;
-		line_no++;
-		if (end == start)
-			continue;
-		if (formats_line(t, data + start, end - start, line_no, &used, err))
-			return -1;
-	}
-	qsort(t->entries, t->nr, sizeof(*t->entries), formats_cmp);
-	for (i = 1, end = t->nr ? 1 : 0; i < t->nr; i++) {
-		struct frec_formats_entry *prev = &t->entries[end - 1];
+	t->entries = frec_addr_table_read(data, len, sizeof(*t->entries), &t->nr,
+					  formats_line, &r, err);
+	if (!t->entries)
+		return -1;
+	for (i = 1, kept = t->nr ? 1 : 0; i < t->nr; i++) {
+		struct frec_formats_entry *prev = &t->entries[kept - 1];
 		struct frec_formats_entry *e = &t->entries[i];
 
-		if (e->addr == prev->addr) {
+		if (e->key.addr == prev->key.addr) {
 			if (e->len != prev->len || e->symbol != prev->symbol ||
 			    memcmp(t->text + e->off, t->text + prev->off, e->len))
-				return frec_errf(err, e->line,
+				return frec_errf(err, e->key.line,
 						 "0x%llx listed on line %zu with another string",
-						 (unsigned long long)e->addr, prev->line);
+						 (unsigned long long)e->key.addr, prev->key.line);
 			continue;
 		}
-		t->entries[end++] = *e;
+		t->entries[kept++] = *e;
 	}
-	t->nr = end;
+	t->nr = kept;
 	return 0;
 }
 
@@ -173,20 +138,10 @@ int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
 static struct frec_formats_entry *formats_lookup(const struct frec_formats *t,
 						 u64 addr)
 {
-	size_t lo = 0, hi = t->nr, mid;
-	struct frec_formats_entry *e;
+	struct frec_formats_entry *e = frec_addr_table_find(t->entries, t->nr,
+							    sizeof(*e), addr);
 
-	while (lo < hi) {		/* the first entry above addr */
-		mid = lo + (hi - lo) / 2;
-		if (t->entries[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	e = &t->entries[lo - 1];
-	return addr - e->addr <= e->len ? e : NULL;
+	return e && addr - e->key.addr <= e->len ? e : NULL;
 }
 
 /**
@@ -201,7 +156,7 @@ const char *frec_formats_find(const struct frec_formats *t, u64 addr)
 {
 	struct frec_formats_entry *e = formats_lookup(t, addr);
 
-	return e && !e->symbol ? t->text + e->off + (addr - e->addr) : NULL;
+	return e && !e->symbol ? t->text + e->off + (addr - e->key.addr) : NULL;
 }
 
 /**
@@ -217,7 +172,7 @@ const char *frec_formats_symbol(const struct frec_formats *t, u64 addr)
 {
 	struct frec_formats_entry *e = formats_lookup(t, addr);
 
-	return e && e->symbol && e->addr == addr ? t->text + e->off : NULL;
+	return e && e->symbol && e->key.addr == addr ? t->text + e->off : NULL;
 }
 
 /**

@@ -3,10 +3,11 @@
  * frec_decode.h - the parts of frec-decode and what they hand each other.
  *
  *   raw.c          reads the raw dump (uapi/frec_raw.h) front to back
+ *   addr_table.c   a text file's lines as a table sorted by address
  *   formats.c      the formats file: address -> format or %s string
  *   kallsyms.c     the symbol table: address -> "sym+0xoff/0xsize [mod]"
- *   decode.c       rings, filters, deltas; formats each record and hands
- *                  it to a writer
+ *   decode.c       rings, the filter (kmod/lib/frec_filter.c), deltas;
+ *                  formats each record and hands it to a writer
  *   write_text.c   the dump's text, line for line
  *   write_json.c   Chrome trace-event JSON
  *   write_csv.c    CSV
@@ -23,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "frec_filter.h"
 #include "frec_format.h"
 #include "frec_raw.h"
 
@@ -95,6 +97,27 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 		  struct frec_err *err);
 void frec_raw_close(struct frec_raw_reader *r);
 
+/* ---- addr_table.c ---------------------------------------------------- */
+
+/**
+ * struct frec_addr_key - what an entry of an address table starts with
+ * @addr: the address the table is sorted by.
+ * @line: the entry's line in its file (equal addresses keep file order).
+ */
+struct frec_addr_key {
+	u64 addr;
+	size_t line;
+};
+
+/* One line of a file into @entry: 1 kept, 0 skipped, -1 with @err set. */
+typedef int (*frec_addr_line_fn)(void *ctx, void *entry, const char *s, size_t len,
+				 size_t line_no, struct frec_err *err);
+
+void *frec_addr_table_read(const char *data, size_t len, size_t size, size_t *nr,
+			   frec_addr_line_fn line, void *ctx, struct frec_err *err);
+void *frec_addr_table_find(const void *entries, size_t nr, size_t size, u64 addr);
+size_t frec_addr_parse_hex(const char *s, size_t len, u64 *addr);
+
 /* ---- formats.c ------------------------------------------------------- */
 
 /**
@@ -145,38 +168,18 @@ enum frec_output { FREC_OUT_TEXT, FREC_OUT_JSON, FREC_OUT_CSV };
 enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
 
 /**
- * struct frec_range - an inclusive range of numbers
- * @lo: the first.
- * @hi: the last.
- */
-struct frec_range {
-	unsigned long long lo, hi;
-};
-
-#define FREC_FILTER_MAX	64
-
-/**
  * struct frec_decode_opts - what to print, and how
  * @output: text, JSON or CSV.
  * @track: JSON: one track per CPU or per ring.
  * @deltas: print the time since the previous printed record.
- * @rings: names of the rings to print (none: all).
- * @nr_rings: how many.
- * @cpus: CPU ranges to print (none: all).
- * @nr_cpus: how many.
- * @seq: the seq range to print.
- * @time: the timestamp range to print, ns.
+ * @filter: the records to print, in the module's filter language; NULL
+ *	for all.  A ring glob without wildcards must name a ring of the dump.
  */
 struct frec_decode_opts {
 	enum frec_output output;
 	enum frec_json_track track;
 	bool deltas;
-	const char *rings[FREC_FILTER_MAX];
-	unsigned int nr_rings;
-	struct frec_range cpus[FREC_FILTER_MAX];
-	unsigned int nr_cpus;
-	struct frec_range seq;
-	struct frec_range time;
+	const struct frec_filter *filter;
 };
 
 struct frec_ring_info;
@@ -201,6 +204,8 @@ struct frec_missing {
  * @caller: the caller as a line names it.
  * @fmt_addr: an event's format address, 0 for text.
  * @delta: ns since the previous printed record, if opts.deltas.
+ * @line_len: the text line is in the decoder's line buffer already (the
+ *	filter's text= term read it), this long; 0 if not.
  */
 struct frec_decoded {
 	struct frec_format_record rec;
@@ -210,6 +215,7 @@ struct frec_decoded {
 	const char *caller;
 	u64 fmt_addr;
 	long long delta;
+	size_t line_len;
 };
 
 /**

@@ -5,10 +5,14 @@
  * The first byte picks what the rest is fed to:
  *
  *   0-5  a raw dump, decoded to text, JSON or CSV (byte % 3), with and
- *        without deltas, against a small fixed formats and kallsyms table
+ *        without deltas, against a small fixed formats and kallsyms table;
+ *        5 through a filter with ring globs, CPUs and text
  *   6    a formats file, then lookups of addresses taken from its bytes
  *   7    a kallsyms file, then lookups of addresses taken from its bytes
  *   8    a format string, formatted with arguments taken from its bytes
+ *   9    a filter line (kmod/lib/frec_filter.c): parsed; if it parses,
+ *        its print must parse back to the same filter (abort() if not),
+ *        and it is matched against rings, CPUs, numbers and a line
  *
  * Output goes to /dev/null; a crash, a sanitizer report, a leak or a hang
  * is what is looked for.
@@ -56,16 +60,19 @@ static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 		     FILE *devnull)
 {
 	static struct frec_decoder d;
+	static struct frec_filter filter;
 	struct frec_decode_opts opts = {
 		.output = (enum frec_output)(mode % 3),
 		.deltas = mode >= 3,
 		.track = mode & 1 ? FREC_TRACK_RING : FREC_TRACK_CPU,
-		.seq = { 0, ~0ULL }, .time = { 0, ~0ULL },
+		.filter = mode == 5 ? &filter : NULL,
 	};
 	FILE *in;
 
 	if (!size)
 		return;
+	if (mode == 5 && frec_filter_parse(&filter, "ring=[!z]*,a cpu=0-3 text=a", NULL, NULL, 0))
+		abort();
 	in = fmemopen((void *)data, size, "rb");
 	if (!in)
 		return;
@@ -172,6 +179,44 @@ static void fuzz_format_string(const uint8_t *data, size_t size,
 	frec_format_line(buf, 1 + (size * 7) % sizeof(buf), &rec, &env);
 }
 
+/* Rings that exist, for ring globs without wildcards: names starting with 'a'. */
+static bool fuzz_ring_exists(void *ctx, const char *name)
+{
+	return name[0] == 'a';
+}
+
+static void fuzz_filter_line(const uint8_t *data, size_t size)
+{
+	static const char * const rings[] = { "a", "ab", "hanoi_moves", "x-y_z", "" };
+	const struct frec_filter_env env = {
+		.nr_cpus = 1 + size % FREC_FILTER_CPUS, .ring_exists = fuzz_ring_exists,
+	};
+	static struct frec_filter f, g;
+	char line[2 * FREC_FILTER_MAX], print[2 * FREC_FILTER_MAX];
+	char msg[FREC_FILTER_MSG_MAX];
+	size_t n = size < sizeof(line) - 1 ? size : sizeof(line) - 1, i;
+
+	memcpy(line, data, n);
+	line[n] = '\0';
+	if (frec_filter_parse(&f, line, &env, msg, sizeof(msg))) {
+		if (!msg[0])
+			abort();	/* every refusal says why */
+		return;
+	}
+	frec_filter_print(&f, print, sizeof(print));
+	if (frec_filter_parse(&g, print, &env, msg, sizeof(msg)) || memcmp(&f, &g, sizeof(f)))
+		abort();	/* the print is the same filter */
+	for (i = 0; i < sizeof(rings) / sizeof(rings[0]); i++) {
+		u64 v = fuzz_u64(data, size, i * 8);
+
+		frec_filter_ring(&f, rings[i]);
+		frec_filter_record(&f, (unsigned int)v % (2 * FREC_FILTER_CPUS), v, ~v);
+		frec_filter_text(&f, line + i);
+	}
+	/* The glob matcher, on two strings of its own. */
+	frec_filter_glob_match(line, line + strlen(line) / 2);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct frec_formats formats;
@@ -188,7 +233,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!size)
 		return 0;
-	switch (data[0] % 9) {
+	switch (data[0] % 10) {
 	case 6:
 		fuzz_formats_file(data + 1, size - 1);
 		break;
@@ -198,8 +243,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 8:
 		fuzz_format_string(data + 1, size - 1, &formats, &kallsyms);
 		break;
+	case 9:
+		fuzz_filter_line(data + 1, size - 1);
+		break;
 	default:
-		fuzz_raw(data + 1, size - 1, data[0] % 9, &formats, &kallsyms, devnull);
+		fuzz_raw(data + 1, size - 1, data[0] % 10, &formats, &kallsyms, devnull);
 	}
 	return 0;
 }

@@ -6,9 +6,9 @@
  * Lines are "<address> <type> <name>", module symbols followed by
  * "\t[<module>]".  Symbols are sorted by address (file order among
  * aliases, so the first alias wins, as in the kernel's get_symbol_pos()
- * and find_kallsyms_symbol()) and found by binary search.  A symbol's
- * size is the distance to the next higher address, as the kernel
- * computes it.  What an offline table cannot know, and how it is guessed:
+ * and find_kallsyms_symbol()) and found by binary search (addr_table.c).
+ * A symbol's size is the distance to the next higher address, as the
+ * kernel computes it.  What an offline table cannot know, and how it is guessed:
  *
  *   - where a module's (or vmlinux's) last symbol ends: the kernel knows
  *     the module's text size; here the next symbol in the table bounds it,
@@ -30,28 +30,24 @@
 
 /**
  * struct frec_ksym - one symbol
- * @addr: its address.
+ * @key: its address, and its line in the file.
  * @size: bytes to the next higher symbol; 0 if none is known.
  * @name: its name's offset in frec_kallsyms.names.
  * @mod: its module's name's offset there; 0 (an empty name) for vmlinux.
- * @line: its line in the file.
  */
 struct frec_ksym {
-	u64 addr;
+	struct frec_addr_key key;
 	u64 size;
 	unsigned int name;
 	unsigned int mod;
-	unsigned int line;
 };
 
-static int ksym_cmp(const void *a, const void *b)
-{
-	const struct frec_ksym *x = a, *y = b;
-
-	if (x->addr != y->addr)
-		return x->addr < y->addr ? -1 : 1;
-	return x->line < y->line ? -1 : x->line > y->line;
-}
+/* While a file is read: the table, its names block, the last module's name. */
+struct ksym_reading {
+	struct frec_kallsyms *k;
+	size_t used;
+	size_t last_mod;
+};
 
 static bool is_blank(char c)
 {
@@ -67,42 +63,28 @@ static size_t skip_blanks(const char *s, size_t i, size_t len)
 }
 
 /* Copy @n bytes at @s into the names block as a string; its offset. */
-static unsigned int ksym_name(struct frec_kallsyms *k, size_t *used,
-			      const char *s, size_t n)
+static unsigned int ksym_name(struct ksym_reading *r, const char *s, size_t n)
 {
-	size_t off = *used;
+	size_t off = r->used;
 
-	memcpy(k->names + off, s, n);
-	k->names[off + n] = '\0';
-	*used += n + 1;
+	memcpy(r->k->names + off, s, n);
+	r->k->names[off + n] = '\0';
+	r->used += n + 1;
 	return (unsigned int)off;
 }
 
-/* One line; adds a symbol unless it is absolute. */
-static int ksym_line(struct frec_kallsyms *k, const char *s, size_t len,
-		     size_t line_no, size_t *used, size_t *last_mod,
-		     struct frec_err *err)
+/* One line; keeps a symbol unless it is absolute. */
+static int ksym_line(void *ctx, void *entry, const char *s, size_t len,
+		     size_t line_no, struct frec_err *err)
 {
-	struct frec_ksym *sym = &k->syms[k->nr];
-	size_t i = 0, name, name_len, mod, mod_len = 0;
+	struct ksym_reading *r = ctx;
+	struct frec_kallsyms *k = r->k;
+	struct frec_ksym *sym = entry;
+	size_t i, name, name_len, mod, mod_len = 0;
 	char type;
-	int d;
 
-	sym->addr = 0;
-	for (; i < len && i < 17; i++) {
-		char c = s[i];
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			break;
-		sym->addr = sym->addr << 4 | (u64)d;
-	}
-	if (!i || i > 16 || i == len || !is_blank(s[i]))
+	i = frec_addr_parse_hex(s, len, &sym->key.addr);
+	if (!i || i == len || !is_blank(s[i]))
 		goto bad;
 	i = skip_blanks(s, i, len);
 	if (i + 1 >= len || !is_blank(s[i + 1]) || is_blank(s[i]))
@@ -124,24 +106,22 @@ static int ksym_line(struct frec_kallsyms *k, const char *s, size_t len,
 		    memchr(s + mod, '\t', mod_len))
 			goto bad;
 	}
-	if (sym->addr)
+	if (sym->key.addr)
 		k->all_zero = false;
 	if (type == 'A' || type == 'a')
 		return 0;
-	sym->line = (unsigned int)line_no;
-	sym->name = ksym_name(k, used, s + name, name_len);
+	sym->name = ksym_name(r, s + name, name_len);
 	sym->mod = 0;
 	if (mod_len) {
 		/* module symbols come in runs: store each run's name once */
-		if (*last_mod && strlen(k->names + *last_mod) == mod_len &&
-		    !memcmp(k->names + *last_mod, s + mod, mod_len))
-			sym->mod = (unsigned int)*last_mod;
+		if (r->last_mod && strlen(k->names + r->last_mod) == mod_len &&
+		    !memcmp(k->names + r->last_mod, s + mod, mod_len))
+			sym->mod = (unsigned int)r->last_mod;
 		else
-			sym->mod = ksym_name(k, used, s + mod, mod_len);
-		*last_mod = sym->mod;
+			sym->mod = ksym_name(r, s + mod, mod_len);
+		r->last_mod = sym->mod;
 	}
-	k->nr++;
-	return 0;
+	return 1;
 bad:
 	return frec_errf(err, line_no,
 			 "expected <hex address> <type> <name>, then [<module>] or nothing");
@@ -160,40 +140,30 @@ bad:
 int frec_kallsyms_parse(struct frec_kallsyms *k, const char *data, size_t len,
 			struct frec_err *err)
 {
-	size_t lines = 1, i, j, used = 1, last_mod = 0, line_no = 0, start, end;
+	struct ksym_reading r = { k, 1, 0 };
+	size_t i, j;
 
 	memset(k, 0, sizeof(*k));
-	for (i = 0; i < len; i++)
-		lines += data[i] == '\n';
-	k->syms = calloc(lines, sizeof(*k->syms));
 	k->names = malloc(len + 2);
-	if (!k->syms || !k->names)
+	if (!k->names)
 		return frec_errf(err, 0, "out of memory");
 	k->names[0] = '\0';		/* offset 0: vmlinux, no module */
 	k->all_zero = true;
-	for (start = 0; start < len; start = end + 1) {
-		const char *nl = memchr(data + start, '\n', len - start);
-
-		end = nl ? (size_t)(nl - data) : len;
-		line_no++;
-		if (end == start)
-			continue;
-		if (ksym_line(k, data + start, end - start, line_no, &used,
-			      &last_mod, err))
-			return -1;
-	}
+	k->syms = frec_addr_table_read(data, len, sizeof(*k->syms), &k->nr, ksym_line,
+				       &r, err);
+	if (!k->syms)
+		return -1;
 	if (!k->nr)
 		k->all_zero = false;	/* an empty table hides nothing */
 	if (k->all_zero) {
 		k->nr = 0;
 		return 0;
 	}
-	qsort(k->syms, k->nr, sizeof(*k->syms), ksym_cmp);
 	/* a symbol's size: up to the next higher address */
 	for (i = k->nr; i--;) {
-		for (j = i + 1; j < k->nr && k->syms[j].addr == k->syms[i].addr; j++)
+		for (j = i + 1; j < k->nr && k->syms[j].key.addr == k->syms[i].key.addr; j++)
 			;
-		k->syms[i].size = j < k->nr ? k->syms[j].addr - k->syms[i].addr : 0;
+		k->syms[i].size = j < k->nr ? k->syms[j].key.addr - k->syms[i].key.addr : 0;
 	}
 	return 0;
 }
@@ -205,30 +175,22 @@ int frec_kallsyms_parse(struct frec_kallsyms *k, const char *data, size_t len,
 static const struct frec_ksym *ksym_lookup(const struct frec_kallsyms *k,
 					   u64 addr, u64 *offset)
 {
-	size_t lo = 0, hi = k->nr, mid;
 	const struct frec_ksym *sym, *next;
 
-	while (lo < hi) {		/* the first symbol above addr */
-		mid = lo + (hi - lo) / 2;
-		if (k->syms[mid].addr <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
+	sym = frec_addr_table_find(k->syms, k->nr, sizeof(*sym), addr);
+	if (!sym)
 		return NULL;
-	sym = &k->syms[lo - 1];
-	while (sym > k->syms && sym[-1].addr == sym->addr)
+	while (sym > k->syms && sym[-1].key.addr == sym->key.addr)
 		sym--;
-	*offset = addr - sym->addr;
+	*offset = addr - sym->key.addr;
 	if (!sym->size && *offset)
 		return NULL;		/* past the last symbol: no known end */
 	next = sym + 1;
-	while (next < k->syms + k->nr && next->addr == sym->addr)
+	while (next < k->syms + k->nr && next->key.addr == sym->key.addr)
 		next++;
 	if (sym->mod && next < k->syms + k->nr &&
 	    strcmp(k->names + next->mod, k->names + sym->mod) &&
-	    addr >= ((sym->addr | 4095) + 1))
+	    addr >= ((sym->key.addr | 4095) + 1))
 		return NULL;		/* past its module's last page */
 	return sym;
 }

@@ -6,7 +6,6 @@
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +27,17 @@ static const char usage_text[] =
 "  -F, --format=FORMAT   text (the module's dump, the default), json\n"
 "                        (Chrome trace events, for ui.perfetto.dev) or csv\n"
 "      --json-track=BY   json: one track per cpu (the default) or per ring\n"
-"  -r, --ring=NAMES      only records of these rings (comma-separated;\n"
+"      --filter=LINE     only the records a filter line of the module's\n"
+"                        filter file shows (README, Filtering), e.g.\n"
+"                        'ring=hanoi_* cpu=0-1 seq=100- time=12.5-13 text=disk 3'\n"
+"  -r, --ring=GLOBS      ring=GLOBS: these rings (comma-separated globs;\n"
 "                        may be given again)\n"
-"  -c, --cpu=LIST        only records of these CPUs, e.g. 0,2,4-7\n"
-"  -s, --seq=FROM-TO     only records with seq from FROM to TO (inclusive;\n"
-"                        either may be left out: 100-, -200, 150)\n"
-"  -t, --time=FROM-TO    only records with timestamps from FROM to TO\n"
-"                        seconds, e.g. 12.5-13.000250\n"
+"  -c, --cpu=LIST        cpu=LIST: these CPUs, e.g. 0,2,4-7 (may be given\n"
+"                        again)\n"
+"  -s, --seq=FROM-TO     seq=FROM-TO: seq from FROM to TO, inclusive\n"
+"                        (100-, -200, 150)\n"
+"  -t, --time=FROM-TO    time=FROM-TO: timestamps from FROM to TO seconds\n"
+"                        (12.5-13.000250, 12.5-, -13)\n"
 "  -d, --delta           print the time since the previous printed record\n"
 "  -h, --help            print this and exit\n"
 "  -V, --version         print the version and exit\n"
@@ -42,8 +45,8 @@ static const char usage_text[] =
 "Errors name the file and the byte offset (raw dump) or line:\n"
 "  frec-decode: FILE: offset N: WHAT\n"
 "Exit status: 0 decoded; 1 bad input, unreadable file or write error;\n"
-"2 bad usage; 3 decoded to the end, with warnings (bad or missing formats,\n"
-"no readable kallsyms).\n";
+"2 bad usage, or a filter naming a ring the dump does not have; 3 decoded\n"
+"to the end, with warnings (bad or missing formats, no readable kallsyms).\n";
 
 static void die_usage(const char *fmt, const char *arg)
 {
@@ -53,86 +56,73 @@ static void die_usage(const char *fmt, const char *arg)
 	exit(FREC_EXIT_USAGE);
 }
 
-/* A decimal number at *@s, moving *@s past it; false if none. */
-static bool parse_ull(const char **s, unsigned long long *v)
-{
-	const char *p = *s;
+/*
+ * The filter line the options make, for the module's own parser
+ * (kmod/lib/frec_filter.c): --ring and --cpu, each given once or more,
+ * are a ring= and a cpu= term of their values joined with commas; --seq
+ * and --time a term each time; --filter's line comes last, so that its
+ * text= takes the rest of it.
+ */
+struct filter_opts {
+	char *ring, *cpu, *terms;
+	const char *line;
+};
 
-	if (*p < '0' || *p > '9')
-		return false;
-	*v = 0;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		if (*v > (ULLONG_MAX - (unsigned long long)(*p - '0')) / 10)
-			return false;
-		*v = *v * 10 + (unsigned long long)(*p - '0');
+/* @s (or a new string) with @sep and @add after it. */
+static char *append(char *s, const char *sep, const char *add)
+{
+	size_t n = s ? strlen(s) : 0;
+	char *t = realloc(s, n + strlen(sep) + strlen(add) + 1);
+
+	if (!t) {
+		fprintf(stderr, "frec-decode: out of memory\n");
+		exit(FREC_EXIT_INPUT);
 	}
-	*s = p;
-	return true;
+	if (!s)
+		t[0] = '\0';
+	else
+		strcat(t, sep);
+	strcat(t, add);
+	return t;
 }
 
-/* Seconds with up to 9 decimals, as ns. */
-static bool parse_seconds(const char **s, unsigned long long *ns)
+/* A shorthand's value is one term's: no blank in it. */
+static const char *shorthand(const char *arg)
 {
-	unsigned long long sec, frac = 0;
-	unsigned int digits = 0;
-
-	if (!parse_ull(s, &sec) || sec > ULLONG_MAX / 1000000000ULL)
-		return false;
-	if (**s == '.') {
-		for ((*s)++; **s >= '0' && **s <= '9'; (*s)++) {
-			if (digits++ == 9)
-				return false;
-			frac = frac * 10 + (unsigned long long)(**s - '0');
-		}
-		for (; digits < 9; digits++)
-			frac *= 10;
-	}
-	if (sec * 1000000000ULL > ULLONG_MAX - frac)
-		return false;
-	*ns = sec * 1000000000ULL + frac;
-	return true;
+	if (strpbrk(arg, " \t"))
+		die_usage("'%s': a blank in the value of --ring, --cpu, --seq or --time", arg);
+	return arg;
 }
 
-/* "A-B", "A-", "-B" or "A", with numbers read by @num. */
-static bool parse_range(const char *s, struct frec_range *r,
-			bool (*num)(const char **, unsigned long long *))
+/* The filter of the options, or NULL for all records; exits if bad. */
+static struct frec_filter *parse_filter(struct filter_opts *o)
 {
-	r->lo = 0;
-	r->hi = ULLONG_MAX;
-	if (*s != '-' && !num(&s, &r->lo))
-		return false;
-	if (!*s) {
-		r->hi = r->lo;
-		return true;
+	static struct frec_filter f;
+	const struct frec_filter_env env = { .nr_cpus = FREC_FILTER_CPUS };
+	char msg[FREC_FILTER_MSG_MAX], *line = NULL;
+
+	if (o->ring) {
+		line = append(line, " ", "ring=");
+		line = append(line, "", o->ring);
 	}
-	if (*s++ != '-')
-		return false;
-	if (*s && !num(&s, &r->hi))
-		return false;
-	return !*s && r->lo <= r->hi;
-}
-
-static void parse_cpus(struct frec_decode_opts *o, char *arg)
-{
-	char *tok, *save = NULL;
-
-	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_cpus == FREC_FILTER_MAX)
-			die_usage("--cpu: more than 64 ranges", NULL);
-		if (!parse_range(tok, &o->cpus[o->nr_cpus++], parse_ull))
-			die_usage("--cpu: '%s' is not a CPU or range of CPUs", tok);
+	if (o->cpu) {
+		line = append(line, " ", "cpu=");
+		line = append(line, "", o->cpu);
 	}
-}
-
-static void parse_rings(struct frec_decode_opts *o, char *arg)
-{
-	char *tok, *save = NULL;
-
-	for (tok = strtok_r(arg, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->nr_rings == FREC_FILTER_MAX)
-			die_usage("--ring: more than 64 rings", NULL);
-		o->rings[o->nr_rings++] = tok;
-	}
+	if (o->terms)
+		line = append(line, " ", o->terms);
+	if (o->line)
+		line = append(line, " ", o->line);
+	free(o->ring);
+	free(o->cpu);
+	free(o->terms);
+	if (!line)
+		return NULL;
+	/* A ring name's existence is checked against the dump, at its end. */
+	if (frec_filter_parse(&f, line, &env, msg, sizeof(msg)))
+		die_usage("filter: %s", msg);
+	free(line);
+	return &f;
 }
 
 /*
@@ -219,7 +209,7 @@ static int parse_kallsyms(void *k, const char *data, size_t len,
 	return frec_kallsyms_parse(k, data, len, err);
 }
 
-enum { OPT_JSON_TRACK = 256 };
+enum { OPT_JSON_TRACK = 256, OPT_FILTER };
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
@@ -228,6 +218,7 @@ static const struct option long_options[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "format", required_argument, NULL, 'F' },
 	{ "json-track", required_argument, NULL, OPT_JSON_TRACK },
+	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "ring", required_argument, NULL, 'r' },
 	{ "cpu", required_argument, NULL, 'c' },
 	{ "seq", required_argument, NULL, 's' },
@@ -240,9 +231,8 @@ static const struct option long_options[] = {
 
 int main(int argc, char **argv)
 {
-	struct frec_decode_opts opts = {
-		.seq = { 0, ULLONG_MAX }, .time = { 0, ULLONG_MAX },
-	};
+	struct frec_decode_opts opts = { 0 };
+	struct filter_opts filter = { 0 };
 	const char *formats_path = DEFAULT_FORMATS, *kallsyms_path = DEFAULT_KALLSYMS;
 	const char *out_path = NULL, *in_path = "-", *in_name;
 	bool formats_named = false, kallsyms_named = false, use_kallsyms = true;
@@ -288,19 +278,21 @@ int main(int argc, char **argv)
 			else
 				die_usage("--json-track: '%s' is not cpu or ring", optarg);
 			break;
+		case OPT_FILTER:
+			if (filter.line)
+				die_usage("--filter: given twice ('%s' the second time)", optarg);
+			filter.line = optarg;
+			break;
 		case 'r':
-			parse_rings(&opts, optarg);
+			filter.ring = append(filter.ring, ",", shorthand(optarg));
 			break;
 		case 'c':
-			parse_cpus(&opts, optarg);
+			filter.cpu = append(filter.cpu, ",", shorthand(optarg));
 			break;
 		case 's':
-			if (!parse_range(optarg, &opts.seq, parse_ull))
-				die_usage("--seq: '%s' is not FROM-TO", optarg);
-			break;
 		case 't':
-			if (!parse_range(optarg, &opts.time, parse_seconds))
-				die_usage("--time: '%s' is not FROM-TO in seconds", optarg);
+			filter.terms = append(filter.terms, " ", c == 's' ? "seq=" : "time=");
+			filter.terms = append(filter.terms, "", shorthand(optarg));
 			break;
 		case 'd':
 			opts.deltas = true;
@@ -321,6 +313,7 @@ int main(int argc, char **argv)
 		in_path = argv[optind++];
 	if (optind < argc)
 		die_usage("one raw dump at a time ('%s' is one too many)", argv[optind]);
+	opts.filter = parse_filter(&filter);
 
 	ret = FREC_EXIT_INPUT;
 	if (!load_table(formats_path, formats_named, &missing, &formats, parse_formats))

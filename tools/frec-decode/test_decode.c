@@ -455,9 +455,7 @@ static void run_decoder(struct run *run, const struct dump *d,
 	frec_kallsyms_free(&kallsyms);
 }
 
-static const struct frec_decode_opts all = {
-	.seq = { 0, ~0ULL }, .time = { 0, ~0ULL },
-};
+static const struct frec_decode_opts all = { 0 };
 
 static void decoder_prints_the_dump(struct ht_case *c)
 {
@@ -547,6 +545,16 @@ static void decoder_json_slices_and_unmatched_ends(struct ht_case *c)
 		  "got:\n%s", run.out);
 }
 
+/* The decoder's filter: the module's language, from its own parser. */
+static void use_filter(struct frec_decode_opts *opts, const char *line)
+{
+	static struct frec_filter f;
+
+	if (frec_filter_parse(&f, line, NULL, NULL, 0))
+		abort();
+	opts->filter = &f;
+}
+
 static void decoder_deltas_and_filters(struct ht_case *c)
 {
 	struct frec_decode_opts opts = all;
@@ -565,18 +573,66 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 			    "+1.500000001 3 [    6.500000000] cpu2 events: 0x0 hello world\n"),
 		  "got:\n%s", run.out);
 	opts.deltas = false;
-	opts.nr_cpus = 1;
-	opts.cpus[0].lo = 1;
-	opts.cpus[0].hi = 2;
-	opts.time.lo = 5000000000ULL;
+	use_filter(&opts, "cpu=1-2 time=5-");
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT(c, !strstr(run.out, "cpu0") && !strstr(run.out, "cpu1") &&
 		  strstr(run.out, "cpu2"), "got:\n%s", run.out);
-	opts = all;
-	opts.nr_rings = 1;
-	opts.rings[0] = "other";
+	use_filter(&opts, "ring=oth*");
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT(c, !strstr(run.out, "events:"), "got:\n%s", run.out);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	use_filter(&opts, "ring=ev?nts seq=2");
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT(c, strstr(run.out, "\n2 [") && !strstr(run.out, "\n1 [") &&
+		  !strstr(run.out, "\n3 ["), "got:\n%s", run.out);
+}
+
+/* text= finds its text in the line the dump prints, for every output. */
+static void decoder_text_filter_reads_the_line(struct ht_case *c)
+{
+	struct frec_decode_opts opts = all;
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 12027638123ULL, 0x1000, 0xffffffff81000110ULL, 1, (u64)-3, 255);
+	dump_event(&d, 2, 12027638200ULL, 0x2006, 0xffffffffc0a00005ULL, 0, 0, 0);
+	dump_event(&d, 3, 12027638300ULL, 0x1000, 0xffffffff81000110ULL, 1, 4, 255);
+	use_filter(&opts, "text=cpu1 events: do_work+0x10/0x80 irq -3");
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !strcmp(run.out,
+		"# frec dump: clock=local\n"
+		"# seq [seconds] cpu ring: caller message\n"
+		"1 [   12.027638123] cpu1 events: do_work+0x10/0x80 irq -3 status 0xff\n"),
+		"got:\n%s", run.out);
+	opts.output = FREC_OUT_CSV;
+	opts.deltas = true;
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT(c, strstr(run.out, "\n1,12027638123,0,1,events,") &&
+		  !strstr(run.out, "\n2,") && !strstr(run.out, "\n3,"), "got:\n%s", run.out);
+}
+
+/* A ring name without wildcards must be a ring of the dump, as in the module. */
+static void decoder_filter_ring_must_exist(struct ht_case *c)
+{
+	struct frec_decode_opts opts = all;
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
+	use_filter(&opts, "ring=nosuch,events");
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_USAGE);
+	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: filter: ring=nosuch,events: "
+			     "no ring named nosuch in the dump\n"), "errs: %s", run.errs);
+	HT_EXPECT(c, strstr(run.out, "\n1 [    0.000000010] cpu0 events: 0x0 hello world\n"),
+		  "the rings that are there still print; got:\n%s", run.out);
+	use_filter(&opts, "ring=nosuch*,events");
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
 }
 
 static struct ht_case cases[] = {
@@ -593,6 +649,8 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_reports_bad_and_missing_formats_once),
 	HT_CASE(decoder_json_slices_and_unmatched_ends),
 	HT_CASE(decoder_deltas_and_filters),
+	HT_CASE(decoder_text_filter_reads_the_line),
+	HT_CASE(decoder_filter_ring_must_exist),
 };
 
 int main(int argc, char **argv)

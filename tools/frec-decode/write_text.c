@@ -37,7 +37,8 @@ static void text_begin(struct frec_decoder *d)
 
 static void text_record(struct frec_decoder *d, const struct frec_decoded *r)
 {
-	size_t n = frec_format_line(d->line, sizeof(d->line), &r->rec, &d->env);
+	size_t n = r->line_len ? r->line_len :
+		   frec_format_line(d->line, sizeof(d->line), &r->rec, &d->env);
 
 	if (d->opts.deltas) {
 		frec_write_delta(d, r->delta);

@@ -9,8 +9,10 @@
     record per record, non-decreasing ts on every CPU track, slices that
     never close more than they opened, and the same messages as the text;
   - CSV with a row per record that rebuilds each text line exactly;
-  - every filter (--ring, --cpu, --seq, --time, combined) against the
-    expected lines filtered here, and --delta against the timestamps;
+  - every filter (--filter in the module's language, and its shorthands
+    --ring, --cpu, --seq, --time, combined) against the expected lines
+    filtered here, a ring name the dump lacks, bad filters, and --delta
+    against the timestamps;
   - warnings and exit codes: bad and missing formats reported once each,
     kallsyms of zeros, no kallsyms, no formats file, a truncated dump.
 
@@ -176,7 +178,8 @@ def check_csv(c, prefix, name):
 
 def check_filters(c, prefix, name):
     head, lines = expected(prefix)
-    parsed = [parse_line(l) for l in lines]
+    # seq, ts, cpu, ring, caller and message, and the line (text= reads it)
+    parsed = [parse_line(l) + (l.decode("latin-1"),) for l in lines]
     t_lo, t_hi = sorted([parsed[len(parsed) // 3][1], parsed[len(parsed) // 2][1]])
 
     def sec(ns):
@@ -186,8 +189,12 @@ def check_filters(c, prefix, name):
         (["--ring", "log"], lambda p: p[3] == "log"),
         (["--ring", "events,hanoi_moves"], lambda p: p[3] in ("events", "hanoi_moves")),
         (["-r", "events", "-r", "log"], lambda p: p[3] in ("events", "log")),
-        (["--ring", "nosuchring"], lambda p: False),
+        (["--ring", "hanoi_*"], lambda p: p[3].startswith("hanoi_")),
+        (["--ring", "[!e]*"], lambda p: not p[3].startswith("e")),
+        (["--ring", "?ve?ts,l[a-p]g"], lambda p: p[3] in ("events", "log")),
+        (["--ring", "nosuchring*"], lambda p: False),
         (["--cpu", "0,2-3"], lambda p: p[2] in (0, 2, 3)),
+        (["-c", "0", "-c", "3"], lambda p: p[2] in (0, 3)),
         (["-c", "1"], lambda p: p[2] == 1),
         (["--seq", "100-200"], lambda p: 100 <= p[0] <= 200),
         (["--seq", "2990-"], lambda p: p[0] >= 2990),
@@ -197,6 +204,15 @@ def check_filters(c, prefix, name):
         (["--time", f"{sec(t_hi)}-"], lambda p: p[1] >= t_hi),
         (["--ring", "events", "--cpu", "1-2", "--seq", "500-"],
          lambda p: p[3] == "events" and 1 <= p[2] <= 2 and p[0] >= 500),
+        (["--filter", "ring=events cpu=1-2 seq=500-"],
+         lambda p: p[3] == "events" and 1 <= p[2] <= 2 and p[0] >= 500),
+        (["--filter", f"time={sec(t_lo)}-{sec(t_hi)}\tseq=-2000 ring=log,hanoi_?oves"],
+         lambda p: t_lo <= p[1] <= t_hi and p[0] <= 2000 and p[3] in ("log", "hanoi_moves")),
+        (["--filter", "text=alpha"], lambda p: "alpha" in p[5]),
+        (["--filter", "text=] cpu1 e"], lambda p: "] cpu1 e" in p[5]),
+        (["--cpu", "1", "--filter", "seq=100- text= beta"],
+         lambda p: p[2] == 1 and p[0] >= 100 and " beta" in p[5]),
+        (["--filter", ""], lambda p: True),
     ]
     for args, keep in cases:
         rc, out, err = c.decode(prefix, *args)
@@ -216,10 +232,29 @@ def check_filters(c, prefix, name):
         ok = ok and g == want
     c.check(f"{name}: --delta", ok, f"{got[:4]}")
     for bad in (["--seq", "5-3"], ["--time", "1.0000000001"], ["--cpu", "x"],
+                ["--time", "5"], ["--time", "1.-2"], ["--cpu", "0 1"],
+                ["--filter", "seq=1 seq=2"], ["--seq", "1", "--filter", "seq=2"],
+                ["--filter", "cpu=8192"], ["--filter", "bogus=1"],
+                ["--filter", "text=" + "x" * 1020],
                 ["-F", "xml"], ["--json-track", "pid"], ["--nosuchoption"]):
         rc, out, err = c.decode(prefix, *bad)
-        c.check(f"{name}: usage error {' '.join(bad)}", rc == 2 and "frec-decode" in err,
-                f"exit {rc}")
+        c.check(f"{name}: usage error {' '.join(bad)[:60]}",
+                rc == 2 and "frec-decode" in err and not out, f"exit {rc}")
+    # the module's language names the term at fault
+    rc, out, err = c.decode(prefix, "--seq", "9-3")
+    c.check(f"{name}: a bad filter names its term",
+            err.startswith("frec-decode: filter: seq=9-3: the range is empty\n"), err[:200])
+    # a ring name without wildcards must be in the dump, as in the module;
+    # the rings that are there are decoded all the same
+    for args, term, shown in ((["--ring", "nosuchring"], "ring=nosuchring", ()),
+                              (["--filter", "ring=log,nosuchring"], "ring=log,nosuchring",
+                               ("log",))):
+        rc, out, err = c.decode(prefix, *args)
+        want = head + b"".join(l for l, p in zip(lines, parsed) if p[3] in shown)
+        c.check(f"{name}: {' '.join(args)}: exit 2, the ring named",
+                rc == 2 and out == want and err.endswith(
+                    f": filter: {term}: no ring named nosuchring in the dump\n"),
+                f"exit {rc}: {err[:200]}")
 
 
 def main():

@@ -33,6 +33,10 @@ def main():
                     seed(out, f"{base}.{i}", 8, line.split(b'"', 1)[1][:-1])
         elif base.endswith(".kallsyms"):
             seed(out, base, 7, data[:8192])
+    for i, line in enumerate((b"ring=hanoi_* cpu=0-1 seq=100- time=12.5-13 text=disk 3",
+                              b"ring=[!a]*,x?[a-c],ab cpu=0,2-3", b"time=-1.5 seq=5",
+                              b"seq=9-3", b"ring=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q")):
+        seed(out, f"filter{i}", 9, line)
     for path in sorted(glob.glob(os.path.join(testdata, "bad", "*"))):
         base = os.path.basename(path)
         with open(path, "rb") as f:
