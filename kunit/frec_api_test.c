@@ -310,15 +310,18 @@ static struct frec_ring *api_doomed_ring;
 
 /*
  * The ring expression of a writer, slowed down: the pointer is held for
- * 50 us before the record goes on with it, so a destroy that does not
- * wait for ring expressions being evaluated frees the ring under nearly
- * every writer, and KASAN sees the use after free.
+ * 100 ms, longer than a grace period, before the record goes on with it.
+ * A destroy that does not wait for ring expressions being evaluated frees
+ * the ring under the writer, and KASAN sees the use after free.
  */
+#define API_DOOMED_HOLD_MS	100
+
 static struct frec_ring *api_doomed_load(void)
 {
 	struct frec_ring *ring = READ_ONCE(api_doomed_ring);
 
-	udelay(50);
+	if (ring)
+		mdelay(API_DOOMED_HOLD_MS);
 	return ring;
 }
 
@@ -345,11 +348,12 @@ static void api_destroy_waits_for_writers_in_flight(struct kunit *test)
 		if (!IS_ERR(w[cpu]))
 			wake_up_process(w[cpu]);
 	}
-	for (i = 0; i < 200; i++) {
+	/* Each ring is published long enough for every writer to load it. */
+	for (i = 0; i < 20; i++) {
 		ring = frec_ring_create("api_doomed", FREC_RING_EVENTS, 4096, 0);
 		KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
 		WRITE_ONCE(api_doomed_ring, ring);
-		usleep_range(200, 400);
+		msleep(3 * API_DOOMED_HOLD_MS / 2);
 		WRITE_ONCE(api_doomed_ring, NULL);
 		frec_ring_destroy(ring);
 	}
