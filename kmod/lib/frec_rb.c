@@ -78,18 +78,19 @@
  * --------------
  * A writer that waited for an unfinished slot (as a lock or a ticket
  * would) could be waiting for the very writer its IRQ or NMI interrupted,
- * which cannot run until it returns: a deadlock.  So frec never waits.  The one danger of nesting is a
- * nested writer lapping the ring and claiming slots that the writer it
- * interrupted has reserved but not yet committed: both would fill the same
- * slots.  To rule that out, the outermost writer on a CPU (nest == 1)
- * stores the head into pending_pos before it reserves; since head only
- * grows, pending_pos is a lower bound on the first position of every
- * writer in progress beneath a nested one.  A nested writer only reserves
- * [pos, pos + k) if pos + k <= pending_pos + nr_slots, i.e. if the oldest
- * position it destroys is older than every pending one; otherwise it drops
- * its record (FREC_DROP_LAP).  That takes a nested writer filling almost a
- * whole ring while interrupting another; in practice it never happens.
- * Nesting deeper than FREC_RB_MAX_NEST is dropped too (FREC_DROP_NEST).
+ * which cannot run until it returns: a deadlock. So frec never waits. The
+ * one danger of nesting is a nested writer lapping the ring and claiming
+ * slots that the writer it interrupted has reserved but not yet committed:
+ * both would fill the same slots. To rule that out, the outermost writer
+ * on a CPU (nest == 1) stores the head into pending_pos before it
+ * reserves; since head only grows, pending_pos is a lower bound on the
+ * first position of every writer in progress beneath a nested one. A
+ * nested writer only reserves [pos, pos + k) if pos + k <= pending_pos +
+ * nr_slots, i.e. if the oldest position it destroys is older than every
+ * pending one; otherwise it drops its record (FREC_DROP_LAP). That takes a
+ * nested writer filling almost a whole ring while interrupting another; in
+ * practice it never happens. Nesting deeper than FREC_RB_MAX_NEST is
+ * dropped too (FREC_DROP_NEST).
  *
  * Readers
  * -------
