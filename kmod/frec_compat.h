@@ -7,6 +7,10 @@
 #ifndef _FREC_COMPAT_H
 #define _FREC_COMPAT_H
 
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/console.h>
+#include <linux/types.h>
 #include <linux/version.h>
 
 /*
@@ -20,6 +24,75 @@
 #define FREC_ASSIGN_STR(dst, src)	__assign_str(dst)
 #else
 #define FREC_ASSIGN_STR(dst, src)	__assign_str(dst, src)
+#endif
+
+/*
+ * frec_console_lag(seq) - the printk records the usable consoles have yet
+ * to print before reaching record @seq, summed over them (0: all there, or
+ * no usable console).  It is what the kernel's __pr_flush() counts, which
+ * no kernel exports to modules; frec's task dump waits on it between
+ * batches (frec_crash.c).  Positions compare as unsigned long: a 32-bit
+ * kernel keeps only an nbcon console's low 32 bits.  Held, as
+ * __pr_flush() holds them: console_lock() for a legacy console's seq (and
+ * its release prints what a legacy console still owes, where printk
+ * prints in the caller), and on 6.12 the console list's SRCU.
+ * Context: a task that may sleep.
+ *
+ * 6.12: the console list is an SRCU list (v6.2); nbcon consoles (v6.7)
+ * keep their position in nbcon_seq, a __private field nbcon_seq_read()
+ * reads, not exported; on 6.12-rt the serial console is one, printed by a
+ * thread, so printk's caller no longer prints, and a caller printing faster
+ * than that thread laps it in the printk ring: lines dropped.
+ * 6.1: console_drivers under console_lock(), each console's seq.
+ */
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+static inline unsigned long frec_console_lag(u64 seq)
+{
+	unsigned long lag = 0, at;
+	struct console *con;
+	short flags;
+	int cookie;
+
+	console_lock();
+	cookie = console_srcu_read_lock();
+	for_each_console_srcu(con) {
+		flags = console_srcu_read_flags(con);
+		/* Only a usable console can be expected to make progress. */
+		if (!(flags & CON_ENABLED) || (flags & CON_SUSPENDED))
+			continue;
+		if (flags & CON_NBCON) {
+			if (!con->write_thread && !con->write_atomic)
+				continue;
+			at = atomic_long_read(&ACCESS_PRIVATE(con, nbcon_seq));
+		} else {
+			if (!con->write)
+				continue;
+			at = con->seq;
+		}
+		if ((long)(at - (unsigned long)seq) < 0)
+			lag += (unsigned long)seq - at;
+	}
+	console_srcu_read_unlock(cookie);
+	console_unlock();
+	return lag;
+}
+#else
+static inline unsigned long frec_console_lag(u64 seq)
+{
+	unsigned long lag = 0, at;
+	struct console *con;
+
+	console_lock();
+	for_each_console(con) {
+		if (!(con->flags & CON_ENABLED) || !con->write)
+			continue;
+		at = con->seq;
+		if ((long)(at - (unsigned long)seq) < 0)
+			lag += (unsigned long)seq - at;
+	}
+	console_unlock();
+	return lag;
+}
 #endif
 
 #endif /* _FREC_COMPAT_H */
