@@ -15,12 +15,15 @@ done
 sleep 2
 rmmod frec_stress
 echo crash_test,crash_test_text,stress,stress_text > $D/oops_rings
-# bound_run N: dump with oops_records=N; prints "lines bytes" and what
+# bound_run N: dump with oops_records=N; prints "lines bytes seconds" (the
+# write's time: it returns once the console has printed the dump) and what
 # judge.sh checks on the console itself
 bound_run() {
 	echo "$1" > $D/oops_records
 	dmesg -c > /dev/null
+	t0=$(awk '{ print $1 }' /proc/uptime)
 	echo 1 > $D/dump_to_console || fail "dump_to_console"
+	t1=$(awk '{ print $1 }' /proc/uptime)
 	frec_klog > /tmp/klog
 	frec_console_block < /tmp/klog > /tmp/block || fail "no block"
 	# The whole dump outgrows the kernel log (128 KiB): its begin is gone.
@@ -29,7 +32,8 @@ bound_run() {
 	else
 		frec_console_expect_dump crash_test,crash_test_text,stress,stress_text /tmp/klog
 	fi
-	sed -n 's/^---\[ frec dump end: \([0-9]*\) records, 4 rings, \([0-9]*\) bytes ]---$/\1 \2/p' /tmp/klog
+	echo "$(sed -n 's/^---\[ frec dump end: \([0-9]*\) records, 4 rings, \([0-9]*\) bytes ]---$/\1 \2/p' /tmp/klog)" \
+		"$(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f", b - a }')"
 }
 (bound_run 64) > /tmp/run || { cat /tmp/run; exit 1; }
 grep '^frec-console-block: ' /tmp/run
@@ -46,7 +50,7 @@ awk -v n=$1 -v b=$bytes 'BEGIN { printf "# default (64 per ring): %d records, %d
 grep '^frec-console-block: ' /tmp/run
 set -- $(grep -v '^frec-console-block: ' /tmp/run)
 bytes=$(($2 + 300))
-awk -v n=$1 -v b=$bytes 'BEGIN { printf "# everything (4 rings x 64 KiB x 2 CPUs): %d records, %d bytes, %.1f s at 115200 baud\n", n, b, b * 10 / 115200 }'
+awk -v n=$1 -v b=$bytes -v t=$3 'BEGIN { printf "# everything (4 rings x 64 KiB x 2 CPUs): %d records, %d bytes, %.1f s at 115200 baud; the dump took %.2f s here\n", n, b, b * 10 / 115200, t }'
 [ "$1" -gt 256 ] || fail "the whole rings hold only $1 records"
 
 # From an atomic context (NMI): at most oops_bytes of records, the newest.
