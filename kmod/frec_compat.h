@@ -32,28 +32,35 @@
  * no usable console).  It is what the kernel's __pr_flush() counts, which
  * no kernel exports to modules; frec's task dump waits on it between
  * batches (frec_crash.c).  Positions compare as unsigned long: a 32-bit
- * kernel keeps only an nbcon console's low 32 bits.  Held, as
- * __pr_flush() holds them: console_lock() for a legacy console's seq (and
- * its release prints what a legacy console still owes, where printk
- * prints in the caller), and on 6.12 the console list's SRCU.
- * Context: a task that may sleep.
+ * kernel keeps only an nbcon console's low 32 bits.  As __pr_flush(), it
+ * holds the console lock for a legacy console's seq (and releasing it
+ * prints what a legacy console still owes, where printk's caller prints),
+ * and on 6.12 the console list's SRCU; but only if console_trylock() gets
+ * the lock: a caller of frec_console_dump() may hold it already, and the
+ * holder prints on release anyway.  Without it a legacy console's seq is
+ * read racily on 6.12, good enough to see progress; 6.1 does not wait
+ * then.
+ * Context: a task.
  *
  * 6.12: the console list is an SRCU list (v6.2); nbcon consoles (v6.7)
  * keep their position in nbcon_seq, a __private field nbcon_seq_read()
  * reads, not exported; on 6.12-rt the serial console is one, printed by a
  * thread, so printk's caller no longer prints, and a caller printing faster
  * than that thread laps it in the printk ring: lines dropped.
- * 6.1: console_drivers under console_lock(), each console's seq.
+ * 6.1: console_drivers, walked under the console lock, each console's
+ * seq; a console lock held elsewhere is released only once its holder has
+ * printed everything (console_unlock()), so there is no need to wait.
  */
 #if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
 static inline unsigned long frec_console_lag(u64 seq)
 {
 	unsigned long lag = 0, at;
 	struct console *con;
+	bool locked;
 	short flags;
 	int cookie;
 
-	console_lock();
+	locked = console_trylock();
 	cookie = console_srcu_read_lock();
 	for_each_console_srcu(con) {
 		flags = console_srcu_read_flags(con);
@@ -67,13 +74,15 @@ static inline unsigned long frec_console_lag(u64 seq)
 		} else {
 			if (!con->write)
 				continue;
-			at = con->seq;
+			/* Racy without the lock: only progress is looked for. */
+			at = data_race(con->seq);
 		}
 		if ((long)(at - (unsigned long)seq) < 0)
 			lag += (unsigned long)seq - at;
 	}
 	console_srcu_read_unlock(cookie);
-	console_unlock();
+	if (locked)
+		console_unlock();
 	return lag;
 }
 #else
@@ -82,7 +91,9 @@ static inline unsigned long frec_console_lag(u64 seq)
 	unsigned long lag = 0, at;
 	struct console *con;
 
-	console_lock();
+	/* Its holder prints everything before it lets the lock go. */
+	if (!console_trylock())
+		return 0;
 	for_each_console(con) {
 		if (!(con->flags & CON_ENABLED) || !con->write)
 			continue;
