@@ -7,6 +7,10 @@
 #ifndef _FREC_COMPAT_H
 #define _FREC_COMPAT_H
 
+#include <linux/atomic.h>
+#include <linux/compiler.h>
+#include <linux/console.h>
+#include <linux/types.h>
 #include <linux/version.h>
 
 /*
@@ -20,6 +24,86 @@
 #define FREC_ASSIGN_STR(dst, src)	__assign_str(dst)
 #else
 #define FREC_ASSIGN_STR(dst, src)	__assign_str(dst, src)
+#endif
+
+/*
+ * frec_console_lag(seq) - the printk records the usable consoles have yet
+ * to print before reaching record @seq, summed over them (0: all there, or
+ * no usable console).  It is what the kernel's __pr_flush() counts, which
+ * no kernel exports to modules; frec's task dump waits on it between
+ * batches (frec_crash.c).  Positions compare as unsigned long: a 32-bit
+ * kernel keeps only an nbcon console's low 32 bits.  As __pr_flush(), it
+ * holds the console lock for a legacy console's seq (and releasing it
+ * prints what a legacy console still owes, where printk's caller prints),
+ * and on 6.12 the console list's SRCU; but only if console_trylock() gets
+ * the lock: a caller of frec_console_dump() may hold it already, and the
+ * holder prints on release anyway.  Without it a legacy console's seq is
+ * read racily on 6.12, good enough to see progress; 6.1 does not wait
+ * then.
+ * Context: a task.
+ *
+ * 6.12: the console list is an SRCU list (v6.2); nbcon consoles (v6.7)
+ * keep their position in nbcon_seq, a __private field nbcon_seq_read()
+ * reads, not exported; on 6.12-rt the serial console is one, printed by a
+ * thread, so printk's caller no longer prints, and a caller printing faster
+ * than that thread laps it in the printk ring: lines dropped.
+ * 6.1: console_drivers, walked under the console lock, each console's
+ * seq; a console lock held elsewhere is released only once its holder has
+ * printed everything (console_unlock()), so there is no need to wait.
+ */
+#if KERNEL_VERSION(6, 12, 0) <= LINUX_VERSION_CODE
+static inline unsigned long frec_console_lag(u64 seq)
+{
+	unsigned long lag = 0, at;
+	struct console *con;
+	bool locked;
+	short flags;
+	int cookie;
+
+	locked = console_trylock();
+	cookie = console_srcu_read_lock();
+	for_each_console_srcu(con) {
+		flags = console_srcu_read_flags(con);
+		/* Only a usable console can be expected to make progress. */
+		if (!(flags & CON_ENABLED) || (flags & CON_SUSPENDED))
+			continue;
+		if (flags & CON_NBCON) {
+			if (!con->write_thread && !con->write_atomic)
+				continue;
+			at = atomic_long_read(&ACCESS_PRIVATE(con, nbcon_seq));
+		} else {
+			if (!con->write)
+				continue;
+			/* Racy without the lock: only progress is looked for. */
+			at = data_race(con->seq);
+		}
+		if ((long)(at - (unsigned long)seq) < 0)
+			lag += (unsigned long)seq - at;
+	}
+	console_srcu_read_unlock(cookie);
+	if (locked)
+		console_unlock();
+	return lag;
+}
+#else
+static inline unsigned long frec_console_lag(u64 seq)
+{
+	unsigned long lag = 0, at;
+	struct console *con;
+
+	/* Its holder prints everything before it lets the lock go. */
+	if (!console_trylock())
+		return 0;
+	for_each_console(con) {
+		if (!(con->flags & CON_ENABLED) || !con->write)
+			continue;
+		at = con->seq;
+		if ((long)(at - (unsigned long)seq) < 0)
+			lag += (unsigned long)seq - at;
+	}
+	console_unlock();
+	return lag;
+}
 #endif
 
 #endif /* _FREC_COMPAT_H */

@@ -50,10 +50,19 @@
  * out.  The default, 64 KiB, is about 6 s at 115200 baud.
  *
  * A dump a task asks for (dump_to_console, frec_console_dump() from a
- * context that may sleep) prints every record asked for instead, 32 lines
- * at a time with cond_resched() between, holding frec_rings_rwsem so the
- * rings stay put while it sleeps, and with its own state, so that an oops
- * meanwhile still finds the dying kernel's state free.
+ * context that may sleep) prints every record asked for instead, in
+ * batches of 32 lines (or 8 KiB), holding frec_rings_rwsem so the rings
+ * stay put while it sleeps, and with its own state, so that an oops
+ * meanwhile still finds the dying kernel's state free.  Between batches it
+ * waits, sleeping, until the consoles have printed the batch before
+ * (frec_console_lag(), what pr_flush() waits on), and before it returns,
+ * until they have printed the end marker.  Where printk's caller prints
+ * (6.1, a legacy console) that wait ends at once; where a thread prints
+ * (6.12-rt's nbcon serial console) the dump would otherwise fill printk's
+ * ring faster than the thread empties it, and the console would drop
+ * lines that dmesg still shows (thousands of a 724 KB dump, "** 75 printk
+ * messages dropped **" and the like).  A console that makes no progress for 2 s is no longer
+ * waited for in that dump, which says so after its end marker.
  *
  * Safe in a dying kernel
  * ----------------------
@@ -80,9 +89,12 @@
 #include <linux/atomic.h>
 #include <linux/bits.h>
 #include <linux/debugfs.h>
+#include <linux/delay.h>
 #include <linux/export.h>
 #include <linux/fs.h>
+#include <linux/jiffies.h>
 #include <linux/kdebug.h>
+#include <linux/kmsg_dump.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/nmi.h>
@@ -98,6 +110,7 @@
 #include <frec.h>
 #include <frec_raw.h>
 
+#include "frec_compat.h"
 #include "frec_crash.h"
 #include "frec_debugfs.h"
 #include "frec_filter.h"
@@ -107,8 +120,31 @@
 /* Rings one console dump covers at most; the rest are named, not dumped. */
 #define FREC_CRASH_MAX_RINGS	64
 
-/* Lines a dump a task asked for prints between two reschedules. */
+/*
+ * A dump a task asked for prints at most this many lines, or bytes, before
+ * it waits for the consoles to print the batch before: at most two batches
+ * (about 18 KiB, a printk line being at most 1 KiB) are then in printk's
+ * ring unprinted, far from its size (128 KiB on Debian).
+ */
 #define FREC_CRASH_BATCH	32
+#define FREC_CRASH_BATCH_BYTES	(8 * 1024)
+
+/* Consoles that print nothing for this long are no longer waited for. */
+#define FREC_CRASH_CONSOLE_STALL_MS	2000
+
+/**
+ * struct frec_crash_pace - a task's dump keeping pace with the consoles
+ * @lines: lines printed since the last wait.
+ * @bytes: bytes printed since the last wait.
+ * @prev: the printk record after the previous batch (0: none yet).
+ * @stalled: the consoles made no progress for FREC_CRASH_CONSOLE_STALL_MS.
+ */
+struct frec_crash_pace {
+	unsigned int lines;
+	size_t bytes;
+	u64 prev;
+	bool stalled;
+};
 
 /**
  * struct frec_crash_ring - a ring being dumped
@@ -341,17 +377,71 @@ static size_t frec_crash_measure(struct frec_crash_state *st, unsigned int keep,
 	return total;
 }
 
+/* The sequence number printk gives its next record. */
+static u64 frec_crash_printk_next(void)
+{
+	struct kmsg_dump_iter iter = {};
+
+	kmsg_dump_rewind(&iter);
+	return iter.next_seq;
+}
+
+/*
+ * Sleep until every usable console has printed the printk records before
+ * @seq, as pr_flush() does (not exported to modules).  Returns false if
+ * they made no progress for FREC_CRASH_CONSOLE_STALL_MS.
+ */
+static bool frec_crash_console_wait(u64 seq)
+{
+	unsigned long lag, last = 0, since = jiffies;
+
+	while ((lag = frec_console_lag(seq))) {
+		if (lag != last) {
+			last = lag;
+			since = jiffies;
+		} else if (time_after(jiffies, since +
+				      msecs_to_jiffies(FREC_CRASH_CONSOLE_STALL_MS))) {
+			return false;
+		}
+		usleep_range(1000, 2000);
+	}
+	return true;
+}
+
+/*
+ * After a line of @len bytes of a task's dump: at the end of a batch, wait
+ * for the consoles to print the batch before this one (so that they print
+ * one batch while the dump formats the next), then reschedule.
+ */
+static void frec_crash_pace_line(struct frec_crash_pace *pace, size_t len)
+{
+	u64 next;
+
+	pace->bytes += len;
+	if (++pace->lines < FREC_CRASH_BATCH && pace->bytes < FREC_CRASH_BATCH_BYTES)
+		return;
+	next = frec_crash_printk_next();
+	if (pace->prev && !pace->stalled)
+		pace->stalled = !frec_crash_console_wait(pace->prev);
+	pace->prev = next;
+	pace->lines = 0;
+	pace->bytes = 0;
+	cond_resched();
+}
+
 /*
  * The dump itself.  @may_sleep: a task asked for it, frec_rings_rwsem and
- * frec_crash_filter_lock held; it prints in batches and reschedules
- * between them.  Otherwise (oops, panic, an atomic caller) preemption is
- * off, frec_crash_busy held, and at most oops_bytes of records are printed.
+ * frec_crash_filter_lock held; it prints in batches and waits for the
+ * consoles between them and at the end.  Otherwise (oops, panic, an atomic
+ * caller) preemption is off, frec_crash_busy held, and at most oops_bytes
+ * of records are printed.
  */
 static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64 min_seq,
 			    bool may_sleep)
 {
 	unsigned int keep = READ_ONCE(frec_crash_records), skipped, lines = 0, left_out = 0;
 	size_t len, bytes = 0, bound = READ_ONCE(frec_crash_bytes), rest = 0;
+	struct frec_crash_pace pace = {};
 	struct frec_crash_source *src;
 
 	/* Bounded: the oldest records go until the rest fits. */
@@ -380,8 +470,8 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 				/* Read lock-free by frec_crash_panic(). */
 				if (src->seq > frec_crash_last_seq)
 					WRITE_ONCE(frec_crash_last_seq, src->seq);
-				if (may_sleep && !(lines % FREC_CRASH_BATCH))
-					cond_resched();
+				if (may_sleep)
+					frec_crash_pace_line(&pace, len);
 			}
 			/* A slow console with IRQs off: keep the watchdogs quiet. */
 			touch_nmi_watchdog();
@@ -398,6 +488,12 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 	else
 		printk(KERN_EMERG "---[ frec dump end: %u records, %u rings, %zu bytes ]---\n",
 		       lines, st->nr_rings, bytes);
+	/* The caller returns once the consoles show the whole dump. */
+	if (may_sleep && !pace.stalled)
+		pace.stalled = !frec_crash_console_wait(frec_crash_printk_next());
+	if (pace.stalled)
+		pr_warn("a console printed nothing for %u ms: the dump above was not paced to it, and it may have dropped lines\n",
+			FREC_CRASH_CONSOLE_STALL_MS);
 }
 
 /*
@@ -452,11 +548,14 @@ static void frec_crash_task_dump(const char *reason)
  * may call it on its own fatal errors.
  *
  * From a task that may sleep it prints in batches of FREC_CRASH_BATCH
- * lines and reschedules between them (it takes frec's ring lock to do
- * so).  From any other context it takes no lock, allocates nothing and
- * never waits, prints at most oops_bytes bytes of records (the newest
- * that fit; the end marker says how many older ones were left out), and
- * one such dump runs at a time.
+ * lines, and between them waits, sleeping, for the consoles to print what
+ * it printed (a console printed by a thread, as nbcon consoles are on
+ * 6.12-rt, would otherwise drop lines); it returns when the consoles have
+ * printed the whole dump, or after one of them printed nothing for 2 s.
+ * It takes frec's ring lock to do so.  From any other context it takes no
+ * lock, allocates nothing and never waits, prints at most oops_bytes bytes
+ * of records (the newest that fit; the end marker says how many older ones
+ * were left out), and one such dump runs at a time.
  *
  * Context: Any context, NMI included.  From NMI context the lines reach
  * the console once printk's deferred output is flushed.

@@ -20,6 +20,15 @@
 # "frec-expect-block: REASON" is whole (begin and end markers) and holds,
 # in order, every line it printed as "frec-expect: LINE" (and, if it printed
 # "frec-expect-last: TEXT", ends with a record containing TEXT).
+#
+# Any other test may print "frec-console-block: LINES MD5 BEGIN-MARKER"
+# (guest lib.sh, frec_console_expect): a dump block, markers included, that
+# the guest saw in its kernel log.  The test fails unless the console
+# itself, between the test's "frec-test: begin" and "end" lines, holds each
+# such block whole (same lines, same md5), in the order printed: dmesg
+# reads the kernel's ring, the console is what an operator's serial log
+# gets, and the two part when a console falls behind (nbcon consoles print
+# from a thread, and a ring that laps them drops lines).
 set -uo pipefail
 
 dir=${1:?usage: judge.sh OUT_DIR}
@@ -88,17 +97,76 @@ if [ ${#expect_panic[@]} -gt 0 ]; then
 	exit $failed
 fi
 
-# Per-test results from the TAP stream.
-declare -A result=()
+# Per-test results from the TAP stream, and the console blocks each test
+# expects (its diagnostics come before its result line).
+declare -A result=() console_want=()
+want=
 while IFS= read -r line; do
 	line=${line%$'\r'}
 	case $line in
+	"# frec-console-block: "*)
+		want+=${line#\# frec-console-block: }$'\n'
+		;;
 	"ok "*|"not ok "*)
 		name=$(sed -E 's/^(not )?ok [0-9]+ ([^ ]+).*/\2/' <<< "$line")
 		result[$name]=$line
+		[ -n "$want" ] && console_want[$name]=$want
+		want=
 		;;
 	esac
 done < <(cat "$tap" 2>/dev/null)
+
+# console_check NAME: does the console hold, whole and in order, the
+# blocks NAME expects?  If not, prints why.  The blocks of NAME's part of
+# the console go to OUT_DIR/console-NAME/ (block.K, markers included).
+console_check() {
+	local name=$1 bdir=$dir/console-$1 n sum begin k from=0 found got dropped
+	local -a blocks=()
+	rm -rf "$bdir" && mkdir -p "$bdir"
+	[ -f "$dir/console.txt" ] ||
+		tr -d '\r' < "$console" | sed 's/^\[ *[0-9.]*\] //' > "$dir/console.txt"
+	awk -v b="frec-test: begin $name" -v e="frec-test: end $name" '
+		$0 == b { on = 1; next }
+		index($0, e) == 1 { on = 0 }
+		on' "$dir/console.txt" > "$bdir/part.txt"
+	# One file per block; a block cut short (no end marker) is kept too.
+	awk -v d="$bdir" '
+		/^---\[ frec dump begin/ { if (f) close(f); f = d "/block." ++k }
+		f { print > f }
+		/^---\[ frec dump end/ { if (f) close(f); f = "" }' "$bdir/part.txt"
+	for ((k = 1; k <= $(grep -c '^---\[ frec dump begin' "$bdir/part.txt"); k++)); do
+		blocks+=("$(wc -l < "$bdir/block.$k") $(md5sum < "$bdir/block.$k" | cut -d ' ' -f 1)")
+	done
+	while read -r n sum begin; do
+		[ -n "$n" ] || continue
+		found=
+		for ((k = from; k < ${#blocks[@]}; k++)); do
+			if [ "${blocks[$k]}" = "$n $sum" ]; then
+				found=$k
+				break
+			fi
+		done
+		if [ -n "$found" ]; then
+			from=$((found + 1))
+			continue
+		fi
+		got=
+		for ((k = from; k < ${#blocks[@]}; k++)); do
+			if [ "$(head -n 1 "$bdir/block.$((k + 1))")" = "$begin" ]; then
+				got="the console's block $bdir/block.$((k + 1)) has ${blocks[$k]%% *} lines"
+				tail -n 1 "$bdir/block.$((k + 1))" | grep -q '^---\[ frec dump end' ||
+					got+=" and no end marker"
+				break
+			fi
+		done
+		[ -n "$got" ] || got="the console has no such begin marker after the blocks matched so far"
+		dropped=$(awk '/^\*\* [0-9]+ printk messages dropped \*\*$/ { n++; s += $2 }
+			END { if (n) printf "%d \"** N printk messages dropped **\" lines, %d messages in all", n, s }' \
+			"$bdir/part.txt")
+		echo "the console lacks the block of $n lines the kernel log had (\"$begin\"): $got${dropped:+; the console says $dropped}"
+		return
+	done <<< "${console_want[$name]}"
+}
 
 # Splats on the console, attributed to the test whose begin/end markers
 # enclose them ("boot" before the first test).
@@ -124,6 +192,8 @@ while read -r t; do
 		fail "$name: ${r#not ok } (see $tap)"
 	elif [ -n "${splat_in[$name]:-}" ] && [ -z "${expect_splat[$name]:-}" ]; then
 		fail "$name: kernel splat: ${splat_in[$name]} (see $console)"
+	elif [ -n "${console_want[$name]:-}" ] && why=$(console_check "$name") && [ -n "$why" ]; then
+		fail "$name: $why (see $console)"
 	elif [[ $r == *"# SKIP"* ]]; then
 		echo "SKIP $name: ${r##*# SKIP }"
 	else

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: dump_to_console prints the dump's lines between markers: whole rings equal dump, oops_records keeps the newest N per ring, oops_rings picks rings, from NMI too; bad knob writes change nothing
+# description: dump_to_console prints the dump's lines between markers: whole rings equal dump, oops_records keeps the newest N per ring, oops_rings picks rings, from NMI too; bad knob writes change nothing; every block reaches the console itself (judge.sh), not just the kernel log
 . /frec/guest/lib.sh
 frec_crash_test_load
 D=$FREC_DEBUGFS
@@ -28,19 +28,22 @@ n=$(($(wc -l < /tmp/block) - 2))
 [ $n -gt 300 ] || fail "only $n records"
 grep -q "^---\[ frec dump end: $n records, 2 rings, $(tail -n +3 /tmp/block | wc -c) bytes ]---$" /tmp/klog ||
 	fail "end marker: $(grep 'frec dump end' /tmp/klog)"
+frec_console_expect_last /tmp/klog
 echo "# whole rings: $n records, console == dump"
 
 # Newest 10 per ring, merged in seq order.
 echo 10 > $D/oops_records
 dmesg -c > /dev/null
 echo 1 > $D/dump_to_console || fail "dump_to_console"
-frec_klog | frec_console_block > /tmp/block || fail "no block"
+frec_klog > /tmp/klog
+frec_console_block < /tmp/klog > /tmp/block || fail "no block"
 for r in crash_test crash_test_text; do
 	tail -n 10 $D/rings/$r/dump
 done | sort -n > /tmp/want
 tail -n +3 /tmp/block > /tmp/got
 diff /tmp/want /tmp/got > /tmp/diff || { head -20 /tmp/diff; fail "newest 10 per ring differ"; }
 [ "$(wc -l < /tmp/got)" = 20 ] || fail "$(wc -l < /tmp/got) lines, not 20"
+frec_console_expect_last /tmp/klog
 
 # Bad writes are refused and change nothing.
 for v in 0 -1 abc 1048577 ' 5' 5x 0x10 '5 5'; do
@@ -71,6 +74,7 @@ grep -q '^---\[ frec dump begin: frec_crash_test from NMI' /tmp/klog || fail "NM
 frec_console_block < /tmp/klog > /tmp/block || fail "no NMI block"
 tail -n 1 /tmp/block | grep -q ' in NMI on cpu' || fail "NMI record is not the newest: $(tail -n 1 /tmp/block)"
 [ "$(tail -n +3 /tmp/block | wc -l)" = 10 ] || fail "NMI block has $(tail -n +3 /tmp/block | wc -l) lines"
+frec_console_expect_last /tmp/klog
 echo > $D/oops_rings
 rmmod frec_crash_test
 frec_unload

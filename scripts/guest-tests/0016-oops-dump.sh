@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: an oops in a work item (panic_on_oops=0) prints the newest records of every ring between markers, in order; an oops inside a frec write skips the half-written record, gives the write up, and the CPU records on; the guest stays usable
+# description: an oops in a work item (panic_on_oops=0) prints the newest records of every ring between markers, in order, on the console itself (judge.sh); an oops inside a frec write skips the half-written record, gives the write up, and the CPU records on; the guest stays usable
 # expect: splat
 # boot: alone
 . /frec/guest/lib.sh
@@ -18,6 +18,7 @@ expect_block() {
 	done | sort -n > /tmp/want
 	tail -n +3 /tmp/block > /tmp/got
 	diff /tmp/want /tmp/got > /tmp/diff || { head -20 /tmp/diff; fail "$1: console block differs"; }
+	frec_console_expect_last /tmp/klog
 	echo "# $1: $(wc -l < /tmp/got) records on the console, the newest 64 per ring"
 }
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: a console dump a task asks for (dump_to_console) of 32,000 records prints every one in batches, and another task on the same CPU keeps running meanwhile (no long preemption-off stretch)
+# description: a console dump a task asks for (dump_to_console) of 32,000 records prints every one in batches, to the console itself (judge.sh), and another task on the same CPU keeps running meanwhile (no long preemption-off stretch)
 # timeout: 300
 . /frec/guest/lib.sh
 frec_reset
@@ -30,6 +30,8 @@ end=$(grep '^---\[ frec dump end' /tmp/klog)
 echo "# $end"
 echo "$end" | grep -q "^---\[ frec dump end: $want records, 1 rings, [0-9]* bytes ]---$" ||
 	fail "the dump did not print all $want records: $end"
+# judge.sh: every one of them reached the console itself.
+frec_console_expect_dump stress_big /tmp/klog
 gap=$(awk -v a=$t0 -v b=$t1 '$1 >= a && $1 <= b { if (last != "" && $1 - last > max) max = $1 - last; last = $1 }
 	END { printf "%.2f\n", max }' /tmp/ticks)
 took=$(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%.2f\n", b - a }')

@@ -50,6 +50,58 @@ frec_console_block() {
 		END { if (!done) exit 1; for (i = 0; i < n; i++) print l[i] }'
 }
 
+# frec_console_whole < LOG: the last complete console dump in LOG, its
+# begin and end markers included.
+frec_console_whole() {
+	awk '/^---\[ frec dump begin/ { n = 0; inb = 1; done = 0 }
+		inb { l[n++] = $0 }
+		/^---\[ frec dump end/ && inb { inb = 0; done = 1 }
+		END { if (!done) exit 1; for (i = 0; i < n; i++) print l[i] }'
+}
+
+# frec_console_expect FILE: FILE, a whole dump block (begin marker to end
+# marker) that the kernel log shows, must have reached the console itself
+# (ttyS0, which only the host sees): says so to judge.sh as a
+# "frec-console-block: LINES MD5 BEGIN-MARKER" line of the test's output.
+# judge.sh finds the blocks on the console between this test's begin and
+# end lines, and fails the test unless each expected block is there, whole
+# and in order (a console that fell behind and dropped lines, seen on
+# nbcon consoles, fails here although the kernel log is complete).
+frec_console_expect() {
+	head -n 1 "$1" | grep -q '^---\[ frec dump begin' || fail "expected block $1 has no begin marker"
+	tail -n 1 "$1" | grep -q '^---\[ frec dump end' || fail "expected block $1 has no end marker"
+	echo "frec-console-block: $(wc -l < "$1") $(md5sum < "$1" | cut -d ' ' -f 1) $(head -n 1 "$1")"
+}
+
+# frec_console_expect_last LOG: the last whole dump block in LOG (a kernel
+# log, frec_klog) must have reached the console (frec_console_expect).
+frec_console_expect_last() {
+	frec_console_whole < "$1" > /tmp/.frec-whole || fail "no whole dump block in $1"
+	frec_console_expect /tmp/.frec-whole
+}
+
+# frec_console_expect_dump RINGS LOG: the console must hold the last
+# dump_to_console dump in LOG, of every record of RINGS (ring=a,b; so
+# oops_records 1048576, oops_rings RINGS), a dump larger than the kernel
+# log (128 KiB), which holds only its newest lines: the begin marker, the
+# dump file's lines, the end marker LOG has.  LOG's newest records must be
+# the dump file's last ones.
+frec_console_expect_dump() {
+	grep -q '^---\[ frec dump begin' "$2" && fail "the kernel log holds the whole dump: use frec_console_expect_last"
+	echo "ring=$1" > $FREC_DEBUGFS/filter || fail "filter ring=$1"
+	{
+		echo "---[ frec dump begin: dump_to_console, newest 1048576 records per ring ]---"
+		cat $FREC_DEBUGFS/dump
+		grep '^---\[ frec dump end' "$2" | tail -n 1
+	} > /tmp/.frec-whole
+	echo > $FREC_DEBUGFS/filter
+	awk '/^---\[ frec dump end/ { exit } /^[0-9]/' "$2" | tail -n 100 > /tmp/.frec-tail
+	[ "$(wc -l < /tmp/.frec-tail)" = 100 ] || fail "the kernel log holds $(wc -l < /tmp/.frec-tail) of the dump's lines"
+	tail -n 101 /tmp/.frec-whole | head -n 100 | diff - /tmp/.frec-tail > /dev/null ||
+		fail "the kernel log's newest dump lines are not the dump file's"
+	frec_console_expect /tmp/.frec-whole
+}
+
 # frec_wait_klog PATTERN [TENTHS]: wait until the kernel log has PATTERN.
 frec_wait_klog() {
 	i=0
