@@ -134,8 +134,9 @@ guest() {
 			echo "FAIL debug-kernel: build failed (see $logs/debug-kernel.log)"
 			return 1
 		fi
+		label=$(debug_label "$(tail -n 1 "$logs/debug-kernel.log")")
 		if ! make debug-modules > "$logs/debug-modules.log" 2>&1; then
-			echo "FAIL debug-modules: (see $logs/debug-modules.log)"
+			echo "FAIL $label:modules: (see $logs/debug-modules.log)"
 			return 1
 		fi
 	fi
@@ -147,6 +148,16 @@ guest() {
 		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	fi
 	return "$rc"
+}
+
+# The debug kernel's name in the results, so that each line says which
+# kernel the test ran on: debug-VERSION, plus -rt for PREEMPT_RT, e.g.
+# "PASS debug-6.1:0005-kunit".
+debug_label() { # kdir
+	local rel rt=
+	rel=$(cat "$1/include/config/kernel.release" 2>/dev/null) || rel=unknown
+	grep -qx 'CONFIG_PREEMPT_RT=y' "$1/.config" 2>/dev/null && rt=-rt
+	echo "debug-$(echo "$rel" | cut -d. -f1,2)$rt"
 }
 
 # KUnit cases from the debug guest's console, one line each, checked by

@@ -7,7 +7,7 @@
 #
 # The naming rule (doc/testing.md): a result is WHERE:WHAT[:CASE].
 #   WHERE  where it ran: a guest kernel (stock-6.1, stock-6.12,
-#          stock-6.12-rt, debug), a harness flavour (harness-native,
+#          stock-6.12-rt, debug-6.1), a harness flavour (harness-native,
 #          harness-tsan, harness-asan), or a part (decode, compile-fail,
 #          arch)
 #   WHAT   the file's stem (a guest test's NNNN-name, a harness file's
@@ -48,7 +48,7 @@ for f in kunit/*.c; do
 			f2=$f
 		fi
 		for c in $cases; do
-			printf 'debug:kunit:%s:%s\t%s\tKUnit case\n' "$suite" "$c" "$f2"
+			printf 'debug-6.1:kunit:%s:%s\t%s\tKUnit case\n' "$suite" "$c" "$f2"
 		done
 	done
 done
