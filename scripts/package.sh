@@ -112,12 +112,14 @@ rc=0
 # --- frec-dkms
 root=$work/frec-dkms
 src=$root/usr/src/frec-$ver
-install -d "$src/kmod" "$src/include" "$src/uapi"
+install -d "$src/kmod/lib" "$src/include" "$src/uapi"
 install -m 0644 "$FREC_ROOT"/Kbuild "$FREC_ROOT"/VERSION "$src/"
 sed "s/@VERSION@/$ver/" "$FREC_ROOT/dkms.conf" > "$src/dkms.conf"
 install -m 0755 "$FREC_ROOT/scripts/dkms/dkms-post-build.sh" "$src/"
 install -m 0644 "$FREC_ROOT"/kmod/*.[ch] "$FREC_ROOT/kmod/Kbuild" "$src/kmod/"
 rm -f "$src"/kmod/*.mod.c
+# The sources shared with tools/ (the ring core, the formatter, the filter).
+install -m 0644 "$FREC_ROOT"/kmod/lib/*.[ch] "$src/kmod/lib/"
 install -m 0644 "$FREC_ROOT"/include/*.h "$src/include/"
 install -m 0644 "$FREC_ROOT"/uapi/*.h "$src/uapi/"
 doc frec-dkms "$root"
