@@ -2,6 +2,15 @@
 # description: a kprobe on __frec_record() whose handler records into another ring (armed after a failed registration, and not), while every CPU records from task and hard IRQ: no crash, the handler's records are stored, its recursion into frec is bounded; writers stop before the kprobe goes (the kernel's own bug, see doc)
 # timeout: 200
 . /frec/guest/lib.sh
+# Debian's 6.1 kernel has the bug scripts/repro/kprobe-race/ reproduces
+# without frec: with an ftrace-based kprobe armed on a function other
+# modules call, ftrace's code patching (a kprobe going, a module going)
+# can send the caller to address 0.  This test met it on the 6.1 debug
+# kernel ("RIP: 0010:0x0", kprobe_int3_handler, while frec_stress went);
+# the reproducer runs clean on 6.12, where this test runs.
+case $(uname -r) in
+6.1.*) skip "Debian 6.1's kprobe/ftrace patching bug (scripts/repro/kprobe-race/), not frec's" ;;
+esac
 frec_reset
 frec_load
 D=$FREC_DEBUGFS
