@@ -17,7 +17,8 @@
 #   5. guest-debug: the guest tests and the KUnit suites on the debug kernel
 #      (lockdep, atomic-sleep checks, KASAN), built once and cached
 #   6. guest-retry: the bench's own check that a boot dying before its
-#      first test is booted again, and said so
+#      first test is booted again, and that one dying of a stale int3 (an
+#      emulator fault) runs its unfinished tests again, each said so
 #   7. package: frec-dkms and frec-tools built with dpkg-deb, lintian
 #      (scripts/package.sh)
 #   8. dkms: the user's path: both packages installed with dpkg on this
@@ -189,23 +190,37 @@ kunit_results() { # out_dir
 	! grep -q '^    not ok' "$ktap"
 }
 
-# The retry of a boot that died before its first test (guest-run.sh):
-# boot 1 is made to panic before /init (FREC_GUEST_TEST_EARLY_DEATH), and
-# the run must say so, boot again and pass.
+# The bench's own recoveries (guest-run.sh), each on a boot made to die:
+# - a boot that dies before its first test (FREC_GUEST_TEST_EARLY_DEATH:
+#   a panic before /init) is booted again, and the run says so;
+# - a boot that dies of a stale int3 in a test (FREC_GUEST_TEST_STALE_INT3:
+#   the first test logs such an oops and crashes the kernel) runs that
+#   test and the ones after it again in a new boot, and says so.
 guest_retry() {
-	local out=$logs/guest-retry n=${FREC_STOCK_KERNELS%% *}
+	local out=$logs/guest-retry n=${FREC_STOCK_KERNELS%% *} rc bad=0
+	local t1=$FREC_ROOT/scripts/guest-tests/0001-insmod.sh t2=$FREC_ROOT/scripts/guest-tests/0002-rmmod.sh
 	[ -f "$FREC_BUILD/stock-$n/ko/frec.ko" ] || build_for "$n" > /dev/null || return 1
 	FREC_KVER=$n FREC_GUEST_TEST_EARLY_DEATH=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
-		-M "$FREC_BUILD/stock-$n/ko" -o "$out" "$FREC_ROOT/scripts/guest-tests/0001-insmod.sh" \
-		> "$out.log" 2>&1
-	local rc=$?
+		-M "$FREC_BUILD/stock-$n/ko" -o "$out" "$t1" > "$out.log" 2>&1
+	rc=$?
 	if [ $rc = 0 ] && grep -q '^NOTE guest: boot 1 died before the first test (Kernel panic' "$out.log" &&
 		grep -q '^PASS 0001-insmod' "$out.log"; then
-		echo "PASS guest-retry: $(grep -m1 "^NOTE" "$out.log")"
+		echo "PASS guest-retry:early-death: $(grep -m1 "^NOTE" "$out.log")"
 	else
-		echo "FAIL guest-retry: boot 1 not retried, or boot 2 failed (see $out.log)"
-		return 1
+		echo "FAIL guest-retry:early-death: boot 1 not retried, or boot 2 failed (see $out.log)"
+		bad=1
 	fi
+	FREC_KVER=$n FREC_GUEST_TEST_STALE_INT3=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
+		-M "$FREC_BUILD/stock-$n/ko" -o "$out-int3" "$t1" "$t2" > "$out-int3.log" 2>&1
+	rc=$?
+	if [ $rc = 0 ] && grep -q '^NOTE guest: died in 0001-insmod of an emulator fault (Oops: int3 at frec_fake_site+0x1/0x10, where memory holds 0xe9' "$out-int3.log" &&
+		[ "$(grep -c '^PASS 000[12]-' "$out-int3.log")" = 2 ]; then
+		echo "PASS guest-retry:stale-int3: $(grep -m1 "^NOTE guest: died" "$out-int3.log")"
+	else
+		echo "FAIL guest-retry:stale-int3: 0001 and 0002 not run again after boot 1 died, or the rerun failed (see $out-int3.log)"
+		bad=1
+	fi
+	return $bad
 }
 
 dkms_check() {

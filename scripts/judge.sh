@@ -29,6 +29,10 @@
 # reads the kernel's ring, the console is what an operator's serial log
 # gets, and the two part when a console falls behind (nbcon consoles print
 # from a thread, and a ring that laps them drops lines).
+#
+# FREC_JUDGE_CUT (set by guest-run.sh) says the boot died of an emulator
+# fault after the tests in tests.list: the splats from that fault on, the
+# missing "# frec-guest-done" and QEMU's exit 1 are then not failures.
 set -uo pipefail
 
 dir=${1:?usage: judge.sh OUT_DIR}
@@ -169,29 +173,37 @@ console_check() {
 }
 
 # Splats on the console, attributed to the test whose begin/end markers
-# enclose them ("boot" before the first test).
-declare -A splat_in=()
+# enclose them ("boot" before the first test).  A boot that guest-run.sh
+# found cut short by an emulator fault (FREC_JUDGE_CUT says which) is
+# judged up to that fault's "Oops: int3": the tests from there on run again
+# in another boot.
+# The first splat's RIP line goes with it, so that a failure says where.
+declare -A splat_in=() splat_rip=()
 current=boot
 while IFS= read -r line; do
+	[ -n "${FREC_JUDGE_CUT:-}" ] && [[ $line == *"Oops: int3"* ]] && break
 	case $line in
 	*"frec-test: begin "*) current=${line##*frec-test: begin } ;;
 	*"frec-test: end "*) current=between ;;
 	esac
 	if [[ $line =~ $SPLAT ]] && [[ $line != *"frec-test: "* ]]; then
 		[ -n "${splat_in[$current]:-}" ] || splat_in[$current]=$line
+	elif [[ $line == "RIP: "* ]] && [ -n "${splat_in[$current]:-}" ] &&
+		[ -z "${splat_rip[$current]:-}" ]; then
+		splat_rip[$current]=", ${line%% RSP*}"
 	fi
-done < <(tr -d '\r' < "$console" 2>/dev/null)
+done < <(tr -d '\r' < "$console" 2>/dev/null | sed -E 's/^\[ *[0-9.]+\] //')
 
 while read -r t; do
 	[ -n "$t" ] || continue
 	name=$(basename "$t" .sh)
 	r=${result[$name]:-}
 	if [ -z "$r" ]; then
-		fail "$name: no result (guest died or timed out; see $console)"
+		fail "$name: no result (guest died or timed out${splat_in[$name]:+: ${splat_in[$name]}${splat_rip[$name]:-}}; see $console)"
 	elif [[ $r == "not ok"* ]]; then
 		fail "$name: ${r#not ok } (see $tap)"
 	elif [ -n "${splat_in[$name]:-}" ] && [ -z "${expect_splat[$name]:-}" ]; then
-		fail "$name: kernel splat: ${splat_in[$name]} (see $console)"
+		fail "$name: kernel splat: ${splat_in[$name]}${splat_rip[$name]:-} (see $console)"
 	elif [ -n "${console_want[$name]:-}" ] && why=$(console_check "$name") && [ -n "$why" ]; then
 		fail "$name: $why (see $console)"
 	elif [[ $r == *"# SKIP"* ]]; then
@@ -205,9 +217,13 @@ for where in boot between; do
 	[ -n "${splat_in[$where]:-}" ] &&
 		fail "guest-$where: kernel splat outside any test: ${splat_in[$where]} (see $console)"
 done
+rc=$(cat "$dir/qemu.rc" 2>/dev/null || echo missing)
+if [ -n "${FREC_JUDGE_CUT:-}" ] && [ "$rc" = 1 ]; then
+	echo "NOTE guest: this boot was cut short by an emulator fault: $FREC_JUDGE_CUT"
+	exit $failed
+fi
 grep -q '^# frec-guest-done' "$tap" 2>/dev/null ||
 	fail "guest: runner did not finish (see $console and $tap)"
-rc=$(cat "$dir/qemu.rc" 2>/dev/null || echo missing)
 case $rc in
 0) ;;
 124) fail "guest: timed out after ${FREC_GUEST_TIMEOUT:-?}s (see $console)" ;;

@@ -18,6 +18,11 @@
 . /frec/run.conf
 
 timeout_s=${FREC_TEST_TIMEOUT:-120}
+# Only to test the bench's rerun after an emulator fault (guest-run.sh,
+# FREC_GUEST_TEST_STALE_INT3): the first test of this boot dies as a
+# stale int3 kills a guest, with the oops's first lines in the log.
+fake_stale_int3=
+grep -qw frec_test_stale_int3 /proc/cmdline && fake_stale_int3=1
 set -- /frec/tests/*.sh
 echo "TAP version 13"
 echo "1..$#"
@@ -43,6 +48,13 @@ for t in "$@"; do
 		continue
 	fi
 	echo "frec-test: begin $name" > /dev/kmsg
+	if [ -n "$fake_stale_int3" ]; then
+		echo "Oops: int3: 0000 [#1] SMP NOPTI (made by run-tests.sh)" > /dev/kmsg
+		echo "RIP: 0010:frec_fake_site+0x1/0x10" > /dev/kmsg
+		echo "Code: 90 90 e9 <3a> 02 00 00" > /dev/kmsg
+		echo 1 > /proc/sys/kernel/panic_on_oops
+		echo c > /proc/sysrq-trigger
+	fi
 	# Into a file, not a pipe: a process the test left behind (say, one
 	# stuck in D state after a timeout) would hold a pipe open, and the
 	# whole run would wait for it.
