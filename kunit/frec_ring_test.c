@@ -78,6 +78,7 @@ static struct rbc_ring *rbc_ring_new(struct kunit *test, int nr_cpus,
 	struct frec_slot *slots;
 	struct rbc_ring *t;
 	struct frec_rb ring;
+	bool ok;
 	int i;
 
 	KUNIT_ASSERT_EQ(test, frec_rb_init(&ring, nr_slots, max_len, stop_when_full), 0);
@@ -92,12 +93,13 @@ static struct rbc_ring *rbc_ring_new(struct kunit *test, int nr_cpus,
 			break;
 		frec_rb_cpu_init(&t->cpu[i], slots, &t->ring);
 	}
-	if (!t->cpu || i < nr_cpus ||
-	    !kunit_alloc_resource(test, NULL, rbc_ring_release, GFP_KERNEL, t)) {
+	ok = t->cpu && i == nr_cpus &&
+	     kunit_alloc_resource(test, NULL, rbc_ring_release, GFP_KERNEL, t);
+	if (!ok)
 		rbc_ring_destroy(t);
-		KUNIT_ASSERT_FAILURE(test, "no memory for %d parts of %lu slots",
-				     nr_cpus, nr_slots);
-	}
+	/* Not KUNIT_ASSERT_FAILURE(): 6.11 renamed it KUNIT_FAIL_AND_ABORT(). */
+	KUNIT_ASSERT_TRUE_MSG(test, ok, "no memory for %d parts of %lu slots",
+			      nr_cpus, nr_slots);
 	return t;
 }
 
@@ -158,7 +160,7 @@ static void rbc_write_and_die(struct kunit *test, struct rbc_ring *t,
 		wait_for_completion(&d.done);
 	frec_rb_test_hook = NULL;
 	rbc_dying = NULL;
-	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(task), "no dying writer: %ld",
+	KUNIT_EXPECT_FALSE_MSG(test, IS_ERR(task), "no dying writer: %d",
 			       PTR_ERR_OR_ZERO(task));
 }
 
