@@ -1,9 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Build, or reuse from the cache, frec's debug test kernel: Debian's
-# linux-source, `make tinyconfig` + scripts/debug-kernel.config +
-# `make olddefconfig` (KUnit, lockdep, KASAN, ftrace/kprobes/BPF, 9p,
-# pvpanic; all built in).  Only ever booted in QEMU, never on this machine.
+# linux-source-6.12 (FREC_LINUX_SOURCE_PKG), `make tinyconfig` +
+# scripts/debug-kernel.config + `make olddefconfig` (PREEMPT, KUnit,
+# lockdep with raw-lock nesting checks, atomic-sleep checks, KASAN,
+# ftrace/kprobes/BPF, 9p, pvpanic; all built in).  Only ever booted in
+# QEMU, never on this machine.
 #
 #   debug-kernel.sh [--force] [--print-key] [--source]
 #
@@ -33,7 +35,7 @@ me=$(basename "$0")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 frag=$here/debug-kernel.config
 cache=${FREC_CACHE:-$HOME/.cache/frec}
-pkg=${FREC_LINUX_SOURCE_PKG:-linux-source-6.1}
+pkg=${FREC_LINUX_SOURCE_PKG:-linux-source-6.12}
 tarball=${FREC_LINUX_SOURCE_TARBALL:-/usr/src/$pkg.tar.xz}
 
 die() { echo "$me: $*" >&2; exit 1; }

@@ -19,8 +19,11 @@ pkgs=(
 	dkms lintian
 	# guest bench: QEMU under TCG, busybox initramfs, stock kernel image
 	qemu-system-x86 busybox-static cpio xz-utils
-	# debug kernel (KUnit, lockdep) from Debian's sources
-	linux-source flex bison bc libelf-dev libssl-dev dwarves rsync
+	# debug kernel (KUnit, lockdep, KASAN) from Debian's 6.12
+	# sources, also the i386 kernel of scripts/arch-check.sh; 6.1's
+	# (linux-source) for lint's checkpatch.pl and kernel-doc
+	linux-source-6.12 linux-source flex bison bc libelf-dev libssl-dev
+	dwarves rsync
 	# lint and sanitizers
 	sparse perl python3 clang libclang-rt-14-dev
 	# run in the guest from the host root, to cross-check the tracepoints

@@ -7,7 +7,7 @@
 #
 # The naming rule (doc/testing.md): a result is WHERE:WHAT[:CASE].
 #   WHERE  where it ran: a guest kernel (stock-6.1, stock-6.12,
-#          stock-6.12-rt, debug-6.1), a harness flavour (harness-native,
+#          stock-6.12-rt, debug-6.12), a harness flavour (harness-native,
 #          harness-tsan, harness-asan), or a part (decode, compile-fail,
 #          arch)
 #   WHAT   the file's stem (a guest test's NNNN-name, a harness file's
@@ -23,6 +23,10 @@ for t in scripts/guest-tests/*.sh; do
 	printf 'KERNEL:%s\t%s\t%s\n' "$(basename "$t" .sh)" "$t" \
 		"$(sed -n 's/^# description: //p' "$t" | cut -c1-100)"
 done
+
+# The debug kernel's version, from the linux-source package it is built
+# from (scripts/debug-kernel.sh).
+dver=$(sed -n 's/^pkg=${FREC_LINUX_SOURCE_PKG:-linux-source-\([0-9.]*\)}$/\1/p' scripts/debug-kernel.sh)
 
 # KUnit: the cases each suite lists; a suite's table may live in a
 # header shared with the harness (kunit/frec_rb_cases.h: RBC_CASE).
@@ -48,7 +52,7 @@ for f in kunit/*.c; do
 			f2=$f
 		fi
 		for c in $cases; do
-			printf 'debug-6.1:kunit:%s:%s\t%s\tKUnit case\n' "$suite" "$c" "$f2"
+			printf 'debug-%s:kunit:%s:%s\t%s\tKUnit case\n' "$dver" "$suite" "$c" "$f2"
 		done
 	done
 done
