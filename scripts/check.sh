@@ -153,7 +153,7 @@ guest() {
 
 # The debug kernel's name in the results, so that each line says which
 # kernel the test ran on: debug-VERSION, plus -rt for PREEMPT_RT, e.g.
-# "PASS debug-6.1:0005-kunit".
+# "PASS debug-6.12:0005-kunit".
 debug_label() { # kdir
 	local rel rt=
 	rel=$(cat "$1/include/config/kernel.release" 2>/dev/null) || rel=unknown
@@ -171,13 +171,25 @@ kunit_results() { # out_dir
 	}
 	n=$(grep -cE '^    (not )?ok [0-9]+ ' "$ktap")
 	[ "$n" -gt 0 ] || { echo "FAIL kunit: no KUnit case ran (see $out/console.log)"; return 1; }
+	# A suite runs each time its module is loaded (0005 loads every KUnit
+	# module, 0006 frec_kunit.ko again, where the unload case does not
+	# skip): one line per case, FAIL if any run failed, else PASS if any
+	# passed, else SKIP.
 	awk -v ktap="$ktap" '
+		function see(name, v) {
+			if (!(name in got)) { order[n++] = name; got[name] = v }
+			else if (v == "FAIL" || (v == "PASS" && got[name] == "SKIP")) got[name] = v
+		}
 		/^    # Subtest: / { suite = $3 }
 		/^        # Subtest: / { next }
-		/^    ok [0-9]+ .*# SKIP/ { print "SKIP kunit:" suite ":" $3; next }
-		/^    ok [0-9]+ / { print "PASS kunit:" suite ":" $3 }
-		/^    not ok [0-9]+ / { print "FAIL kunit:" suite ":" $4 ": (see " ktap ")" }
+		/^    ok [0-9]+ .*# SKIP/ { see("kunit:" suite ":" $3, "SKIP"); next }
+		/^    ok [0-9]+ / { see("kunit:" suite ":" $3, "PASS") }
+		/^    not ok [0-9]+ / { see("kunit:" suite ":" $4, "FAIL") }
 		/^ok [0-9]+ |^not ok [0-9]+ / { suite = "" }
+		END {
+			for (i = 0; i < n; i++)
+				print got[order[i]] " " order[i] (got[order[i]] == "FAIL" ? ": (see " ktap ")" : "")
+		}
 	' "$ktap" || { echo "FAIL kunit: cannot read $ktap"; return 1; }
 	local kunit_py
 	kunit_py=$(ls "$FREC_CACHE"/linux-source-*/tools/testing/kunit/kunit.py 2>/dev/null | head -n 1)
