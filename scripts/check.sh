@@ -207,7 +207,10 @@ kunit_results() { # out_dir
 #   a panic before /init) is booted again, and the run says so;
 # - a boot that dies of a stale int3 in a test (FREC_GUEST_TEST_STALE_INT3:
 #   the first test logs such an oops and crashes the kernel) runs that
-#   test and the ones after it again in a new boot, and says so.
+#   test and the ones after it again in a new boot, and says so;
+# - a panic's lines reach the console and the failure quotes it
+#   (FREC_GUEST_TEST_NMI_PANIC: the first test panics in an NMI, where
+#   printk leaves its lines to panic()'s console flush).
 guest_retry() {
 	local out=$logs/guest-retry n=${FREC_STOCK_KERNELS%% *} rc bad=0
 	local t1=$FREC_ROOT/scripts/guest-tests/0001-insmod.sh t2=$FREC_ROOT/scripts/guest-tests/0002-rmmod.sh
@@ -230,6 +233,14 @@ guest_retry() {
 		echo "PASS guest-retry:stale-int3: $(grep -m1 "^NOTE guest: died" "$out-int3.log")"
 	else
 		echo "FAIL guest-retry:stale-int3: 0001 and 0002 not run again after boot 1 died, or the rerun failed (see $out-int3.log)"
+		bad=1
+	fi
+	FREC_KVER=$n FREC_GUEST_TEST_NMI_PANIC=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
+		-M "$FREC_BUILD/stock-$n/ko" -o "$out-panic" "$t1" > "$out-panic.log" 2>&1
+	if grep -q '^FAIL guest: runner did not finish (Kernel panic - not syncing: frec_crash_test: panic in NMI)' "$out-panic.log"; then
+		echo "PASS guest-retry:panic-console: a panic in an NMI left its line on the console, and the run names it"
+	else
+		echo "FAIL guest-retry:panic-console: the console lacks the panic of boot 1's NMI (see $out-panic.log)"
 		bad=1
 	fi
 	return $bad

@@ -17,6 +17,9 @@
  * panic      a work item calls panic()
  * nmi        records an event from an NMI and calls frec_console_dump()
  *            there; returns once the NMI has run
+ * nmi-panic  calls panic() from an NMI: printk defers its lines there, so
+ *            only panic()'s console flush prints them (the guest bench's
+ *            check that nothing ends the VM before that flush)
  * console    frec_console_dump() from here
  */
 #include <linux/delay.h>
@@ -95,6 +98,8 @@ static int frec_crash_test_thread(void *unused)
 
 static int frec_crash_test_nmi(unsigned int type, struct pt_regs *regs)
 {
+	if (atomic_read(&frec_crash_test_nmi_state) == 4)
+		panic("frec_crash_test: panic in NMI");
 	if (atomic_cmpxchg(&frec_crash_test_nmi_state, 1, 2) != 1)
 		return NMI_DONE;
 	frec_record(FREC_RING(crash_test), "in NMI on cpu %d", smp_processor_id());
@@ -103,14 +108,15 @@ static int frec_crash_test_nmi(unsigned int type, struct pt_regs *regs)
 	return NMI_HANDLED;
 }
 
-static int frec_crash_test_from_nmi(void)
+/* @state: 1 to record and dump from the NMI, 4 to panic there. */
+static int frec_crash_test_from_nmi(int state)
 {
 	int i, err;
 
 	err = register_nmi_handler(NMI_LOCAL, frec_crash_test_nmi, 0, "frec_crash_test");
 	if (err)
 		return err;
-	atomic_set(&frec_crash_test_nmi_state, 1);
+	atomic_set(&frec_crash_test_nmi_state, state);
 	apic->send_IPI_self(NMI_VECTOR);
 	for (i = 0; i < 1000 && atomic_read(&frec_crash_test_nmi_state) != 3; i++)
 		usleep_range(1000, 2000);
@@ -132,7 +138,9 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 	if (sscanf(val, "%15s", cmd) != 1)
 		return -EINVAL;
 	if (!strcmp(cmd, "nmi"))
-		return frec_crash_test_from_nmi();
+		return frec_crash_test_from_nmi(1);
+	if (!strcmp(cmd, "nmi-panic"))
+		return frec_crash_test_from_nmi(4);
 	if (!strcmp(cmd, "console"))
 		return frec_console_dump("frec_crash_test");
 	if (!strcmp(cmd, "write")) {

@@ -3,7 +3,6 @@
 # expect: panic
 . /frec/guest/lib.sh
 frec_crash_test_load
-frec_pvpanic_after_frec
 echo 'record 300' > $FREC_TRIGGER || fail "record"
 {
 	frec_expect_newest 64

@@ -129,27 +129,6 @@ frec_tap_now() {
 	sed 's/^/# /' > $tap
 }
 
-# frec_pvpanic_after_frec: pvpanic's panic notifier has frec's priority
-# (INT_MAX) and, registered first, would end QEMU before frec's ran.
-# Load it again after frec (a module, the stock kernel), or take its
-# device away (built in, the debug kernel; the guest then reboots, which
-# QEMU's -no-reboot turns into an exit).
-frec_pvpanic_after_frec() {
-	if grep -q '^pvpanic ' /proc/modules; then
-		rmmod pvpanic_mmio pvpanic || fail "rmmod pvpanic"
-		for m in $(grep pvpanic /frec/modules.load); do
-			insmod "$m" || fail "insmod $m"
-		done
-		echo "pvpanic loaded again, after frec" | frec_tap_now
-	else
-		drv=/sys/bus/platform/drivers/pvpanic-mmio
-		for d in $drv/*; do
-			[ -L "$d" ] && [ -e "$d/driver" ] && echo "${d##*/}" > $drv/unbind
-		done
-		echo "pvpanic built in: its device unbound" | frec_tap_now
-	fi
-}
-
 # frec_crash_test_load [FREC_PARAMS...]: frec afresh and the crash-test
 # client; FREC_TRIGGER is its trigger file.
 FREC_TRIGGER=/sys/module/frec_crash_test/parameters/trigger

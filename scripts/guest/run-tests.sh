@@ -20,9 +20,15 @@
 timeout_s=${FREC_TEST_TIMEOUT:-120}
 # Only to test the bench's rerun after an emulator fault (guest-run.sh,
 # FREC_GUEST_TEST_STALE_INT3): the first test of this boot dies as a
-# stale int3 kills a guest, with the oops's first lines in the log.
+# stale int3 kills a guest, with the oops's first lines in the log, while
+# another task floods the log.
 fake_stale_int3=
 grep -qw frec_test_stale_int3 /proc/cmdline && fake_stale_int3=1
+# Only to test that a panic's lines reach the console (guest-run.sh,
+# FREC_GUEST_TEST_NMI_PANIC): the first test of this boot panics in an
+# NMI, where printk only stores its lines for panic()'s console flush.
+nmi_panic=
+grep -qw frec_test_nmi_panic /proc/cmdline && nmi_panic=1
 set -- /frec/tests/*.sh
 echo "TAP version 13"
 echo "1..$#"
@@ -48,7 +54,19 @@ for t in "$@"; do
 		continue
 	fi
 	echo "frec-test: begin $name" > /dev/kmsg
+	if [ -n "$nmi_panic" ]; then
+		insmod /frec/modules/frec.ko
+		insmod /frec/modules/frec_crash_test.ko
+		echo nmi-panic > /sys/module/frec_crash_test/parameters/trigger
+	fi
 	if [ -n "$fake_stale_int3" ]; then
+		# The console kept busy meanwhile, as 0009's refusals kept it:
+		# a death must still leave its oops on the console.
+		(i=0; while :; do
+			echo "frec-test: console load $i, a line as long as a refusal's ........................" > /dev/kmsg
+			i=$((i + 1))
+		done) &
+		sleep 1
 		echo "Oops: int3: 0000 [#1] SMP NOPTI (made by run-tests.sh)" > /dev/kmsg
 		echo "RIP: 0010:frec_fake_site+0x1/0x10" > /dev/kmsg
 		echo "Code: 90 90 e9 <3a> 02 00 00" > /dev/kmsg
