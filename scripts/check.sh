@@ -165,7 +165,11 @@ debug_label() { # kdir
 # the kernel's own KTAP parser too.
 kunit_results() { # out_dir
 	local out=$1 ktap=$1/kunit.ktap n
-	"$FREC_ROOT/scripts/ktap-extract.sh" "$out/console.log" > "$ktap" 2> "$out/ktap-extract.log" || {
+	# The boot's console, then those of its reruns after an emulator
+	# fault (guest-run.sh: OUT_DIR/rerun1/, rerun1/rerun2/), in order.
+	{ echo "$out/console.log"; find "$out" -name console.log -path '*rerun*' | sort; } |
+		xargs -d '\n' cat 2> /dev/null |
+		"$FREC_ROOT/scripts/ktap-extract.sh" > "$ktap" 2> "$out/ktap-extract.log" || {
 		echo "FAIL kunit: no KTAP in the console (see $out/console.log)"
 		return 1
 	}
