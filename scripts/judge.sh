@@ -175,13 +175,14 @@ console_check() {
 # Splats on the console, attributed to the test whose begin/end markers
 # enclose them ("boot" before the first test).  A boot that guest-run.sh
 # found cut short by an emulator fault (FREC_JUDGE_CUT says which) is
-# judged up to that fault's "Oops: int3": the tests from there on run again
+# judged up to that fault's first splat: the tests from there on run again
 # in another boot.
 # The first splat's RIP line goes with it, so that a failure says where.
 declare -A splat_in=() splat_rip=()
 current=boot
 while IFS= read -r line; do
-	[ -n "${FREC_JUDGE_CUT:-}" ] && [[ $line == *"Oops: int3"* ]] && break
+	# A cut boot's first splat is the fault that cut it (guest-run.sh).
+	[ -n "${FREC_JUDGE_CUT:-}" ] && [[ $line =~ $SPLAT ]] && [[ $line != *"frec-test: "* ]] && break
 	case $line in
 	*"frec-test: begin "*) current=${line##*frec-test: begin } ;;
 	*"frec-test: end "*) current=between ;;

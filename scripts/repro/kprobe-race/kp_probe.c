@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kp_probe.c - a kprobe on kp_lib_fn() (ftrace-based: the function starts
- * with its __fentry__ site) whose pre-handler only counts; unloading the
- * module unregisters it.
+ * with its __fentry__ site) whose pre-handler counts and, with nested=1,
+ * calls kp_lib_fn() itself, as a pre-handler that records into the probed
+ * recorder does; unloading the module unregisters it.
  */
 #include <linux/kprobes.h>
 #include <linux/module.h>
@@ -11,9 +12,17 @@ static unsigned long hits;
 module_param(hits, ulong, 0444);
 MODULE_PARM_DESC(hits, "times the pre-handler ran");
 
+static bool nested;
+module_param(nested, bool, 0444);
+MODULE_PARM_DESC(nested, "the pre-handler calls the probed function");
+
+int kp_lib_fn(unsigned long v);
+
 static int kp_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	WRITE_ONCE(hits, READ_ONCE(hits) + 1);
+	if (nested)
+		kp_lib_fn(0);
 	return 0;
 }
 

@@ -14,6 +14,10 @@
 #
 #   scripts/repro/kprobe-race/run.sh [ROUNDS]
 #
+# FREC_KP_NESTED=1: the pre-handler calls the probed function itself (as
+# frec_kprobe_test's records into frec), which met "RIP: 0010:0x0" while
+# the kprobe was being armed on 6.12.
+#
 # Builds the modules against FREC_KVER's headers (6.1 by default; 6.12 and
 # 6.12-rt as scripts/lib.sh names them), boots that stock guest (scripts/guest-run.sh), loads kp_lib and
 # kp_caller, then loads and unloads kp_probe ROUNDS times (default 12) with
@@ -39,7 +43,7 @@ insmod \$D/kp_lib.ko || fail kp_lib
 insmod \$D/kp_caller.ko || fail kp_caller
 for i in \$(seq 1 $rounds); do
 	echo "kprobe-race: round \$i" > /dev/kmsg
-	insmod \$D/kp_probe.ko || fail kp_probe
+	insmod \$D/kp_probe.ko nested=${FREC_KP_NESTED:-0} || fail kp_probe
 	sleep 2
 	rmmod kp_probe || fail "rmmod kp_probe"
 done
