@@ -8,7 +8,7 @@
 #include <linux/module.h>
 #include <linux/percpu.h>
 
-int kp_lib_fn(unsigned long v);
+#include "kp_lib.h"
 
 struct kp_cpu {
 	struct hrtimer timer;

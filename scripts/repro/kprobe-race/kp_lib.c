@@ -5,6 +5,8 @@
  */
 #include <linux/module.h>
 
+#include "kp_lib.h"
+
 /**
  * kp_lib_fn() - the probed function
  * @v: any value.

@@ -8,6 +8,8 @@
 #include <linux/kprobes.h>
 #include <linux/module.h>
 
+#include "kp_lib.h"
+
 static unsigned long hits;
 module_param(hits, ulong, 0444);
 MODULE_PARM_DESC(hits, "times the pre-handler ran");
@@ -15,8 +17,6 @@ MODULE_PARM_DESC(hits, "times the pre-handler ran");
 static bool nested;
 module_param(nested, bool, 0444);
 MODULE_PARM_DESC(nested, "the pre-handler calls the probed function");
-
-int kp_lib_fn(unsigned long v);
 
 static int kp_pre(struct kprobe *p, struct pt_regs *regs)
 {

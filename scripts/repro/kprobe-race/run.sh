@@ -31,7 +31,7 @@ rounds=${1:-12}
 kdir=$(stock_kdir)
 out=$FREC_BUILD/repro-kprobe-race-$(stock_kver)
 mkdir -p "$out/src"
-cp "$here"/*.c "$here/Kbuild" "$out/src/"
+cp "$here"/*.c "$here"/*.h "$here/Kbuild" "$out/src/"
 make -C "$kdir" M="$out/src" modules > "$out/build.log" 2>&1 || die "build failed (see $out/build.log)"
 cat > "$out/9999-kprobe-race.sh" <<TEST
 #!/bin/sh
