@@ -141,7 +141,7 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 	if (!store)
 		return ERR_PTR(-ENOMEM);
 	store->bytes_per_cpu = bytes_per_cpu;
-	err = frec_rb_init(&store->layout, nr_slots, max_record_len, false);
+	err = frec_rb_init(&store->layout, nr_slots, max_record_len, 0);
 	if (err) {
 		pr_err("ring %s: %u-byte records do not fit in %lu bytes per CPU\n",
 		       name, max_record_len, bytes_per_cpu);

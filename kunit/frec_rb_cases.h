@@ -380,17 +380,17 @@ static void bad_sizes_are_rejected(RBC_TEST *test)
 	struct frec_rb r;
 
 	/* Slots: a power of two from 2 to 4096. */
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 0, 0, false), -EINVAL);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 1, 0, false), -EINVAL);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 24, 0, false), -EINVAL);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 100, 0, false), -EINVAL);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 1000, 0, false), -EINVAL);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 4097, 0, false), -EINVAL);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 2, 0, false), 0);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 4096, 0, false), 0);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 0, 0, 0), -EINVAL);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 1, 0, 0), -EINVAL);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 24, 0, 0), -EINVAL);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 100, 0, 0), -EINVAL);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 1000, 0, 0), -EINVAL);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 4097, 0, 0), -EINVAL);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 2, 0, 0), 0);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 4096, 0, 0), 0);
 	/* A record larger than the ring: 1000 bytes need 19 slots. */
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 16, 1000, false), -EINVAL);
-	RBC_EXPECT_EQ(test, frec_rb_init(&r, 32, 1000, false), 0);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 16, 1000, 0), -EINVAL);
+	RBC_EXPECT_EQ(test, frec_rb_init(&r, 32, 1000, 0), 0);
 }
 
 static void kinds_are_not_mixed(RBC_TEST *test)

@@ -81,7 +81,7 @@ static struct rbc_ring *rbc_ring_new(struct kunit *test, int nr_cpus,
 	bool ok;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, frec_rb_init(&ring, nr_slots, max_len, stop_when_full), 0);
+	KUNIT_ASSERT_EQ(test, frec_rb_init(&ring, nr_slots, max_len, stop_when_full ? FREC_RB_STOP_WHEN_FULL : 0), 0);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->ring = ring;
@@ -300,14 +300,16 @@ static int torture_reader(void *data)
 	while (!kthread_should_stop()) {
 		memset(last, 0, nr_cpu_ids * FREC_TEST_LEVELS * sizeof(*last));
 		for_each_online_cpu(cpu) {
-			u64 last_seq = 0;
+			u64 last_seq = 0, last_ts = 0;
 
 			frec_rb_cursor_init(&t->ring, &t->cpu[cpu], &cur);
 			while (frec_rb_cursor_next(&t->ring, &t->cpu[cpu], &cur, &e,
 						   buf, sizeof(buf))) {
 				bool valid = frec_test_valid(&e, cpu, torture->max_len);
 
-				if (!valid || e.seq <= last_seq || e.caller <= last[e.fmt]) {
+				/* Positions are in timestamp order on one CPU. */
+				if (!valid || e.ts < last_ts || e.seq == last_seq ||
+				    e.caller <= last[e.fmt]) {
 					if (atomic_long_inc_return(&torture->bad) <= 5)
 						pr_err("frec_ring_kunit: bad record cpu %d seq %llu writer %lu n %lu valid %d\n",
 						       cpu, e.seq, e.fmt, e.caller, valid);
@@ -315,6 +317,7 @@ static int torture_reader(void *data)
 				if (valid)
 					last[e.fmt] = e.caller;
 				last_seq = e.seq;
+				last_ts = e.ts;
 				atomic_long_inc(&torture->reads);
 			}
 			cond_resched();

@@ -14,7 +14,7 @@
  * Version of the binary layout of the raw dump.  Bumped on any change a
  * decoder must know about; a decoder rejects versions it does not know.
  */
-#define FREC_RAW_VERSION	1
+#define FREC_RAW_VERSION	2
 
 /*
  * A ring is an array of 64-byte slots per CPU.  A fixed-size event takes
@@ -22,16 +22,36 @@
  * continuation slots as its payload needs, at consecutive positions.
  *
  * @state says what the slot holds:
- *   0                          empty
- *   FREC_SLOT_BUSY             being written (a reader skips it)
- *   seq << 2                   the first (or only) slot of a record
- *   seq << 2 | FREC_SLOT_CONT  one of its continuation slots
- * where seq is the record's global sequence number: one order across all rings
- * and CPUs, starting at 1.  The CPU is the one whose array holds the slot.
+ *   0                                empty
+ *   FREC_SLOT_BUSY                   being written (a reader skips it)
+ *   seq << 3 | lap                   the first (or only) slot of a record
+ *   seq << 3 | lap | FREC_SLOT_CONT  one of its continuation slots
+ * where seq is the record's sequence number and lap is FREC_SLOT_LAP if the
+ * slot's position (see kmod/lib/frec_rb.c) is in an odd lap of the ring.
+ *
+ * A record is named by (CPU, seq): the CPU is the one whose array holds the
+ * slot, and seq counts the records stored on that CPU in that ring from 1
+ * (FREC_RING_ORDER_CPU, the default), or is one counter shared by every
+ * ring and CPU that asked for it (FREC_RING_ORDER_GLOBAL).  Either way a
+ * seq is never reused on one CPU.
  */
 #define FREC_SLOT_BUSY		0x1ULL
 #define FREC_SLOT_CONT		0x2ULL
-#define FREC_SLOT_SEQ_SHIFT	2
+#define FREC_SLOT_LAP		0x4ULL
+#define FREC_SLOT_SEQ_SHIFT	3
+
+/*
+ * How a ring numbers its records, and how readers order them:
+ *   FREC_RING_ORDER_CPU     seq per CPU; records of all CPUs merge by
+ *                           (timestamp, CPU, seq), which follows
+ *                           happens-before while the clock is synchronised
+ *                           across CPUs (FREC_RAW_CLOCK_SYNCED).
+ *   FREC_RING_ORDER_GLOBAL  seq from one counter shared by every CPU: a
+ *                           total order of its own, at the price of a
+ *                           write every CPU shares.
+ */
+#define FREC_RING_ORDER_CPU	0
+#define FREC_RING_ORDER_GLOBAL	1
 
 #define FREC_SLOT_BYTES		64
 #define FREC_SLOT_WORDS		7
@@ -86,8 +106,12 @@ struct frec_slot {
  *   multiple of 8 bytes
  *
  * Every ring appears as a FREC_RAW_RING entry before the first record that
- * names it.  Records (FREC_RAW_EVENT, FREC_RAW_TEXT) come merged in global
- * sequence order.  Numbers are in the recording machine's byte order, which
+ * names it.  Records (FREC_RAW_EVENT, FREC_RAW_TEXT) come merged in the
+ * order kmod/lib/frec_merge.c defines: by (timestamp, CPU, seq, ring id),
+ * or, if the header has FREC_RAW_MERGE_BY_SEQ (every ring read numbers its
+ * records from the global counter), by (seq, ring id).  A reader may merge
+ * the per-(ring, CPU) lists again with that engine and gets the same
+ * order.  Numbers are in the recording machine's byte order, which
  * @byte_order tells: it reads FREC_RAW_BYTE_ORDER there.  A reader skips
  * entry types it does not know by @bytes, so new types need no new version.
  */
@@ -104,7 +128,7 @@ struct frec_slot {
  * @slot_bytes: FREC_SLOT_BYTES, the size of one ring slot.
  * @word_bytes: sizeof(unsigned long) of the recording kernel (arguments
  *	and addresses were that wide).
- * @reserved: 0.
+ * @flags: FREC_RAW_CLOCK_SYNCED, FREC_RAW_MERGE_BY_SEQ.
  * @clock: name of the timestamps' clock (FREC_CLOCK_NAME), NUL-padded.
  */
 struct frec_raw_header {
@@ -114,9 +138,21 @@ struct frec_raw_header {
 	__u32 header_bytes;
 	__u32 slot_bytes;
 	__u32 word_bytes;
-	__u32 reserved;
+	__u32 flags;
 	char clock[FREC_RAW_CLOCK_LEN];
 };
+
+/*
+ * @flags of struct frec_raw_header: the clock was synchronised across CPUs
+ * when the dump was read, so the order of records of different CPUs
+ * follows happens-before.  Without it, that order is approximate.
+ */
+#define FREC_RAW_CLOCK_SYNCED	0x1U
+/*
+ * @flags: every ring in the dump is a FREC_RING_ORDER_GLOBAL ring, and
+ * records are merged by their global seq, not by timestamp.
+ */
+#define FREC_RAW_MERGE_BY_SEQ	0x2U
 
 enum frec_raw_entry_type {
 	FREC_RAW_RING = 1,	/* struct frec_raw_ring */
@@ -142,19 +178,23 @@ struct frec_raw_entry_head {
  * @head: type and size.
  * @id: the number records use for this ring in this dump.
  * @kind: 0 event ring, 1 record ring (enum frec_ring_kind).
+ * @order: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
+ * @reserved: 0.
  * @name: the ring's name, NUL-padded.
  */
 struct frec_raw_ring {
 	struct frec_raw_entry_head head;
 	__u32 id;
 	__u32 kind;
+	__u32 order;
+	__u32 reserved;
 	char name[FREC_RAW_RING_NAME_LEN];
 };
 
 /**
  * struct frec_raw_record - FREC_RAW_EVENT or FREC_RAW_TEXT: one record
  * @head: type and size.
- * @seq: global sequence number.
+ * @seq: sequence number; (@cpu, @seq) names the record.
  * @ts: timestamp in ns.
  * @fmt: address of the format (an event's; 0 for text).
  * @caller: the caller's address.

@@ -36,15 +36,26 @@
  *   positions: ... | 40 | 41 | 42 | 43 | 44 | 45 |  46  (nr_slots = 8)
  *   slots:         [ 0 ][ 1 ][ 2 ][ 3 ][ 4 ][ 5 ][ 6 ][ 7 ]
  *   positions:      40   41   42   43   44   45   38   39
- *   state:          9    9c   12   BUSY 15   15c  4    7
+ *   lap:            1    1    1    1    1    1    0    0
+ *   state:          9    9c   10   BUSY 11   11c  6    7
  *
- *   (n: the first slot of record seq n, nc: one of its continuation slots)
+ *   (n: the first slot of record seq n, nc: one of its continuation slots;
+ *    lap: (pos / nr_slots) & 1, the parity of the slot's lap)
  *
  * Every slot starts with a state word (uapi/frec_raw.h): 0 (empty), BUSY
- * (being written), seq << 2 (first slot of record seq) or seq << 2 | CONT
- * (its continuation).  seq is the global sequence number, taken from one
- * atomic counter shared by all rings and CPUs, so it orders every record
- * and is never reused: a state value names one record for ever (no ABA).
+ * (being written), seq << 3 | lap (first slot of record seq) or
+ * seq << 3 | lap | CONT (its continuation).  seq counts the records stored
+ * in this CPU's part, from 1: it is never reused, so a state value names
+ * one record for ever (no ABA), and a gap between two seqs a reader
+ * returns is exactly the records lost in between (overwritten, or
+ * skipped because they were overwritten while being read).  A ring made
+ * with FREC_RB_GLOBAL_ORDER takes seq from one counter shared by every
+ * such ring and CPU instead (see "Order" below).
+ *
+ * No writer stores to a cache line another CPU's writer stores to: the
+ * parts are per-CPU data, each struct frec_rb_cpu is cache-line aligned
+ * (asserted at build time) and its slots are its own allocation.  The one
+ * exception is the global counter of a FREC_RB_GLOBAL_ORDER ring.
  *
  * Writers
  * -------
@@ -56,17 +67,21 @@
  * writer ever waits for another; the ring needs no lock and no cmpxchg
  * between CPUs.  A write is:
  *
- *  1. Reserve: in a loop, read the clock and take a seq from the global
- *     counter, then move head from pos to pos + k with a CPU-local
- *     cmpxchg.  The cmpxchg fails only if a nested writer reserved in
- *     between (it has finished by then), and the retry takes a new seq and
- *     timestamp, so positions on one CPU are in seq and timestamp order.
- *     Seqs taken by failed attempts are lost: seq orders records, it does
- *     not count them.
+ *  1. Reserve: in a loop, read the clock (frec_rb_clock()), then move
+ *     head from pos to pos + k with a CPU-local cmpxchg.  The cmpxchg
+ *     fails only if a nested writer reserved in between (it has finished
+ *     by then), and the retry reads the clock again, so timestamps on one
+ *     CPU never decrease with position.  Then take the seq: the CPU's own
+ *     counter, incremented once per reservation (no seq is ever lost to a
+ *     retry).  A nested writer that interrupts between the cmpxchg and
+ *     that increment takes the lower seq for the higher position; seq
+ *     names records, position and timestamp order them.  A global-order
+ *     ring takes its seq from the shared counter inside the loop instead,
+ *     before the cmpxchg, so that seq order is position order there.
  *  2. Claim: for each of the k slots, count the record it holds as
  *     overwritten if it is a first slot, and set its state to BUSY.
  *  3. Fill: store timestamp, format, caller, arguments or payload.
- *  4. Commit: store the final state (seq << 2, or seq << 2 | CONT) into
+ *  4. Commit: store the final state (seq << 3 | lap, or with CONT) into
  *     each slot with release semantics.
  *
  * A reservation always completes: every reason to drop a record (see
@@ -102,9 +117,48 @@
  * has reserved the position's slot for a newer lap since (head - pos <=
  * nr_slots).  Anything else is skipped and counted in cursor->raced:
  * BUSY slots, records overwritten before or while being read, and records
- * whose seq is not above the last one returned (an old record in a slot
- * whose new writer was interrupted after reserving but before claiming).
- * Reading is not destructive: two reads in a row see the same records.
+ * whose lap bit is not their position's (the record of pos - nr_slots,
+ * still in a slot whose new writer was interrupted after reserving pos but
+ * before claiming it).  The lap bit suffices: the record of
+ * pos - 2 * nr_slots cannot be there, since a position is reserved only
+ * once the one a lap before it is claimed (in order on one CPU, and for a
+ * nested writer by the lap check above).  Reading is not destructive: two
+ * reads in a row see the same records.
+ *
+ * Order
+ * -----
+ * Readers merge the parts of all rings (kmod/lib/frec_merge.c) by
+ * (timestamp, CPU, seq).  That order respects happens-before across CPUs
+ * when the clock is synchronised: if CPU A stores record a and then a
+ * flag, and CPU B sees the flag and then stores record b, then
+ * ts(a) < ts(b), because
+ *
+ *  - A read the clock for a before its store of the flag became visible:
+ *    a store is visible only once it retires, and the clock read retired
+ *    before it (x86: RDTSC executes before later instructions retire);
+ *  - B reads the clock for b after its load of the flag completed:
+ *    frec_rb_clock() puts a read barrier (rmb(): LFENCE on x86, DSB LD on
+ *    arm64) before the clock read, because a plain RDTSC may execute
+ *    before an earlier load completes and so return a time before the
+ *    flag was seen;
+ *  - the clock is one clock on every CPU: on x86, sched_clock() is the
+ *    TSC, which the kernel checks for warps between CPUs at bring-up and
+ *    watches afterwards (check_tsc_unstable()); local_clock() is then
+ *    sched_clock() plus one offset for all CPUs.
+ *
+ * Equal timestamps need the two records within one tick of the clock (a
+ * nanosecond), faster than a cache line moves between CPUs; they break
+ * ties by CPU, then seq.  On one CPU, positions are in timestamp order,
+ * so each part is already sorted and the merge is a k-way merge.
+ *
+ * When the clock is not synchronised (an unstable TSC, some VMs, an
+ * architecture whose clock frec cannot check), the merge is the same but
+ * its order across CPUs is approximate: frec_clock_synchronized() tells,
+ * and the dump's header says so.  Records of one CPU stay in order.  A
+ * ring made with FREC_RB_GLOBAL_ORDER numbers its records from one shared
+ * counter instead, a total order of its own (a read of global-order rings
+ * only merges by that seq), at the price of a write every CPU shares: the
+ * counter's cache line moves to each recording CPU.
  *
  * A writer that dies between reserve and commit (an oops in process
  * context kills its task) leaves its CPU's nest count raised: every later
@@ -154,6 +208,11 @@
  *	record its CPU committed before that reservation, not an older one:
  *	a record complete before the read began is never skipped as torn.
  *
+ * frec_rb_clock:A / (a load before the record call)
+ *	Not a pairing inside the ring: the read barrier orders the caller's
+ *	earlier loads before the clock read, for the happens-before argument
+ *	in "Order" above.
+ *
  * frec_rehome_word:A (frec_formats.c) / frec_formats_gen_read:A
  *	The one write into another CPU's slots: when a module goes, a
  *	fully ordered cmpxchg() repoints a committed record's format, %s,
@@ -170,8 +229,18 @@
  * own CPU; CPU-local operations (local_t, no LOCK prefix on x86) suffice.
  */
 
-/* The global sequence: one order across all rings and CPUs. */
+/* The sequence of global-order rings: one order across their CPUs. */
 static atomic64_t frec_seq = ATOMIC64_INIT(0);
+
+/*
+ * The timestamp of a record, ordered after the caller's earlier loads (see
+ * "Order" above).
+ */
+static inline u64 frec_rb_clock(void)
+{
+	rmb(); /* LMM(frec_rb_clock:A) */
+	return local_clock();
+}
 
 #ifdef FREC_RB_TEST_HOOKS
 /*
@@ -220,14 +289,15 @@ unsigned int frec_rb_record_slots(unsigned int len)
  * @nr_slots: slots per CPU, a power of two, at least 2.
  * @max_record_len: longest payload of a variable-size record, or 0 for an
  *	event ring (one slot per record).
- * @stop_when_full: keep the first records instead of the newest.
+ * @flags: FREC_RB_STOP_WHEN_FULL (keep the first records instead of the
+ *	newest), FREC_RB_GLOBAL_ORDER (seq from the counter all CPUs share).
  *
  * Context: Any context; the ring must not be in use.
  * Return: 0, or -EINVAL if @nr_slots is not a power of two >= 2 or a
  * record of @max_record_len would not fit in one CPU's part.
  */
 int frec_rb_init(struct frec_rb *ring, unsigned long nr_slots,
-		 unsigned int max_record_len, bool stop_when_full)
+		 unsigned int max_record_len, unsigned int flags)
 {
 	unsigned int max_slots = 1;
 
@@ -241,7 +311,8 @@ int frec_rb_init(struct frec_rb *ring, unsigned long nr_slots,
 	ring->mask = nr_slots - 1;
 	ring->max_record_len = max_record_len;
 	ring->max_record_slots = max_slots;
-	ring->stop_when_full = stop_when_full;
+	ring->stop_when_full = flags & FREC_RB_STOP_WHEN_FULL;
+	ring->global_order = flags & FREC_RB_GLOBAL_ORDER;
 	return 0;
 }
 
@@ -263,6 +334,7 @@ void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
 	rc->pending_pos = 0;
 	local_set(&rc->written, 0);
 	local_set(&rc->overwritten, 0);
+	local_set(&rc->seq, 0);
 	for (i = 0; i < FREC_DROP_NR; i++)
 		local_set(&rc->dropped[i], 0);
 	memset(slots, 0, ring->nr_slots * sizeof(*slots));
@@ -316,18 +388,22 @@ static bool frec_rb_reserve(const struct frec_rb *ring,
 			local_inc(&rc->dropped[FREC_DROP_LAP]);
 			return false;
 		}
-		*ts = local_clock();
+		*ts = frec_rb_clock();
+		if (unlikely(ring->global_order))
+			*seq = atomic64_inc_return(&frec_seq);
 		/*
-		 * Fully ordered: the commits of the writes before this one on
-		 * this CPU are visible before the head move below.  Pairs
-		 * with frec_rb_cursor_init:A.
+		 * The commits of the writes before this one on this CPU are
+		 * visible before the head move below.  Pairs with
+		 * frec_rb_cursor_init:A.
 		 */
-		*seq = atomic64_inc_return(&frec_seq); /* LMM(frec_rb_reserve:A) */
+		smp_wmb(); /* LMM(frec_rb_reserve:A) */
 		old = local_cmpxchg(&rc->head, head, head + k); /* LMM(frec_rb_reserve:B) */
 		if (likely(old == head))
 			break;
 		head = old;	/* a nested writer reserved in between */
 	}
+	if (likely(!ring->global_order))
+		*seq = local_inc_return(&rc->seq);
 	*pos = head;
 	/*
 	 * Order the head move before the claims of the slots it reuses.
@@ -360,12 +436,19 @@ static void frec_rb_claim(const struct frec_rb *ring,
 	smp_wmb(); /* LMM(frec_rb_claim:B) */
 }
 
+/* The state of the slot at @pos holding record @seq (first slot: !@cont). */
+static inline u64 frec_rb_state(const struct frec_rb *ring, unsigned long pos,
+				u64 seq, bool cont)
+{
+	return seq << FREC_SLOT_SEQ_SHIFT | (pos & ring->nr_slots ? FREC_SLOT_LAP : 0) |
+	       (cont ? FREC_SLOT_CONT : 0);
+}
+
 /* Publish the @k slots of record @seq at [pos, pos + k). */
 static void frec_rb_commit(const struct frec_rb *ring,
 			   struct frec_rb_cpu *rc, unsigned long pos,
 			   unsigned int k, u64 seq)
 {
-	u64 state = seq << FREC_SLOT_SEQ_SHIFT;
 	struct frec_slot *slot;
 	unsigned int i;
 
@@ -373,9 +456,10 @@ static void frec_rb_commit(const struct frec_rb *ring,
 	 * Release: the data stores above are visible before the state.
 	 * Pairs with frec_rb_cursor_next:A and frec_rb_copy:A.
 	 */
-	for (i = 0; i < k; i++, state |= FREC_SLOT_CONT) {
+	for (i = 0; i < k; i++) {
 		slot = &rc->slots[(pos + i) & ring->mask];
-		smp_store_release(&slot->state, state); /* LMM(frec_rb_commit:A) */
+		smp_store_release(&slot->state, /* LMM(frec_rb_commit:A) */
+				  frec_rb_state(ring, pos + i, seq, i));
 	}
 }
 
@@ -543,7 +627,6 @@ void frec_rb_cursor_init(const struct frec_rb *ring,
 	smp_rmb(); /* LMM(frec_rb_cursor_init:A) */
 	cur->end = head;
 	cur->pos = head > ring->nr_slots ? head - ring->nr_slots : 0;
-	cur->last_seq = 0;
 	cur->raced = 0;
 }
 
@@ -576,7 +659,7 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 	const struct frec_slot *first = &rc->slots[pos & ring->mask];
 	const struct frec_slot *slot;
 	unsigned int k = 1, i, n, len = 0;
-	u64 word, cont = state | FREC_SLOT_CONT;
+	u64 word;
 
 	ent->seq = state >> FREC_SLOT_SEQ_SHIFT;
 	ent->ts = READ_ONCE(first->data[FREC_EVENT_TS]);
@@ -606,7 +689,8 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 	for (i = 1; i < k; i++) {
 		slot = &rc->slots[(pos + i) & ring->mask];
 		/* Pairs with frec_rb_commit:A: the data below is this record's. */
-		if (smp_load_acquire(&slot->state) != cont) /* LMM(frec_rb_copy:A) */
+		if (smp_load_acquire(&slot->state) != /* LMM(frec_rb_copy:A) */
+		    frec_rb_state(ring, pos + i, ent->seq, true))
 			return 0;
 		n = min_t(unsigned int, len, FREC_RECORD_CONT_BYTES);
 		if (buf) {
@@ -618,18 +702,19 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 	return k;
 }
 
-/* Did any of the @k slots at @pos change from record @state's? */
+/* Did any of the @k slots at @pos change from record @seq's? */
 static bool frec_rb_changed(const struct frec_rb *ring,
 			    struct frec_rb_cpu *rc, unsigned long pos,
-			    unsigned int k, u64 state)
+			    unsigned int k, u64 seq)
 {
 	const struct frec_slot *slot;
 	unsigned int i;
 
 	/* After frec_rb_cursor_next:B: sees BUSY or newer if the copy was torn. */
-	for (i = 0; i < k; i++, state |= FREC_SLOT_CONT) {
+	for (i = 0; i < k; i++) {
 		slot = &rc->slots[(pos + i) & ring->mask];
-		if (READ_ONCE(slot->state) != state) /* LMM(frec_rb_changed:A) */
+		if (READ_ONCE(slot->state) != /* LMM(frec_rb_changed:A) */
+		    frec_rb_state(ring, pos + i, seq, i))
 			return true;
 	}
 	return false;
@@ -645,7 +730,7 @@ static bool frec_rb_changed(const struct frec_rb *ring,
  *	NULL to count records without copying payloads.
  * @buf_len: size of @buf; a longer record is skipped.
  *
- * Records come in position order, which on one CPU is seq order.  Only
+ * Records come in position order, which on one CPU is timestamp order.  Only
  * whole committed records are returned; torn or overwritten ones are
  * skipped and counted in @cur->raced.
  *
@@ -673,6 +758,15 @@ bool frec_rb_cursor_next(const struct frec_rb *ring,
 			cur->pos++;
 			continue;
 		}
+		if (!(state & FREC_SLOT_LAP) != !(pos & ring->nr_slots)) {
+			/*
+			 * The record a lap before pos: pos's writer has
+			 * reserved its slot but not claimed it yet.
+			 */
+			cur->raced++;
+			cur->pos++;
+			continue;
+		}
 		k = frec_rb_copy(ring, rc, cur, pos, state, ent, buf, buf_len);
 		/*
 		 * Order the copy before the second look at the states and
@@ -685,15 +779,13 @@ bool frec_rb_cursor_next(const struct frec_rb *ring,
 		 * lap in the slot, head shows that lap reserved.
 		 */
 		head = local_read(&rc->head); /* LMM(frec_rb_cursor_next:C) */
-		if (!k || frec_rb_changed(ring, rc, pos, k, state) ||
-		    head - pos > ring->nr_slots ||
-		    ent->seq <= cur->last_seq) {
+		if (!k || frec_rb_changed(ring, rc, pos, k, ent->seq) ||
+		    head - pos > ring->nr_slots) {
 			cur->raced++;
 			cur->pos++;
 			continue;
 		}
 		ent->payload = buf;
-		cur->last_seq = ent->seq;
 		cur->pos = pos + k;
 		return true;
 	}

@@ -23,6 +23,8 @@
 
 #ifdef __KERNEL__
 #include <linux/atomic.h>
+#include <linux/build_bug.h>
+#include <linux/cache.h>
 #include <linux/preempt.h>
 #include <linux/types.h>
 #include <asm/local.h>
@@ -32,7 +34,7 @@
  * architectures"):
  *  - 64-bit words: a slot's state is a u64 that readers load and writers
  *    store whole, with acquire and release; a 32-bit kernel would tear it.
- *  - native 64-bit atomics: the global sequence is an atomic64_t, which
+ *  - native 64-bit atomics: the global-order sequence is an atomic64_t, which
  *    GENERIC_ATOMIC64 implements with a hashed spinlock that an NMI on
  *    the same CPU would deadlock on.
  *  - a cmpxchg that is safe in NMI context, for the CPU-local head; where
@@ -66,6 +68,10 @@ enum frec_drop_reason {
 	FREC_DROP_NR
 };
 
+/* frec_rb_init() flags. */
+#define FREC_RB_STOP_WHEN_FULL	0x1	/* keep the first records, not the newest */
+#define FREC_RB_GLOBAL_ORDER	0x2	/* seq from one counter shared by all CPUs */
+
 /* Writers that may be in progress at once on one CPU (task, softirq, hard
  * IRQ, NMI, and some slack for nested NMIs or recursion through a probe).
  */
@@ -80,10 +86,13 @@ enum frec_drop_reason {
  *	writer in progress on this CPU (see "Nested writers" in frec_rb.c).
  * @written: records offered to this CPU's part, stored or not.
  * @overwritten: stored records destroyed by newer ones.
+ * @seq: records stored in this CPU's part (the last seq given).
  * @dropped: records not stored, by reason.
  * @slots: the slot array, ring->nr_slots long.
  *
- * The counters are only written by this CPU; anyone may read them.
+ * The counters are only written by this CPU; anyone may read them.  The
+ * structure is cache-line aligned, so that no two CPUs' parts share a
+ * line even where they sit side by side (an array of them, in tests).
  */
 struct frec_rb_cpu {
 	local_t head;
@@ -91,9 +100,14 @@ struct frec_rb_cpu {
 	unsigned long pending_pos;
 	local_t written;
 	local_t overwritten;
+	local_t seq;
 	local_t dropped[FREC_DROP_NR];
 	struct frec_slot *slots;
-};
+} ____cacheline_aligned;
+
+static_assert(sizeof(struct frec_rb_cpu) % SMP_CACHE_BYTES == 0 &&
+	      __alignof__(struct frec_rb_cpu) >= SMP_CACHE_BYTES,
+	      "one CPU's ring state shares no cache line with another's");
 
 /**
  * struct frec_rb - the shape of a ring, shared by all its CPUs
@@ -104,6 +118,7 @@ struct frec_rb_cpu {
  * @max_record_slots: the most slots one record may take (1 for an event
  *	ring).
  * @stop_when_full: keep the first records instead of the newest.
+ * @global_order: seq comes from the counter shared by all CPUs.
  */
 struct frec_rb {
 	unsigned long nr_slots;
@@ -111,11 +126,12 @@ struct frec_rb {
 	unsigned int max_record_len;
 	unsigned int max_record_slots;
 	bool stop_when_full;
+	bool global_order;
 };
 
 /**
  * struct frec_rb_entry - a record as a reader copied it out
- * @seq: global sequence number.
+ * @seq: sequence number, per CPU (or global, for a global-order ring).
  * @ts: timestamp (ns).
  * @fmt: format string address (0 for a record of plain text).
  * @caller: caller address.
@@ -137,14 +153,12 @@ struct frec_rb_entry {
  * struct frec_rb_cursor - a reader's place in one CPU's part of a ring
  * @pos: the next position to look at.
  * @end: the head when the read started; newer records are not read.
- * @last_seq: sequence number of the last record returned.
  * @raced: records skipped because a writer overwrote them while they were
  *	being read.
  */
 struct frec_rb_cursor {
 	unsigned long pos;
 	unsigned long end;
-	u64 last_seq;
 	unsigned long raced;
 };
 
@@ -172,7 +186,7 @@ static inline void frec_rb_count_drop(struct frec_rb_cpu *rc,
 }
 
 int frec_rb_init(struct frec_rb *ring, unsigned long nr_slots,
-		 unsigned int max_record_len, bool stop_when_full);
+		 unsigned int max_record_len, unsigned int flags);
 unsigned int frec_rb_record_slots(unsigned int len);
 void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
 		      const struct frec_rb *ring);

@@ -19,7 +19,11 @@
  *                               interrupt it; on x86-64 the kernel's own
  *                               instructions (no LOCK prefix), elsewhere and
  *                               under TSan relaxed atomics
- *   local_clock                 CLOCK_MONOTONIC in ns
+ *   local_clock                 CLOCK_MONOTONIC in ns, or the TSC read
+ *                               plainly or ordered (frec_user_clock)
+ *   rmb                         LFENCE on x86, as the kernel's (TSan: the
+ *                               C11 acquire fence)
+ *   ____cacheline_aligned       64-byte alignment; SMP_CACHE_BYTES 64
  *   do_div, min, min_t          their plain C meaning
  *   U64_MAX, NSEC_PER_SEC       <linux/limits.h>'s, <linux/time64.h>'s
  *   frec_rb_nmi_refused         false, unless a harness test simulates an
@@ -82,6 +86,12 @@ typedef __s64 s64;
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define smp_wmb()	__atomic_thread_fence(__ATOMIC_RELEASE)
 #define barrier()	__asm__ __volatile__("" ::: "memory")
+
+#define SMP_CACHE_BYTES		64
+#define ____cacheline_aligned	__attribute__((aligned(SMP_CACHE_BYTES)))
+#ifndef static_assert
+#define static_assert		_Static_assert
+#endif
 
 typedef struct { s64 counter; } atomic64_t;
 #define ATOMIC64_INIT(i)	{ (i) }
@@ -167,10 +177,45 @@ static inline long local_cmpxchg(local_t *l, long old, long new)
 }
 #endif
 
+/*
+ * The clock records take (frec_rb_clock() puts rmb() in front of it):
+ *   FREC_USER_CLOCK_MONOTONIC  clock_gettime(CLOCK_MONOTONIC), ns (the
+ *                              vDSO reads the TSC ordered itself)
+ *   FREC_USER_CLOCK_TSC        a plain RDTSC, cycles: what sched_clock()
+ *                              reads on x86
+ *   FREC_USER_CLOCK_TSC_UNORDERED  a plain RDTSC with no rmb() before it:
+ *                              only for the litmus test that shows why
+ *                              the barrier is there
+ * The harness's clock-order tests choose; everything else keeps the
+ * default, MONOTONIC.
+ */
+enum frec_user_clock_kind {
+	FREC_USER_CLOCK_MONOTONIC,
+	FREC_USER_CLOCK_TSC,
+	FREC_USER_CLOCK_TSC_UNORDERED,
+};
+extern enum frec_user_clock_kind frec_user_clock;
+
+/* The kernel's rmb(); left out for FREC_USER_CLOCK_TSC_UNORDERED. */
+static inline void rmb(void)
+{
+	if (frec_user_clock == FREC_USER_CLOCK_TSC_UNORDERED)
+		return;
+#if defined(__x86_64__) && !defined(__SANITIZE_THREAD__)
+	__asm__ __volatile__("lfence" ::: "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+#endif
+}
+
 static inline u64 local_clock(void)
 {
 	struct timespec ts;
 
+#if defined(__x86_64__)
+	if (frec_user_clock != FREC_USER_CLOCK_MONOTONIC)
+		return __builtin_ia32_rdtsc();
+#endif
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
 }

@@ -89,7 +89,7 @@ static double bench(enum bench_kind kind, int threads, double *agg_mops)
 	double ns = 0, ops_per_ns = 0;
 	int i;
 
-	frec_rb_init(&ring, 1 << 16, kind == BENCH_RECORD ? 256 : 0, false);
+	frec_rb_init(&ring, 1 << 16, kind == BENCH_RECORD ? 256 : 0, 0);
 	for (i = 0; i < 2; i++) {
 		struct frec_slot *s = aligned_alloc(64, ring.nr_slots * sizeof(*s));
 

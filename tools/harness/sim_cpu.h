@@ -11,9 +11,6 @@
 
 #include "frec_user.h"
 
-/* Keeps a benchmark's per-thread data off other threads' cache lines. */
-#define ____cacheline_aligned	__attribute__((__aligned__(64)))
-
 /* Simulated CPUs the harness uses at most. */
 #define SIM_NR_CPUS	64
 
