@@ -63,6 +63,8 @@
 #include "frec_user.h"
 #endif
 
+#include <frec_raw.h>
+
 /*
  * Longest line, newline included.  A longer one is cut to fit and ends in
  * "[...]\n"; the module and the decoder both use this size, so they cut
@@ -77,9 +79,26 @@
  */
 #define FREC_FORMAT_UNREADABLE	"[format %s unreadable]"
 
-/* The dump's first lines: the clock name follows "clock=". */
+/*
+ * The dump's first lines: the clock name follows "clock=", the order in
+ * force (frec_format_order()) follows "order=".
+ */
 #define FREC_FORMAT_HEADER_FMT \
-	"# frec dump: clock=%s\n# seq [seconds] cpu ring: caller message\n"
+	"# frec dump: clock=%s order=%s\n# seq [seconds] cpu ring: caller message\n"
+
+/*
+ * The order a dump is in, from its raw header's flags (uapi/frec_raw.h):
+ * "global" (merged by the global seq), "time" (by timestamp, the clock
+ * synchronised across CPUs) or "time-approximate" (by timestamp, the
+ * clock not known to be synchronised: across CPUs the order is
+ * approximate).
+ */
+static inline const char *frec_format_order(unsigned int raw_flags)
+{
+	if (raw_flags & FREC_RAW_MERGE_BY_SEQ)
+		return "global";
+	return raw_flags & FREC_RAW_CLOCK_SYNCED ? "time" : "time-approximate";
+}
 
 /**
  * struct frec_format_env - how a formatter finds what records point to
