@@ -50,6 +50,16 @@ enum frec_ring_kind {
 };
 
 /*
+ * OR'ed into the kind given to frec_ring_create() or FREC_DEFINE_RING():
+ * the ring numbers its records from one counter shared by every CPU, a
+ * total order of its own (a dump of such rings only is merged by it), at
+ * the price of a cache line every recording CPU writes.  Without it each
+ * CPU numbers its own records and readers merge by timestamp (README,
+ * "Order").  debugfs rings/<name>/order switches a ring either way.
+ */
+#define FREC_RING_GLOBAL_ORDER	0x100
+
+/*
  * Levels, most important first.  A call site records at a level (
  * frec_record() and frec_printk() at FREC_LEVEL_INFO) and a ring stores
  * what is at or below its own level, set at run time (debugfs
@@ -151,7 +161,8 @@ struct frec_ring_def {
 /**
  * FREC_DEFINE_RING() - define a ring that lives as long as the module
  * @id: a C identifier, also the ring's name.
- * @ring_kind: FREC_RING_EVENTS or FREC_RING_RECORDS.
+ * @ring_kind: FREC_RING_EVENTS or FREC_RING_RECORDS, optionally OR'ed with
+ *	FREC_RING_GLOBAL_ORDER.
  * @bytes: bytes per CPU, a power of two of at least 128.
  * @max_len: longest record of a record ring, 0 for an event ring.
  *

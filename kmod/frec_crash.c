@@ -27,11 +27,12 @@
  * What is printed
  * ---------------
  * Per ring (all rings, or those oops_rings names), the newest oops_records
- * records, merged across rings and CPUs in sequence order, each line as
- * frec/dump prints it, between two markers a tool can find:
+ * records, merged across rings and CPUs in the order frec/dump uses (one
+ * merge engine, lib/frec_merge.c, in its mode that allocates nothing),
+ * each line as frec/dump prints it, between two markers a tool can find:
  *
  *   ---[ frec dump begin: oops, newest 64 records per ring ]---
- *   # frec dump: clock=local
+ *   # frec dump: clock=local order=time
  *   # seq [seconds] cpu ring: caller message
  *   ... one line per record ...
  *   ---[ frec dump end: 131 records, 3 rings, 11532 bytes ]---
@@ -70,9 +71,9 @@
  * - No lock: the rings are found on frec_rings_list as an RCU list, with
  *   preemption off (rings are freed after synchronize_rcu(), see
  *   frec_rings.c), and each ring's store is read as writers read it.
- * - No allocation: the merge state, one cursor per ring and CPU for up to
- *   FREC_CRASH_MAX_RINGS rings, and the formatting scratch space are
- *   allocated when frec loads.
+ * - No allocation: the merge state, one cursor and one heap item per ring
+ *   and CPU for up to FREC_CRASH_MAX_RINGS rings, and the formatting
+ *   scratch space are allocated when frec loads.
  * - No waiting: ring readers never wait for writers (frec_rb.c); a
  *   record that a dying writer left half-written is BUSY and skipped.
  * - Once: frec_crash_busy admits one dump at a time.  A fault inside the
@@ -115,6 +116,8 @@
 #include "frec_debugfs.h"
 #include "frec_filter.h"
 #include "frec_format_kernel.h"
+#include "frec_merge.h"
+#include "frec_order.h"
 #include "frec_rings.h"
 
 /* Rings one console dump covers at most; the rest are named, not dumped. */
@@ -160,16 +163,16 @@ struct frec_crash_ring {
 
 /**
  * struct frec_crash_source - one CPU's part of a dumped ring
- * @at: the cursor before the record in @seq (to read it again, whole).
+ * @at: the cursor before the record in @key (to read it again, whole).
  * @cur: the cursor after it.
- * @seq: the record's sequence number.
+ * @key: the record's place in the merged order.
  * @ring_index: index into frec_crash_state.rings.
  * @cpu: the CPU.
- * @have: @seq names a record.
+ * @have: @key names a record.
  */
 struct frec_crash_source {
 	struct frec_rb_cursor at, cur;
-	u64 seq;
+	struct frec_merge_key key;
 	unsigned int ring_index;
 	unsigned int cpu;
 	bool have;
@@ -181,6 +184,8 @@ struct frec_crash_source {
  * @nr_rings: their number.
  * @sources: nr_rings * nr_cpu_ids of them.
  * @nr_sources: their number.
+ * @items: the merge's heap, one item per source.
+ * @merge: the merge.
  * @fk: formatting scratch space.
  * @payload: a variable-size record's payload.
  */
@@ -189,6 +194,8 @@ struct frec_crash_state {
 	unsigned int nr_rings;
 	struct frec_crash_source *sources;
 	unsigned int nr_sources;
+	struct frec_merge_item *items;
+	struct frec_merge merge;
 	struct frec_format_kernel fk;
 	char payload[FREC_RING_MAX_RECORD_LEN];
 };
@@ -199,9 +206,24 @@ static struct frec_crash_state *frec_crash;
 static struct frec_crash_state *frec_crash_task;
 /* One dump at a time; a dump interrupted by a fault keeps it taken. */
 static atomic_t frec_crash_busy = ATOMIC_INIT(0);
-/* The newest seq a dump printed: a panic after an oops starts above it. */
-static u64 frec_crash_last_seq;
-/* Peek at the next record of @src: its seq, and the cursors around it. */
+/*
+ * The newest record an oops or panic dump printed (valid if
+ * frec_crash_last_printed): a panic after an oops prints what follows it.
+ * Only dumps holding frec_crash_busy use it.
+ */
+static struct frec_merge_key frec_crash_last;
+static bool frec_crash_last_printed;
+
+/* The key of record @ent of @src. */
+static void frec_crash_key(struct frec_crash_source *src, const struct frec_rb_entry *ent,
+			   struct frec_merge_key *key)
+{
+	*key = (struct frec_merge_key) {
+		.ts = ent->ts, .seq = ent->seq, .cpu = src->cpu, .ring = src->ring_index,
+	};
+}
+
+/* Peek at the next record of @src: its key, and the cursors around it. */
 static void frec_crash_peek(struct frec_crash_state *st, struct frec_crash_source *src)
 {
 	struct frec_ring_store *store = st->rings[src->ring_index].store;
@@ -210,23 +232,34 @@ static void frec_crash_peek(struct frec_crash_state *st, struct frec_crash_sourc
 	src->at = src->cur;
 	src->have = frec_rb_cursor_next(&store->layout, per_cpu_ptr(store->cpus, src->cpu),
 					&src->cur, &ent, NULL, 0);
-	src->seq = ent.seq;
+	if (src->have)
+		frec_crash_key(src, &ent, &src->key);
 }
 
-/* Skip records of @src's part so that at most @keep newer than @min_seq remain. */
+/* Is the record at @key newer than what @after asks for (NULL: all are)? */
+static bool frec_crash_wanted(struct frec_crash_state *st, const struct frec_merge_key *after,
+			      const struct frec_merge_key *key)
+{
+	return !after || frec_merge_before(&st->merge, after, key);
+}
+
+/* Skip records of @src's part so that at most @keep wanted ones remain. */
 static void frec_crash_trim_cpu(struct frec_crash_state *st, struct frec_crash_source *src,
-				unsigned int keep, u64 min_seq)
+				unsigned int keep, const struct frec_merge_key *after)
 {
 	struct frec_ring_store *store = st->rings[src->ring_index].store;
 	struct frec_rb_cpu *rc = per_cpu_ptr(store->cpus, src->cpu);
 	struct frec_rb_cursor count = src->cur;
+	struct frec_merge_key key;
 	struct frec_rb_entry ent;
 	unsigned long n = 0;
 
-	while (frec_rb_cursor_next(&store->layout, rc, &count, &ent, NULL, 0))
-		n += ent.seq > min_seq;
+	while (frec_rb_cursor_next(&store->layout, rc, &count, &ent, NULL, 0)) {
+		frec_crash_key(src, &ent, &key);
+		n += frec_crash_wanted(st, after, &key);
+	}
 	for (frec_crash_peek(st, src); src->have; frec_crash_peek(st, src)) {
-		if (src->seq <= min_seq)
+		if (!frec_crash_wanted(st, after, &src->key))
 			continue;
 		if (n <= keep)
 			break;
@@ -251,17 +284,53 @@ static unsigned long frec_crash_remaining(struct frec_crash_state *st,
 	return n;
 }
 
-/* The source with the lowest seq among @src[0..n), or NULL. */
-static struct frec_crash_source *frec_crash_oldest(struct frec_crash_source *src,
-						   unsigned int n)
+/* Start a merge of the sources @first..@first + @n that hold a record. */
+static void frec_crash_merge_start(struct frec_crash_state *st, unsigned int first,
+				   unsigned int n)
 {
-	struct frec_crash_source *best = NULL;
 	unsigned int i;
 
-	for (i = 0; i < n; i++)
-		if (src[i].have && (!best || src[i].seq < best->seq))
-			best = &src[i];
-	return best;
+	st->merge.nr = 0;
+	for (i = first; i < first + n; i++)
+		if (st->sources[i].have)
+			frec_merge_push(&st->merge, i, &st->sources[i].key);
+}
+
+/* The source of the oldest record in the merge, or NULL; it leaves the merge. */
+static struct frec_crash_source *frec_crash_oldest(struct frec_crash_state *st)
+{
+	unsigned int i;
+
+	return frec_merge_pop(&st->merge, &i) ? &st->sources[i] : NULL;
+}
+
+/* Move @src past its record, back into the merge if it has another. */
+static void frec_crash_advance(struct frec_crash_state *st, struct frec_crash_source *src)
+{
+	frec_crash_peek(st, src);
+	if (src->have)
+		frec_merge_push(&st->merge, src - st->sources, &src->key);
+}
+
+/* Do all rings on frec_rings_list that @filter passes number by a global seq? */
+static bool frec_crash_by_seq(const struct frec_filter *filter)
+{
+	struct frec_ring_store *store;
+	struct frec_ring *ring;
+	bool any = false;
+
+	list_for_each_entry_rcu(ring, &frec_rings_list, node,
+				lockdep_is_held(&frec_rings_rwsem)) {
+		if (filter && !frec_filter_ring(filter, ring->name))
+			continue;
+		store = rcu_dereference_check(ring->store,
+					      lockdep_is_held(&frec_rings_rwsem) ||
+					      rcu_read_lock_sched_held());
+		if (!store->layout.global_order)
+			return false;
+		any = true;
+	}
+	return any;
 }
 
 /*
@@ -274,12 +343,12 @@ static struct frec_crash_source *frec_crash_oldest(struct frec_crash_source *src
 			      rcu_read_lock_sched_held())
 
 /*
- * Find the rings to dump and place each ring's cursors on its newest
- * oops_records records above @min_seq.  Returns rings not dumped for lack
- * of room.
+ * Find the rings to dump, place each ring's cursors on its newest
+ * oops_records records after @after (all if NULL), and start the merge of
+ * them all.  Returns rings not dumped for lack of room.
  */
 static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int keep,
-				       u64 min_seq)
+				       const struct frec_merge_key *after)
 {
 	const struct frec_filter *filter =
 		rcu_dereference_check(frec_crash_filter,
@@ -294,6 +363,8 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 
 	st->nr_rings = 0;
 	st->nr_sources = 0;
+	frec_merge_init(&st->merge, st->items, FREC_CRASH_MAX_RINGS * nr_cpu_ids,
+			frec_crash_by_seq(filter));
 	list_for_each_entry_rcu(ring, &frec_rings_list, node,
 				lockdep_is_held(&frec_rings_rwsem)) {
 		if (filter && !frec_filter_ring(filter, ring->name))
@@ -316,20 +387,22 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 			frec_rb_cursor_init(&store->layout, per_cpu_ptr(store->cpus, cpu),
 					    &src->cur);
 			/* Newest @keep of each CPU, then of the ring. */
-			frec_crash_trim_cpu(st, src, keep, min_seq);
+			frec_crash_trim_cpu(st, src, keep, after);
 		}
-		st->nr_sources += c;
-		/* The ring's oldest go until @keep remain, in seq order. */
+		/* The ring's oldest go until @keep remain, in merged order. */
 		total = 0;
 		for (i = 0; i < c; i++)
 			total += frec_crash_remaining(st, &ring_src[i]);
+		frec_crash_merge_start(st, st->nr_sources, c);
 		for (; total > keep; total--) {
-			src = frec_crash_oldest(ring_src, c);
+			src = frec_crash_oldest(st);
 			if (!src)
 				break;
-			frec_crash_peek(st, src);
+			frec_crash_advance(st, src);
 		}
+		st->nr_sources += c;
 	}
+	frec_crash_merge_start(st, 0, st->nr_sources);
 	return skipped;
 }
 
@@ -352,7 +425,7 @@ static size_t frec_crash_format(struct frec_crash_state *st, struct frec_crash_s
 	rcu_read_lock();
 	if (frec_rb_cursor_next(&cr->store->layout, per_cpu_ptr(cr->store->cpus, src->cpu),
 				&again, &rec.ent, st->payload, sizeof(st->payload)) &&
-	    rec.ent.seq == src->seq) {
+	    rec.ent.seq == src->key.seq) {
 		rec.payload = st->payload;
 		len = frec_format_kernel_line(&st->fk, &rec);
 	}
@@ -361,18 +434,19 @@ static size_t frec_crash_format(struct frec_crash_state *st, struct frec_crash_s
 }
 
 /* The bytes the dump's records take, each formatted once to be measured. */
-static size_t frec_crash_measure(struct frec_crash_state *st, unsigned int keep, u64 min_seq)
+static size_t frec_crash_measure(struct frec_crash_state *st, unsigned int keep,
+				 const struct frec_merge_key *after)
 {
 	struct frec_crash_source *src;
 	size_t total = 0;
 
-	frec_crash_prepare(st, keep, min_seq);
-	while ((src = frec_crash_oldest(st->sources, st->nr_sources))) {
+	frec_crash_prepare(st, keep, after);
+	while ((src = frec_crash_oldest(st))) {
 		if (st->rings[src->ring_index].printed++ < keep) {
 			total += frec_crash_format(st, src);
 			touch_nmi_watchdog();
 		}
-		frec_crash_peek(st, src);
+		frec_crash_advance(st, src);
 	}
 	return total;
 }
@@ -436,8 +510,8 @@ static void frec_crash_pace_line(struct frec_crash_pace *pace, size_t len)
  * caller) preemption is off, frec_crash_busy held, and at most oops_bytes
  * of records are printed.
  */
-static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64 min_seq,
-			    bool may_sleep)
+static void frec_crash_dump(struct frec_crash_state *st, const char *reason,
+			    const struct frec_merge_key *after, bool may_sleep)
 {
 	unsigned int keep = READ_ONCE(frec_crash_records), skipped, lines = 0, left_out = 0;
 	size_t len, bytes = 0, bound = READ_ONCE(frec_crash_bytes), rest = 0;
@@ -446,17 +520,18 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 
 	/* Bounded: the oldest records go until the rest fits. */
 	if (!may_sleep)
-		rest = frec_crash_measure(st, keep, min_seq);
-	skipped = frec_crash_prepare(st, keep, min_seq);
-	if (min_seq)
+		rest = frec_crash_measure(st, keep, after);
+	skipped = frec_crash_prepare(st, keep, after);
+	if (after)
 		printk(KERN_EMERG
-		       "---[ frec dump begin: %s, newest %u records per ring after seq %llu ]---\n",
-		       reason, keep, min_seq);
+		       "---[ frec dump begin: %s, newest %u records per ring after cpu%u seq %llu ]---\n",
+		       reason, keep, after->cpu, after->seq);
 	else
 		printk(KERN_EMERG "---[ frec dump begin: %s, newest %u records per ring ]---\n",
 		       reason, keep);
-	printk(KERN_EMERG FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME);
-	while ((src = frec_crash_oldest(st->sources, st->nr_sources))) {
+	printk(KERN_EMERG FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
+	       frec_format_order(frec_raw_order_flags(st->merge.by_seq)));
+	while ((src = frec_crash_oldest(st))) {
 		if (st->rings[src->ring_index].printed++ < keep) {
 			len = frec_crash_format(st, src);
 			if (!may_sleep && len && (rest > bound || bytes + len > bound)) {
@@ -467,16 +542,18 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 				rest -= min(rest, len);
 				lines++;
 				bytes += len;
-				/* Read lock-free by frec_crash_panic(). */
-				if (src->seq > frec_crash_last_seq)
-					WRITE_ONCE(frec_crash_last_seq, src->seq);
+				/* Under frec_crash_busy, for a panic dump after it. */
+				if (!may_sleep) {
+					frec_crash_last = src->key;
+					frec_crash_last_printed = true;
+				}
 				if (may_sleep)
 					frec_crash_pace_line(&pace, len);
 			}
 			/* A slow console with IRQs off: keep the watchdogs quiet. */
 			touch_nmi_watchdog();
 		}
-		frec_crash_peek(st, src);
+		frec_crash_advance(st, src);
 	}
 	if (skipped)
 		printk(KERN_EMERG "frec: %u more rings not dumped (at most %u)\n", skipped,
@@ -497,10 +574,11 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason, u64
 }
 
 /*
- * Dump unless another dump is running (or died); @min_seq > 0 prints only
- * records newer than that.  Returns false if it did not dump.
+ * Dump unless another dump is running (or died); @after_last prints only
+ * records after the newest an earlier such dump printed.  Returns false if
+ * it did not dump.
  */
-static bool frec_crash_try_dump(const char *reason, u64 min_seq)
+static bool frec_crash_try_dump(const char *reason, bool after_last)
 {
 	if (!frec_crash)
 		return false;
@@ -514,7 +592,8 @@ static bool frec_crash_try_dump(const char *reason, u64 min_seq)
 		return false;
 	}
 	preempt_disable_notrace();
-	frec_crash_dump(frec_crash, reason, min_seq, false);
+	frec_crash_dump(frec_crash, reason,
+			after_last && frec_crash_last_printed ? &frec_crash_last : NULL, false);
 	preempt_enable_notrace();
 	/* This dump's state before the flag.  Pairs with frec_crash_try_dump:A. */
 	atomic_set_release(&frec_crash_busy, 0); /* LMM(frec_crash_try_dump:B) */
@@ -531,7 +610,7 @@ static void frec_crash_task_dump(const char *reason)
 {
 	mutex_lock(&frec_crash_filter_lock);
 	down_read(&frec_rings_rwsem);
-	frec_crash_dump(frec_crash_task, reason, 0, true);
+	frec_crash_dump(frec_crash_task, reason, NULL, true);
 	up_read(&frec_rings_rwsem);
 	mutex_unlock(&frec_crash_filter_lock);
 }
@@ -541,7 +620,7 @@ static void frec_crash_task_dump(const char *reason)
  * @reason: said in the begin marker, e.g. "mydrv: firmware hang".
  *
  * Prints per ring (those the oops_rings setting names) the newest
- * oops_records records, merged in sequence order, as frec's dump file
+ * oops_records records, merged in the order frec's dump file uses, as it
  * shows them, between "---[ frec dump begin" and "---[ frec dump end"
  * lines, at KERN_EMERG; addresses that are not symbols print as printk's
  * %p prints them.  It is what frec prints on an oops or a panic; a driver
@@ -568,7 +647,7 @@ int frec_console_dump(const char *reason)
 		frec_crash_task_dump(reason ?: "request");
 		return 0;
 	}
-	return frec_crash_try_dump(reason ?: "request", 0) ? 0 : -EBUSY;
+	return frec_crash_try_dump(reason ?: "request", false) ? 0 : -EBUSY;
 }
 EXPORT_SYMBOL_GPL(frec_console_dump);
 
@@ -593,7 +672,7 @@ static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *da
 	if (val != DIE_OOPS)
 		return NOTIFY_DONE;
 	if (READ_ONCE(frec_crash_oops_dump))
-		frec_crash_try_dump("oops", 0);
+		frec_crash_try_dump("oops", false);
 	/*
 	 * An oops in process context kills the task and the kernel goes
 	 * on; in interrupt context it panics.  Preemption is off in a
@@ -610,7 +689,7 @@ static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *da
 static int frec_crash_panic(struct notifier_block *nb, unsigned long val, void *data)
 {
 	if (READ_ONCE(frec_crash_oops_dump))
-		frec_crash_try_dump("panic", READ_ONCE(frec_crash_last_seq));
+		frec_crash_try_dump("panic", true);
 	return NOTIFY_DONE;
 }
 
@@ -629,6 +708,7 @@ static void frec_crash_state_free(struct frec_crash_state *st)
 	if (!st)
 		return;
 	vfree(st->sources);
+	vfree(st->items);
 	vfree(st);
 }
 
@@ -640,8 +720,9 @@ static struct frec_crash_state *frec_crash_state_alloc(void)
 	if (!st)
 		return NULL;
 	st->sources = vcalloc(FREC_CRASH_MAX_RINGS * nr_cpu_ids, sizeof(*st->sources));
-	if (!st->sources) {
-		vfree(st);
+	st->items = vcalloc(FREC_CRASH_MAX_RINGS * nr_cpu_ids, sizeof(*st->items));
+	if (!st->sources || !st->items) {
+		frec_crash_state_free(st);
 		return NULL;
 	}
 	frec_format_kernel_init(&st->fk, true);

@@ -8,8 +8,11 @@
  *   level     err, warn, info, debug, trace (or 1 to 5); reads the name
  *   size      bytes per CPU; writing a power of two resizes the ring
  *   clear     write 1: throw away what the ring holds
+ *   order     cpu (each CPU numbers its records; the default) or global
+ *             (one counter for all CPUs); writing clears the ring
  *   stats     per CPU and in all: written, readable, overwritten, dropped
- *             by reason, cleared
+ *             by reason, cleared, and seq, the last seq given on that CPU
+ *             since the last clear (seq - readable records were lost)
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -174,10 +177,48 @@ static const struct file_operations frec_ring_size_fops = {
 	.llseek = default_llseek,
 };
 
+/* rings/<name>/order: cpu or global */
+
+static ssize_t frec_ring_order_read(struct file *file, char __user *ubuf, size_t count,
+				    loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	const char *order;
+
+	down_read(&frec_rings_rwsem);
+	order = frec_ring_store_locked(ring)->layout.global_order ? "global\n" : "cpu\n";
+	up_read(&frec_rings_rwsem);
+	return simple_read_from_buffer(ubuf, count, ppos, order, strlen(order));
+}
+
+static ssize_t frec_ring_order_write(struct file *file, const char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	struct frec_ring *ring = file->f_inode->i_private;
+	char buf[16];
+	int err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, sizeof(buf));
+
+	if (err)
+		return err;
+	if (strcmp(buf, "cpu") && strcmp(buf, "global")) {
+		frec_debugfs_refuse(file, buf, "want cpu or global");
+		return -EINVAL;
+	}
+	err = frec_ring_set_order(ring, !strcmp(buf, "global"));
+	return err ?: count;
+}
+
+static const struct file_operations frec_ring_order_fops = {
+	.owner = THIS_MODULE,
+	.read = frec_ring_order_read,
+	.write = frec_ring_order_write,
+	.llseek = default_llseek,
+};
+
 /* rings/<name>/stats */
 
 static void frec_ring_stats_line(struct seq_file *m, const char *who,
-				 const struct frec_ring_totals *t, u64 readable)
+				 const struct frec_ring_totals *t, u64 readable, u64 seq)
 {
 	int i;
 
@@ -185,7 +226,7 @@ static void frec_ring_stats_line(struct seq_file *m, const char *who,
 		   readable, t->overwritten);
 	for (i = 0; i < FREC_DROP_NR; i++)
 		seq_printf(m, " %s=%llu", frec_drop_names[i], t->dropped[i]);
-	seq_printf(m, " cleared=%llu\n", t->cleared);
+	seq_printf(m, " cleared=%llu seq=%llu\n", t->cleared, seq);
 }
 
 static int frec_ring_stats_show(struct seq_file *m, void *unused)
@@ -196,7 +237,7 @@ static int frec_ring_stats_show(struct seq_file *m, void *unused)
 	struct frec_rb_cursor cur;
 	struct frec_rb_entry ent;
 	struct frec_rb_cpu *rc;
-	u64 readable, all = 0;
+	u64 readable, all = 0, seq, all_seq = 0;
 	char who[16];
 	int cpu, i;
 
@@ -206,20 +247,23 @@ static int frec_ring_stats_show(struct seq_file *m, void *unused)
 		frec_ring_totals(ring, cpu, &t);
 		rc = per_cpu_ptr(store->cpus, cpu);
 		readable = 0;
+		/* A global-order ring's seqs are not this CPU's count. */
+		seq = store->layout.global_order ? 0 : local_read(&rc->seq);
 		frec_rb_cursor_init(&store->layout, rc, &cur);
 		while (frec_rb_cursor_next(&store->layout, rc, &cur, &ent, NULL, 0))
 			readable++;
 		snprintf(who, sizeof(who), "cpu%d", cpu);
-		frec_ring_stats_line(m, who, &t, readable);
+		frec_ring_stats_line(m, who, &t, readable, seq);
 		sum.written += t.written;
 		sum.overwritten += t.overwritten;
 		for (i = 0; i < FREC_DROP_NR; i++)
 			sum.dropped[i] += t.dropped[i];
 		sum.cleared += t.cleared;
 		all += readable;
+		all_seq += seq;
 	}
 	up_read(&frec_rings_rwsem);
-	frec_ring_stats_line(m, "all", &sum, all);
+	frec_ring_stats_line(m, "all", &sum, all, all_seq);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(frec_ring_stats);
@@ -247,6 +291,7 @@ void frec_debugfs_add_ring(struct frec_ring *ring)
 	debugfs_create_file("level", 0600, dir, ring, &frec_ring_level_fops);
 	debugfs_create_file("size", 0600, dir, ring, &frec_ring_size_fops);
 	debugfs_create_file("clear", 0200, dir, ring, &frec_clear_fops);
+	debugfs_create_file("order", 0600, dir, ring, &frec_ring_order_fops);
 	debugfs_create_file("stats", 0400, dir, ring, &frec_ring_stats_fops);
 }
 

@@ -3,7 +3,7 @@
  * frec_dump.c - the debugfs files that stream records out:
  *
  *   dump            every ring (or, as rings/<name>/dump, one ring) merged
- *                   in sequence order, one line per record (frec_format.h),
+ *                   in the merged order, one line per record (frec_format.h),
  *                   narrowed by the filter in force when the file is opened
  *   raw             the same records, all of them, as the binary stream of
  *                   uapi/frec_raw.h, for tools/frec-decode
@@ -31,6 +31,7 @@
 #include "frec_dump.h"
 #include "frec_filter.h"
 #include "frec_format_kernel.h"
+#include "frec_order.h"
 #include "frec_reader.h"
 
 /* Records one fill of a chunk looks at, at most, with the lock held. */
@@ -117,7 +118,8 @@ static void frec_dump_fill_text(struct frec_dump_file *df)
 	if (!df->header_done) {
 		df->header_done = true;
 		df->chunk_len = scnprintf(df->chunk, sizeof(df->chunk),
-					  FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME);
+					  FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
+					  frec_format_order(frec_raw_order_flags(frec_reader_by_seq(df->rd))));
 	}
 	while (frec_dump_room(df) && budget) {
 		rcu_read_lock();
@@ -141,6 +143,7 @@ static void frec_dump_raw_header(struct frec_dump_file *df)
 		.header_bytes = sizeof(h),
 		.slot_bytes = FREC_SLOT_BYTES,
 		.word_bytes = sizeof(unsigned long),
+		.flags = frec_raw_order_flags(frec_reader_by_seq(df->rd)),
 	};
 
 	memcpy(h.magic, FREC_RAW_MAGIC, sizeof(FREC_RAW_MAGIC));
@@ -155,6 +158,8 @@ static void frec_dump_raw_ring(struct frec_dump_file *df, unsigned int index,
 		.head = { .type = FREC_RAW_RING, .bytes = sizeof(r) },
 		.id = index,
 		.kind = ring ? ring->kind : 0,
+		.order = ring && frec_ring_store_locked(ring)->layout.global_order ?
+			 FREC_RING_ORDER_GLOBAL : FREC_RING_ORDER_CPU,
 	};
 
 	if (ring)

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frec_reader.c - reading every ring's records merged in sequence order.
+ * frec_reader.c - reading every ring's records merged in one order.
  *
  * A reader has one source per (ring, CPU): a cursor into that CPU's part
  * and the next record it holds, copied out.  frec_reader_next() returns
- * the source record with the lowest sequence number and refills that
- * source, so records come out in global order whatever ring and CPU wrote
- * them: the k-way merge of lists each already in order (positions on one
- * CPU are in seq order, frec_rb.c).
+ * the first source record in the merged order (lib/frec_merge.c: by
+ * timestamp, CPU and seq, or by global seq when every ring read is a
+ * global-order ring) and refills that source: the k-way merge of lists
+ * each already in order (positions on one CPU are in timestamp order,
+ * frec_rb.c).
  *
  * The rings a reader reads are fixed when it opens.  Between calls, with
  * frec_rings_rwsem not held, a ring may be destroyed, resized or cleared:
@@ -34,6 +35,7 @@
 
 #include "frec_filter.h"
 #include "frec_formats.h"
+#include "frec_merge.h"
 #include "frec_reader.h"
 
 /**
@@ -80,6 +82,11 @@ struct frec_reader_source {
  * @rings: them.
  * @nr_sources: sources.
  * @sources: them.
+ * @items: the merge's heap, one item per source.
+ * @merge: the merge of the sources that hold a record.
+ * @primed: sources 0 to @primed - 1 have been filled and queued once.
+ * @refill: the source whose record the last call returned (to fill and
+ *	queue again), or -1.
  */
 struct frec_reader {
 	const struct frec_filter *filter;
@@ -88,6 +95,10 @@ struct frec_reader {
 	struct frec_reader_ring *rings;
 	unsigned int nr_sources;
 	struct frec_reader_source *sources;
+	struct frec_merge_item *items;
+	struct frec_merge merge;
+	unsigned int primed;
+	int refill;
 };
 
 static bool frec_reader_wants(const struct frec_filter *filter, struct frec_ring *ring,
@@ -106,6 +117,7 @@ static void frec_reader_free(struct frec_reader *rd)
 		for (i = 0; i < rd->nr_sources; i++)
 			kfree(rd->sources[i].buf);
 	kvfree(rd->sources);
+	kvfree(rd->items);
 	kvfree(rd->rings);
 	kfree(rd);
 }
@@ -129,22 +141,30 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 	struct frec_reader *rd;
 	struct frec_ring *ring;
 	unsigned int n = 0, r, i;
+	bool by_seq = true;
 	int cpu;
 
 	rd = kzalloc(sizeof(*rd), GFP_KERNEL);
 	if (!rd)
 		return ERR_PTR(-ENOMEM);
 	rd->filter = filter;
+	rd->refill = -1;
 
 	down_read(&frec_rings_rwsem);
-	list_for_each_entry(ring, &frec_rings_list, node)
-		n += frec_reader_wants(filter, ring, only);
+	list_for_each_entry(ring, &frec_rings_list, node) {
+		if (!frec_reader_wants(filter, ring, only))
+			continue;
+		n++;
+		by_seq &= frec_ring_store_locked(ring)->layout.global_order;
+	}
 	/* Rings times possible CPUs: can be megabytes on a big machine. */
 	rd->rings = kvcalloc(n ?: 1, sizeof(*rd->rings), GFP_KERNEL);
 	rd->sources = kvcalloc((n ?: 1) * num_possible_cpus(), sizeof(*rd->sources),
 			       GFP_KERNEL);
-	if (!rd->rings || !rd->sources)
+	rd->items = kvcalloc((n ?: 1) * num_possible_cpus(), sizeof(*rd->items), GFP_KERNEL);
+	if (!rd->rings || !rd->sources || !rd->items)
 		goto nomem;
+	frec_merge_init(&rd->merge, rd->items, (n ?: 1) * num_possible_cpus(), n && by_seq);
 	r = 0;
 	i = 0;
 	list_for_each_entry(ring, &frec_rings_list, node) {
@@ -302,8 +322,28 @@ static void frec_reader_copy_again(struct frec_reader *rd)
 	}
 }
 
+/*
+ * Fill source @i if it needs it and queue its record in the merge.  False
+ * if the budget ran out first.
+ */
+static bool frec_reader_queue(struct frec_reader *rd, unsigned int i, unsigned int *budget)
+{
+	struct frec_reader_source *src = &rd->sources[i];
+	struct frec_merge_key key;
+
+	if (!src->have && !src->done)
+		frec_reader_fill(rd, src, budget);
+	if (!src->have)
+		return src->done;
+	key = (struct frec_merge_key) {
+		.ts = src->ent.ts, .seq = src->ent.seq, .cpu = src->cpu, .ring = src->ring_index,
+	};
+	frec_merge_push(&rd->merge, i, &key);
+	return true;
+}
+
 /**
- * frec_reader_next() - the next record in sequence order
+ * frec_reader_next() - the next record in the merged order
  * @rd: the reader, locked.
  * @rec: filled with the record; its payload stays valid until the next
  *	call.
@@ -320,33 +360,38 @@ enum frec_reader_status frec_reader_next(struct frec_reader *rd,
 					 struct frec_reader_record *rec,
 					 unsigned int *budget)
 {
-	struct frec_reader_source *src, *best = NULL;
+	struct frec_reader_source *best;
 	unsigned long gen = frec_formats_gen_read();
 	unsigned int i;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "a reader copies records outside an RCU section");
 	if (gen != rd->formats_gen) {
+		/* Copies made again, some gone: queue every source anew. */
 		frec_reader_copy_again(rd);
 		rd->formats_gen = gen;
+		rd->merge.nr = 0;
+		rd->primed = 0;
+		rd->refill = -1;
 	}
-	for (i = 0; i < rd->nr_sources; i++) {
-		src = &rd->sources[i];
-		if (!src->have && !src->done) {
-			frec_reader_fill(rd, src, budget);
-			if (!src->have && !src->done)
-				return FREC_READER_AGAIN;
-		}
-		if (src->have && !rd->rings[src->ring_index].live) {
-			/* Its ring changed: the copy is fine, but end here. */
-			src->have = false;
-			src->done = true;
-		}
-		if (src->have && (!best || src->ent.seq < best->ent.seq))
-			best = src;
+	for (; rd->primed < rd->nr_sources; rd->primed++)
+		if (!frec_reader_queue(rd, rd->primed, budget))
+			return FREC_READER_AGAIN;
+	if (rd->refill >= 0) {
+		if (!frec_reader_queue(rd, rd->refill, budget))
+			return FREC_READER_AGAIN;
+		rd->refill = -1;
 	}
-	if (!best)
-		return FREC_READER_END;
-	best->have = false;
+	for (;;) {
+		if (!frec_merge_pop(&rd->merge, &i))
+			return FREC_READER_END;
+		best = &rd->sources[i];
+		best->have = false;
+		if (rd->rings[best->ring_index].live)
+			break;
+		/* Its ring changed: the copy is fine, but end here. */
+		best->done = true;
+	}
+	rd->refill = i;
 	rec->ring = rd->rings[best->ring_index].ring;
 	rec->ring_index = best->ring_index;
 	rec->cpu = best->cpu;
@@ -379,4 +424,18 @@ unsigned int frec_reader_nr_rings(struct frec_reader *rd)
 struct frec_ring *frec_reader_ring(struct frec_reader *rd, unsigned int index)
 {
 	return rd->rings[index].live ? rd->rings[index].ring : NULL;
+}
+
+/**
+ * frec_reader_by_seq() - does a reader merge by global seq?
+ * @rd: the reader.
+ *
+ * Context: Any context.
+ * Return: true if every ring it reads is a global-order ring (and there is
+ * at least one), so records merge by their global seq; false if they
+ * merge by timestamp.
+ */
+bool frec_reader_by_seq(struct frec_reader *rd)
+{
+	return rd->merge.by_seq;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * frec_reader.h - reading every ring's records merged in sequence order.
+ * frec_reader.h - reading every ring's records merged in one order.
  */
 #ifndef _FREC_READER_H
 #define _FREC_READER_H
@@ -47,5 +47,6 @@ enum frec_reader_status frec_reader_next(struct frec_reader *rd,
 					 unsigned int *budget);
 unsigned int frec_reader_nr_rings(struct frec_reader *rd);
 struct frec_ring *frec_reader_ring(struct frec_reader *rd, unsigned int index);
+bool frec_reader_by_seq(struct frec_reader *rd);
 
 #endif /* _FREC_READER_H */

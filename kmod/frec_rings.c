@@ -120,7 +120,8 @@ static int frec_ring_store_check_memory(const char *name, unsigned long bytes_pe
 /* A store of @bytes_per_cpu per CPU, checked and logged as @name's. */
 static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 						     unsigned long bytes_per_cpu,
-						     unsigned int max_record_len)
+						     unsigned int max_record_len,
+						     bool global_order)
 {
 	struct frec_ring_store *store;
 	struct frec_slot *slots;
@@ -141,7 +142,8 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 	if (!store)
 		return ERR_PTR(-ENOMEM);
 	store->bytes_per_cpu = bytes_per_cpu;
-	err = frec_rb_init(&store->layout, nr_slots, max_record_len, 0);
+	err = frec_rb_init(&store->layout, nr_slots, max_record_len,
+			   global_order ? FREC_RB_GLOBAL_ORDER : 0);
 	if (err) {
 		pr_err("ring %s: %u-byte records do not fit in %lu bytes per CPU\n",
 		       name, max_record_len, bytes_per_cpu);
@@ -183,9 +185,11 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 					 unsigned long bytes_per_cpu,
 					 unsigned int max_record_len)
 {
+	bool global_order = kind & FREC_RING_GLOBAL_ORDER;
 	struct frec_ring_store *store;
 	struct frec_ring *ring;
 
+	kind &= ~FREC_RING_GLOBAL_ORDER;
 	if (!name || !frec_ring_name_valid(name)) {
 		pr_err("bad ring name '%.*s': use 1 to %d of [A-Za-z0-9_-]\n",
 		       FREC_RING_NAME_MAX + 1, name ?: "(null)", FREC_RING_NAME_MAX);
@@ -205,7 +209,7 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 		       name, max_record_len, FREC_RING_MAX_RECORD_LEN);
 		return ERR_PTR(-EINVAL);
 	}
-	store = frec_ring_store_alloc(name, bytes_per_cpu, max_record_len);
+	store = frec_ring_store_alloc(name, bytes_per_cpu, max_record_len, global_order);
 	if (IS_ERR(store))
 		return ERR_CAST(store);
 	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
@@ -223,6 +227,7 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 	strscpy(ring->name, name, sizeof(ring->name));
 	ring->kind = kind;
 	ring->max_record_len = max_record_len;
+	ring->global_order = global_order;
 	raw_spin_lock_init(&ring->gate_lock);
 	ring->enabled = true;
 	ring->level = FREC_LEVEL_DEFAULT;
@@ -251,7 +256,9 @@ static void frec_ring_unlist(struct frec_ring *ring)
 /**
  * frec_ring_create() - create a named ring
  * @name: unique name, 1 to FREC_RING_NAME_MAX characters of [A-Za-z0-9_-].
- * @kind: FREC_RING_EVENTS or FREC_RING_RECORDS.
+ * @kind: FREC_RING_EVENTS or FREC_RING_RECORDS, optionally OR'ed with
+ *	FREC_RING_GLOBAL_ORDER (records numbered by one counter all CPUs
+ *	share).
  * @bytes_per_cpu: size of each CPU's part, a power of two from
  *	FREC_RING_MIN_BYTES (128) to FREC_RING_MAX_BYTES (1 GiB).
  * @max_record_len: longest payload of a record ring; 0 for an event ring.
@@ -375,7 +382,7 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 		frec_ring_free(ring);
 		return ERR_PTR(-EEXIST);
 	}
-	if (old && old->kind == def->kind &&
+	if (old && old->kind == ring->kind && old->global_order == ring->global_order &&
 	    frec_ring_store_locked(old)->bytes_per_cpu == def->bytes_per_cpu &&
 	    old->max_record_len == def->max_record_len) {
 		old->static_def = def;
@@ -498,11 +505,38 @@ int frec_ring_resize(struct frec_ring *ring, unsigned long bytes_per_cpu)
 {
 	struct frec_ring_store *store;
 
-	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len);
+	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len,
+				      READ_ONCE(ring->global_order));
 	if (IS_ERR(store))
 		return PTR_ERR(store);
 	frec_ring_swap_store(ring, store);
 	return 0;
+}
+
+/**
+ * frec_ring_set_order() - number a ring's records per CPU or globally
+ * @ring: the ring.
+ * @global_order: take seqs from the counter all CPUs share (true) or from
+ *	each CPU's own (false).
+ *
+ * The two kinds of seq cannot share a part, so the ring is cleared, as a
+ * resize clears it (records written meanwhile are counted either way).
+ *
+ * Context: Process context; sleeps.
+ * Return: 0 or -ENOMEM (the ring is then left as it was).
+ */
+int frec_ring_set_order(struct frec_ring *ring, bool global_order)
+{
+	bool old = READ_ONCE(ring->global_order);
+	int err;
+
+	mutex_lock(&frec_rings_admin_lock);
+	WRITE_ONCE(ring->global_order, global_order);
+	err = frec_ring_clear(ring);
+	if (err)
+		WRITE_ONCE(ring->global_order, old);
+	mutex_unlock(&frec_rings_admin_lock);
+	return err;
 }
 
 /**

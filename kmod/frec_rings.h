@@ -78,6 +78,7 @@ struct frec_ring {
 	char name[FREC_RING_NAME_MAX + 1];
 	enum frec_ring_kind kind;
 	unsigned int max_record_len;
+	bool global_order;
 	raw_spinlock_t gate_lock;
 	bool enabled;
 	unsigned int level;
@@ -104,6 +105,7 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def);
 void frec_ring_disown(struct frec_ring *ring);
 struct frec_ring *frec_ring_find(const char *name);
 int frec_ring_resize(struct frec_ring *ring, unsigned long bytes_per_cpu);
+int frec_ring_set_order(struct frec_ring *ring, bool global_order);
 int frec_ring_clear(struct frec_ring *ring);
 int frec_rings_clear_all(void);
 void frec_ring_totals(struct frec_ring *ring, int cpu, struct frec_ring_totals *t);
