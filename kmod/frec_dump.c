@@ -24,6 +24,7 @@
 #include <linux/sched/signal.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
+#include <linux/uio.h>
 
 #include <frec_raw.h>
 
@@ -234,25 +235,42 @@ static void frec_dump_fill(struct frec_dump_file *df)
 	frec_reader_unlock(df->rd);
 }
 
-static ssize_t frec_dump_read(struct file *file, char __user *ubuf, size_t count,
-			      loff_t *ppos)
+/*
+ * Where a read copies to: a user buffer (read()) or an iov_iter
+ * (read_iter(), which kernel_read() needs).  Returns the bytes copied.
+ */
+struct frec_dump_dest {
+	char __user *ubuf;
+	struct iov_iter *iter;
+};
+
+static size_t frec_dump_copy(struct frec_dump_dest *dest, size_t done, const void *src,
+			     size_t n)
 {
-	struct frec_dump_file *df = file->private_data;
+	if (dest->iter)
+		return copy_to_iter(src, n, dest->iter);
+	return n - copy_to_user(dest->ubuf + done, src, n);
+}
+
+static ssize_t frec_dump_out(struct frec_dump_file *df, struct frec_dump_dest *dest,
+			     size_t count)
+{
 	ssize_t done = 0;
-	size_t n;
+	size_t n, copied;
 
 	while (count) {
 		if (df->chunk_off < df->chunk_len) {
 			n = min(count, df->chunk_len - df->chunk_off);
 			/* No lock held: a slow fault delays nobody but us. */
-			if (copy_to_user(ubuf + done, df->chunk + df->chunk_off, n)) {
+			copied = frec_dump_copy(dest, done, df->chunk + df->chunk_off, n);
+			df->chunk_off += copied;
+			done += copied;
+			count -= copied;
+			if (copied < n) {
 				if (!done)
 					done = -EFAULT;
 				break;
 			}
-			df->chunk_off += n;
-			done += n;
-			count -= n;
 			continue;
 		}
 		if (df->end)
@@ -265,8 +283,27 @@ static ssize_t frec_dump_read(struct file *file, char __user *ubuf, size_t count
 		cond_resched();
 		frec_dump_fill(df);
 	}
+	return done;
+}
+
+static ssize_t frec_dump_read(struct file *file, char __user *ubuf, size_t count,
+			      loff_t *ppos)
+{
+	struct frec_dump_dest dest = { .ubuf = ubuf };
+	ssize_t done = frec_dump_out(file->private_data, &dest, count);
+
 	if (done > 0)
 		*ppos += done;
+	return done;
+}
+
+static ssize_t frec_dump_read_iter(struct kiocb *iocb, struct iov_iter *to)
+{
+	struct frec_dump_dest dest = { .iter = to };
+	ssize_t done = frec_dump_out(iocb->ki_filp->private_data, &dest, iov_iter_count(to));
+
+	if (done > 0)
+		iocb->ki_pos += done;
 	return done;
 }
 
@@ -311,10 +348,16 @@ const struct file_operations frec_dump_fops = {
 	.release = frec_dump_release,
 };
 
+/*
+ * read_iter, not read: a test module reads frec/raw with kernel_read()
+ * (samples/frec_litmus.c), which wants read_iter and refuses a file that
+ * has both.  debugfs's proxy passes only read() on, so frec/raw is created
+ * without the proxy (frec_debugfs.c).
+ */
 const struct file_operations frec_raw_fops = {
 	.owner = THIS_MODULE,
 	.open = frec_raw_open,
-	.read = frec_dump_read,
+	.read_iter = frec_dump_read_iter,
 	.release = frec_dump_release,
 };
 
