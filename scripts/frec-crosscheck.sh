@@ -27,7 +27,8 @@
 # local_clock(), which is ftrace's "perf" clock; ftrace's "local" is raw
 # sched_clock(), off from it by a constant of some ms), enables
 # events/frec, starts bpftrace and waits for its BEGIN probe, runs
-# WORKLOAD, and then joins the views by sequence number:
+# WORKLOAD, and then joins the views by (ring, CPU, seq), the name of a
+# record (each CPU numbers its own records of a ring):
 #  - every record in frec's dump is in the trace with the same ring, CPU
 #    and caller (ftrace names a caller when the trace is read: a caller
 #    in code freed since, and not reused, prints as an address there and
@@ -155,7 +156,9 @@ sed -nE 's/.* ([0-9]+)\.([0-9]{6}): frec_record: ring=([^ ]*) seq=([0-9]+) cpu=(
 lost=$(grep -c 'LOST' "$dir/trace")
 [ "$lost" = 0 ] || problem "ftrace lost events ($lost LOST lines): give it a larger buffer_size_kb"
 
-# Join by seq: one pass over the trace, with the dump in memory.
+# Join by (ring, CPU, seq), which names a record (each CPU numbers the
+# records of its part of a ring): one pass over the trace, with the dump
+# in memory.
 awk -F '\t' -v out="$dir" -v bound="$bound" '
 function hex(s,   i, c, v) {
 	v = 0
@@ -167,27 +170,28 @@ function hex(s,   i, c, v) {
 	}
 	return v
 }
-NR == FNR { seen[$1] = 1; ring[$1] = $2; cpu[$1] = $3; caller[$1] = $4; ts[$1] = $5; msg[$1] = $7; nfrec++; next }
+NR == FNR { id = $2 ":cpu" $3 ":" $1; seen[id] = 1; ring[id] = $2; cpu[id] = $3; caller[id] = $4; ts[id] = $5; msg[id] = $7; nfrec++; next }
 {
 	ntrace++
+	id = $2 ":cpu" $3 ":" $1
 	key = $2 ":cpu" $3
 	tp[key]++
-	if (!($1 in seen)) { missing[key]++; next }
-	found[$1] = 1
+	if (!(id in seen)) { missing[key]++; next }
+	found[id] = 1
 	# ftrace names a caller when the trace is read: one in code freed
 	# since (an init function, an unloaded module) is an address there,
 	# while frec named it when the code went; compare the rest.
-	if ($4 ~ /^0x/ && caller[$1] !~ /^0x/) { freed++; $4 = caller[$1] }
-	if (ring[$1] != $2 || cpu[$1] != $3 || caller[$1] != $4) {
-		if (nbad++ < 5) print "MISMATCH: seq " $1 ": dump ring " ring[$1] " cpu " cpu[$1] " caller " caller[$1] ", trace ring " $2 " cpu " $3 " caller " $4
+	if ($4 ~ /^0x/ && caller[id] !~ /^0x/) { freed++; $4 = caller[id] }
+	if (ring[id] != $2 || cpu[id] != $3 || caller[id] != $4) {
+		if (nbad++ < 5) print "MISMATCH: " id ": dump ring " ring[id] " cpu " cpu[id] " caller " caller[id] ", trace ring " $2 " cpu " $3 " caller " $4
 		next
 	}
-	d = $5 - ts[$1]
-	if ((d < -1000 || d > bound) && nbad++ < 5) print "MISMATCH: seq " $1 ": frec ts " ts[$1] " ns, trace ts " $5 " ns"
-	if (d > maxd) { maxd = d; maxseq = $1 }
+	d = $5 - ts[id]
+	if ((d < -1000 || d > bound) && nbad++ < 5) print "MISMATCH: " id ": frec ts " ts[id] " ns, trace ts " $5 " ns"
+	if (d > maxd) { maxd = d; maxid = id }
 	if (d <= 10000) g10us++; else if (d <= 100000) g100us++; else if (d <= 1000000) g1ms++; else gmore++
 	if ($6 == "t") {
-		if (msg[$1] != $7 && nbad++ < 5) print "MISMATCH: seq " $1 ": dump text \"" msg[$1] "\", trace text \"" $7 "\""
+		if (msg[id] != $7 && nbad++ < 5) print "MISMATCH: " id ": dump text \"" msg[id] "\", trace text \"" $7 "\""
 		next
 	}
 	# The integers of the message are the arguments that are not kernel addresses, in order.
@@ -199,7 +203,7 @@ NR == FNR { seen[$1] = 1; ring[$1] = $2; cpu[$1] = $3; caller[$1] = $4; ts[$1] =
 		if (length(h) < 16 || substr(h, 1, 4) != "ffff")
 			args[++m] = hex(h)
 	}
-	s = msg[$1]
+	s = msg[id]
 	k = 0
 	while (match(s, /(^|[^0-9A-Za-z_.])[0-9]+/)) {
 		num = substr(s, RSTART, RLENGTH)
@@ -207,17 +211,17 @@ NR == FNR { seen[$1] = 1; ring[$1] = $2; cpu[$1] = $3; caller[$1] = $4; ts[$1] =
 		s = substr(s, RSTART + RLENGTH)
 		k++
 		if (k > m || num + 0 != args[k]) {
-			if (nbad++ < 5) print "MISMATCH: seq " $1 ": message \"" msg[$1] "\" shows " num " where the trace has args " $7
+			if (nbad++ < 5) print "MISMATCH: " id ": message \"" msg[id] "\" shows " num " where the trace has args " $7
 			break
 		}
 	}
 }
 END {
-	for (q in seen) if (!(q in found) && nbad++ < 5) print "MISMATCH: seq " q " (" ring[q] " cpu" cpu[q] ") is in the dump, not in the trace"
+	for (q in seen) if (!(q in found) && nbad++ < 5) print "MISMATCH: " q " is in the dump, not in the trace"
 	for (k in tp) print k, tp[k] + 0, missing[k] + 0 > (out "/trace.counts")
 	printf "# %d records in the dump, %d frec events in the trace\n", nfrec, ntrace
 	if (freed) printf "# %d callers in code freed since, which ftrace prints as an address and frec named\n", freed
-	printf "# trace ts - frec ts: <= 10 us %d, <= 100 us %d, <= 1 ms %d, more %d; largest %d ns (seq %d), bound %d ns\n", g10us, g100us, g1ms, gmore, maxd, maxseq, bound
+	printf "# trace ts - frec ts: <= 10 us %d, <= 100 us %d, <= 1 ms %d, more %d; largest %d ns (%s), bound %d ns\n", g10us, g100us, g1ms, gmore, maxd, maxid, bound
 	exit (nbad > 0)
 }' "$dir/frec.tsv" "$dir/trace.tsv" || bad=1
 sort -o "$dir/trace.counts" "$dir/trace.counts"
