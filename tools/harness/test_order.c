@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_order.c - does the merged order of frec's rings respect causality?
+ *
+ * The litmus test of "Order" in kmod/lib/frec_rb.c, on the host's CPUs 0
+ * and 1.  A producer thread records "a i" into its CPU's part of a ring,
+ * then release-stores i to a flag; a consumer thread on the other CPU
+ * spins (acquire) until the flag reaches i, then records "b i" into its
+ * own part.  a i happens before b i, so a reader merging the parts
+ * (kmod/lib/frec_merge.c) must never return b i before a i: such a pair
+ * is an inversion.  Both directions run (producer on CPU 0, then on CPU 1),
+ * since the merge breaks timestamp ties by CPU and a bias would hide in
+ * one direction.
+ *
+ * The producer also waits for the consumer to have recorded b i - 1 before
+ * it records a i.  The consumer is then already spinning when the flag
+ * moves, and records b i a cache-line transfer after a i: the closest two
+ * causally ordered records on two CPUs can be.  A free-running producer
+ * would run ahead, and pairs microseconds apart prove nothing.
+ *
+ * Pairs run in rounds of ORDER_ROUND, each into a fresh ring large enough
+ * to keep every record of the round; the round is read and checked once
+ * its writers have stopped.
+ *
+ * Cases: per-CPU order with the default clock (CLOCK_MONOTONIC), with the
+ * TSC read behind rmb() as the kernel's sched_clock() is, with hard-IRQ
+ * writers (signals) recording into the same ring on both CPUs meanwhile,
+ * and a FREC_RB_GLOBAL_ORDER ring merged by seq alone: none may show an
+ * inversion.  A merge whose key ignores timestamps must show inversions:
+ * the proof that the checker can fail.  The TSC read with no barrier is
+ * only reported: whether it shows inversions depends on the machine.
+ *
+ * FREC_ORDER_PAIRS sets the pairs per direction (default 1000000, fewer
+ * under the sanitizers, which are slow).
+ */
+/* pthread_setaffinity_np() and the CPU_SET macros. */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "harness_test.h"
+#include "sim_cpu.h"
+#include "frec_rb.h"
+#include "frec_merge.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define ORDER_DEFAULT_PAIRS	50000UL
+#elif defined(__SANITIZE_ADDRESS__)
+#define ORDER_DEFAULT_PAIRS	200000UL
+#else
+#define ORDER_DEFAULT_PAIRS	1000000UL
+#endif
+
+/* Pairs per round, and slots per CPU: a round's records plus IRQ ones. */
+#define ORDER_ROUND		50000UL
+#define ORDER_SLOTS		(1UL << 17)
+
+/* The fmt word of each kind of record. */
+enum order_kind { ORDER_A = 1, ORDER_B = 2, ORDER_IRQ = 3 };
+
+/* What the check has read of pair i so far. */
+#define ORDER_SEEN_A	0x1
+#define ORDER_SEEN_B	0x2
+
+struct order_opts {
+	const char *what;
+	enum frec_user_clock_kind clock;
+	unsigned int flags;	/* frec_rb_init() flags */
+	bool by_seq;		/* merge by seq alone (global-order ring) */
+	bool zero_ts;		/* the wrong key: every timestamp 0 */
+	bool irqs;		/* hard-IRQ writers on both CPUs */
+};
+
+/* The flags the two threads meet on, each on a cache line of its own. */
+struct order_line {
+	unsigned long v;
+} __attribute__((aligned(SMP_CACHE_BYTES)));
+
+static struct order_round {
+	struct frec_rb ring;
+	struct frec_rb_cpu part[2];
+	struct frec_slot *slots[2];
+	unsigned long base;	/* pairs base + 1 .. base + n */
+	unsigned long n;
+	int producer;		/* the CPU recording "a i" */
+	struct order_line flag;	/* the last a i recorded */
+	struct order_line ack;	/* the last b i recorded */
+	int done;		/* threads finished */
+	long write_errors;
+	long irq_writes;
+	bool unpinned;
+} rnd;
+
+static sigset_t irq_sigs;
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+	/* Unpinned, the other thread may share this CPU: let it run. */
+	if (__atomic_load_n(&rnd.unpinned, __ATOMIC_RELAXED))
+		sched_yield();
+}
+
+/* Spin until *@v reaches @i. */
+static void wait_for(unsigned long *v, unsigned long i)
+{
+	/*
+	 * Acquire, pairs with the release that stored @i: what the other
+	 * thread recorded before happens before what this one records next.
+	 */
+	while (smp_load_acquire(v) < i)
+		cpu_relax();
+}
+
+static void order_write(int cpu, enum order_kind kind, unsigned long i)
+{
+	unsigned long args[FREC_EVENT_MAX_ARGS] = { i, rnd.producer, 0, 0 };
+
+	if (frec_rb_write_event(&rnd.ring, &rnd.part[cpu], kind, 0, args, NULL))
+		__atomic_fetch_add(&rnd.write_errors, 1, __ATOMIC_RELAXED);
+}
+
+/* A hard IRQ on the interrupted thread's CPU: a writer nested in it. */
+static void order_irq(int sig)
+{
+	order_write(raw_smp_processor_id(), ORDER_IRQ,
+		    __atomic_add_fetch(&rnd.irq_writes, 1, __ATOMIC_RELAXED));
+}
+
+static void *order_cpu(void *arg)
+{
+	int cpu = (int)(long)arg;
+	unsigned long i;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
+		__atomic_store_n(&rnd.unpinned, true, __ATOMIC_RELAXED);
+	sim_set_cpu(cpu);
+	/* Interrupts on: only once this thread is "on" its CPU. */
+	pthread_sigmask(SIG_UNBLOCK, &irq_sigs, NULL);
+	for (i = rnd.base + 1; i <= rnd.base + rnd.n; i++) {
+		if (cpu == rnd.producer) {
+			wait_for(&rnd.ack.v, i - 1);
+			order_write(cpu, ORDER_A, i);
+			/* a i before the flag; pairs with the consumer's wait_for(). */
+			smp_store_release(&rnd.flag.v, i);
+		} else {
+			wait_for(&rnd.flag.v, i);
+			order_write(cpu, ORDER_B, i);
+			/* b i before the ack; pairs with the producer's wait_for(). */
+			smp_store_release(&rnd.ack.v, i);
+		}
+	}
+	pthread_sigmask(SIG_BLOCK, &irq_sigs, NULL);
+	__atomic_fetch_add(&rnd.done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Figures of one direction, over its rounds. */
+struct order_figures {
+	unsigned long pairs;
+	unsigned long inversions;
+	unsigned long irqs;
+	long long closest;	/* smallest ts(b i) - ts(a i), < 0 if b went first */
+	unsigned long bad;	/* records missing, doubled or misplaced */
+};
+
+/* The state of a read: the merge and each source's next record. */
+struct order_read {
+	struct frec_merge m;
+	struct frec_merge_item items[2];
+	struct frec_rb_cursor cur[2];
+	struct frec_rb_entry ent[2];
+};
+
+/* Read @cpu's next record and push its key, if there is one. */
+static void order_pull(struct order_read *r, const struct order_opts *o, int cpu)
+{
+	struct frec_merge_key key;
+
+	if (!frec_rb_cursor_next(&rnd.ring, &rnd.part[cpu], &r->cur[cpu], &r->ent[cpu],
+				 NULL, 0))
+		return;
+	key.ts = o->zero_ts ? 0 : r->ent[cpu].ts;
+	key.seq = r->ent[cpu].seq;
+	key.cpu = cpu;
+	key.ring = 0;
+	frec_merge_push(&r->m, cpu, &key);
+}
+
+/* Note the timestamps of a pair, b i's less a i's. */
+static void order_gap(struct order_figures *f, u64 gap)
+{
+	if ((long long)gap < f->closest)
+		f->closest = gap;
+}
+
+/* Merge the round's two parts as a reader does and count inversions. */
+static void order_check(struct ht_case *c, const struct order_opts *o,
+			struct order_figures *f, u64 *ts_first, u8 *seen)
+{
+	/* ts_first[i]: the timestamp of the record of pair i read first. */
+	unsigned long nr_a = 0, nr_b = 0, idx;
+	const struct frec_rb_entry *e;
+	struct order_read r;
+	unsigned int cpu;
+
+	memset(seen, 0, rnd.n);
+	frec_merge_init(&r.m, r.items, 2, o->by_seq);
+	for (cpu = 0; cpu < 2; cpu++) {
+		frec_rb_cursor_init(&rnd.ring, &rnd.part[cpu], &r.cur[cpu]);
+		order_pull(&r, o, cpu);
+	}
+	while (frec_merge_pop(&r.m, &cpu)) {
+		e = &r.ent[cpu];
+		/* Records of this round only, each once, on the right CPU. */
+		idx = e->args[0] - rnd.base - 1;
+		switch (e->fmt) {
+		case ORDER_A:
+			if (idx >= rnd.n || (seen[idx] & ORDER_SEEN_A) ||
+			    (int)cpu != rnd.producer) {
+				f->bad++;
+				break;
+			}
+			if (seen[idx] & ORDER_SEEN_B)
+				order_gap(f, ts_first[idx] - e->ts);
+			else
+				ts_first[idx] = e->ts;
+			seen[idx] |= ORDER_SEEN_A;
+			nr_a++;
+			break;
+		case ORDER_B:
+			if (idx >= rnd.n || (seen[idx] & ORDER_SEEN_B) ||
+			    (int)cpu == rnd.producer) {
+				f->bad++;
+				break;
+			}
+			if (seen[idx] & ORDER_SEEN_A) {
+				order_gap(f, e->ts - ts_first[idx]);
+			} else {
+				f->inversions++;
+				ts_first[idx] = e->ts;
+			}
+			seen[idx] |= ORDER_SEEN_B;
+			nr_b++;
+			break;
+		case ORDER_IRQ:
+			f->irqs++;
+			break;
+		default:
+			f->bad++;
+		}
+		order_pull(&r, o, cpu);
+	}
+	HT_EXPECT(c, nr_a == rnd.n && nr_b == rnd.n,
+		  "round at %lu: read %lu a and %lu b of %lu pairs", rnd.base, nr_a, nr_b,
+		  rnd.n);
+	for (cpu = 0; cpu < 2; cpu++) {
+		HT_EXPECT_EQ(c, r.cur[cpu].raced, 0);
+		HT_EXPECT_EQ(c, local_read(&rnd.part[cpu].overwritten), 0);
+	}
+	f->pairs += rnd.n;
+}
+
+static unsigned long order_pairs(void)
+{
+	const char *s = getenv("FREC_ORDER_PAIRS");
+
+	return s ? strtoul(s, NULL, 0) : ORDER_DEFAULT_PAIRS;
+}
+
+/* Run one round: pairs base + 1 .. base + n, producer on @producer. */
+static void order_round(struct ht_case *c, const struct order_opts *o,
+			struct order_figures *f, int producer, unsigned long base,
+			unsigned long n, u64 *ts_first, u8 *seen)
+{
+	pthread_t th[2];
+	long cpu, k;
+
+	HT_EXPECT_EQ(c, frec_rb_init(&rnd.ring, ORDER_SLOTS, 0, o->flags), 0);
+	for (cpu = 0; cpu < 2; cpu++)
+		frec_rb_cpu_init(&rnd.part[cpu], rnd.slots[cpu], &rnd.ring);
+	rnd.base = base;
+	rnd.n = n;
+	rnd.producer = producer;
+	rnd.flag.v = base;
+	rnd.ack.v = base;
+	rnd.done = 0;
+	for (cpu = 0; cpu < 2; cpu++)
+		pthread_create(&th[cpu], NULL, order_cpu, (void *)cpu);
+	/* This thread is the interrupt controller, raising IRQs on both CPUs. */
+	for (k = 0; o->irqs && __atomic_load_n(&rnd.done, __ATOMIC_ACQUIRE) < 2; k++) {
+		pthread_kill(th[k & 1], SIGUSR1);
+		usleep(20);
+	}
+	for (cpu = 0; cpu < 2; cpu++)
+		pthread_join(th[cpu], NULL);
+	order_check(c, o, f, ts_first, seen);
+}
+
+/*
+ * Run the litmus in both directions under @o; returns the inversions
+ * found.  Checks every record was kept and read; the caller judges the
+ * inversions.
+ */
+static unsigned long order_run(struct ht_case *c, const struct order_opts *o)
+{
+	unsigned long pairs = order_pairs(), base, n, total = 0;
+	struct order_figures f;
+	struct sigaction sa;
+	u8 *seen = malloc(ORDER_ROUND);
+	u64 *ts_first = malloc(ORDER_ROUND * sizeof(*ts_first));
+	int producer, cpu;
+
+	if (!seen || !ts_first)
+		abort();
+	for (cpu = 0; cpu < 2; cpu++) {
+		rnd.slots[cpu] = aligned_alloc(SMP_CACHE_BYTES,
+					       ORDER_SLOTS * sizeof(struct frec_slot));
+		if (!rnd.slots[cpu])
+			abort();
+	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = order_irq;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGUSR1, &sa, NULL);
+	/* Threads start with the IRQ blocked; they unblock it on their CPU. */
+	sigemptyset(&irq_sigs);
+	sigaddset(&irq_sigs, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &irq_sigs, NULL);
+	rnd.unpinned = false;
+	rnd.write_errors = 0;
+	rnd.irq_writes = 0;
+	frec_user_clock = o->clock;
+
+	for (producer = 0; producer < 2; producer++) {
+		memset(&f, 0, sizeof(f));
+		f.closest = LLONG_MAX;
+		for (base = 0; base < pairs; base += n) {
+			n = min(pairs - base, ORDER_ROUND);
+			order_round(c, o, &f, producer, base, n, ts_first, seen);
+		}
+		printf("# %s: cpu %d -> cpu %d: %lu pairs, %lu inversions",
+		       o->what, producer, !producer, f.pairs, f.inversions);
+		if (o->irqs)
+			printf(", %lu irq records", f.irqs);
+		if (!o->by_seq && !o->zero_ts && f.closest != LLONG_MAX)
+			printf(", closest pair %lld %s apart", f.closest,
+			       o->clock == FREC_USER_CLOCK_MONOTONIC ? "ns" : "cycles");
+		printf("\n");
+		HT_EXPECT_EQ(c, f.bad, 0);
+		total += f.inversions;
+	}
+
+	frec_user_clock = FREC_USER_CLOCK_MONOTONIC;
+	if (rnd.unpinned)
+		printf("# %s: could not pin the threads to CPUs 0 and 1: ran unpinned\n",
+		       o->what);
+	HT_EXPECT_EQ(c, rnd.write_errors, 0);
+	if (o->irqs)
+		HT_EXPECT(c, rnd.irq_writes > 0, "no IRQ writer ran");
+	signal(SIGUSR1, SIG_DFL);
+	pthread_sigmask(SIG_UNBLOCK, &irq_sigs, NULL);
+	for (cpu = 0; cpu < 2; cpu++)
+		free(rnd.slots[cpu]);
+	free(ts_first);
+	free(seen);
+	return total;
+}
+
+static void per_cpu_order_default_clock(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "per-CPU order, default clock",
+		.clock = FREC_USER_CLOCK_MONOTONIC,
+	};
+
+	HT_EXPECT_EQ(c, order_run(c, &o), 0);
+}
+
+static void per_cpu_order_tsc(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "per-CPU order, TSC behind rmb()",
+		.clock = FREC_USER_CLOCK_TSC,
+	};
+
+	HT_EXPECT_EQ(c, order_run(c, &o), 0);
+}
+
+static void per_cpu_order_with_irq_writers(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "per-CPU order, default clock, IRQ writers",
+		.clock = FREC_USER_CLOCK_MONOTONIC,
+		.irqs = true,
+	};
+
+	HT_EXPECT_EQ(c, order_run(c, &o), 0);
+}
+
+static void global_order(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "global order, merged by seq",
+		.clock = FREC_USER_CLOCK_MONOTONIC,
+		.flags = FREC_RB_GLOBAL_ORDER,
+		.by_seq = true,
+	};
+
+	HT_EXPECT_EQ(c, order_run(c, &o), 0);
+}
+
+/*
+ * The checker must be able to fail: merged by (CPU, seq) alone, CPU 0's
+ * records all come first, so with the producer on CPU 1 every b i comes
+ * before its a i.
+ */
+static void wrong_key_finds_inversions(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "wrong key (timestamps ignored)",
+		.clock = FREC_USER_CLOCK_MONOTONIC,
+		.zero_ts = true,
+	};
+	unsigned long inversions = order_run(c, &o);
+
+	HT_EXPECT(c, inversions > 0, "a merge ignoring timestamps found no inversion");
+}
+
+/*
+ * A plain RDTSC may execute before the flag load completes and so stamp
+ * b i before a i.  Whether it does here depends on the CPU: reported,
+ * never judged.
+ */
+static void tsc_unordered_reported(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "per-CPU order, TSC with no rmb() (reported only)",
+		.clock = FREC_USER_CLOCK_TSC_UNORDERED,
+	};
+	unsigned long inversions = order_run(c, &o);
+
+	printf("# TSC with no rmb(): %lu inversions in all (not a failure)\n", inversions);
+}
+
+static struct ht_case cases[] = {
+	HT_CASE(per_cpu_order_default_clock),
+	HT_CASE(per_cpu_order_tsc),
+	HT_CASE(per_cpu_order_with_irq_writers),
+	HT_CASE(global_order),
+	HT_CASE(wrong_key_finds_inversions),
+	HT_CASE(tsc_unordered_reported),
+};
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	printf("# %lu pairs per direction, rounds of %lu, %lu slots per CPU\n",
+	       order_pairs(), ORDER_ROUND, ORDER_SLOTS);
+	return ht_main(argc, argv, cases, sizeof(cases) / sizeof(cases[0]));
+}
