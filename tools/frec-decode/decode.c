@@ -3,14 +3,19 @@
  * decode.c - from raw entries to printed records.
  *
  * Keeps the ring table, checks what the raw reader cannot check alone
- * (each record's ring was defined before it, seqs only grow, the CPU is in
- * range), applies the filter (kmod/lib/frec_filter.c, the module's own),
- * formats messages with kmod/frec_format.c against the formats and
- * kallsyms tables, and hands each record to the writer of the output
- * format.  A bad or missing format is reported once per address, and the
- * record is still printed.  A ring glob of the filter without wildcards
- * that names no ring of the dump is an error, found at the end of the
- * dump (a ring may be defined anywhere before its first record).
+ * (each record's ring was defined before it, the CPU is in range, seqs
+ * strictly increase within each (ring, CPU) source), and keeps each
+ * record in its source.  At the end of the dump (or at its first error)
+ * the sources are merged by kmod/lib/frec_merge.c, the module's own
+ * engine, so the records come out in the order the module's dump prints
+ * them whatever order the dump lists them in.  Each merged record is then
+ * filtered (kmod/lib/frec_filter.c, the module's own), its message
+ * formatted with kmod/frec_format.c against the formats and kallsyms
+ * tables, and handed to the writer of the output format.  A bad or
+ * missing format is reported once per address, and the record is still
+ * printed.  A ring glob of the filter without wildcards that names no
+ * ring of the dump is an error, found at the end of the dump (a ring may
+ * be defined anywhere before its first record).
  */
 #include <stdarg.h>
 #include <stdlib.h>
@@ -132,6 +137,12 @@ void frec_decoder_free(struct frec_decoder *d)
 	free(d->rings);
 	free(d->depth);
 	free(d->missing);
+	free(d->stored);
+	free(d->text);
+	free(d->sources);
+	d->stored = NULL;
+	d->text = NULL;
+	d->sources = NULL;
 	d->rings = NULL;
 	d->depth = NULL;
 	d->missing = NULL;
@@ -201,6 +212,15 @@ static int decode_ring(struct frec_decoder *d, const struct frec_raw_item *item,
 	struct frec_ring_info *ring = ring_find(d, item->ring_id);
 	size_t i;
 
+	/*
+	 * Merged by seq, a per-CPU seq would tie records of every CPU: the
+	 * order would be wrong, and no check could tell.
+	 */
+	if ((d->raw_flags & FREC_RAW_MERGE_BY_SEQ) &&
+	    item->ring_order != FREC_RING_ORDER_GLOBAL)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, order),
+				 "ring %s numbers its records per CPU, in a dump merged by seq",
+				 item->ring_name);
 	if (!ring) {
 		if (d->nr_rings >= FREC_DECODE_RINGS_MAX)
 			return frec_errf(err, item->offset, "more than %u rings",
@@ -216,6 +236,7 @@ static int decode_ring(struct frec_decoder *d, const struct frec_raw_item *item,
 		ring->track = (unsigned int)d->nr_rings++;
 	}
 	ring->kind = item->ring_kind;
+	ring->order = item->ring_order;
 	memcpy(ring->name, item->ring_name, sizeof(ring->name));
 	ring->selected = !d->opts.filter || frec_filter_ring(d->opts.filter, ring->name);
 	return 0;
@@ -299,24 +320,85 @@ static void decode_event_format(struct frec_decoder *d,
 	}
 }
 
-/* A record: checked, filtered, formatted and written. */
+static size_t source_slot(size_t cap, unsigned int ring, unsigned int cpu)
+{
+	return (size_t)(((ring * 0x9e3779b1u) ^ (cpu * 0x85ebca6bu)) & (cap - 1));
+}
+
+/* The source of (@ring, @cpu), made if new; NULL if out of memory. */
+static struct frec_source *source_get(struct frec_decoder *d, unsigned int ring,
+				      unsigned int cpu)
+{
+	struct frec_source *old = d->sources, *s;
+	size_t old_cap = d->sources_cap, i, j;
+
+	for (i = old_cap ? source_slot(old_cap, ring, cpu) : 0; old_cap && old[i].used;
+	     i = (i + 1) & (old_cap - 1))
+		if (old[i].ring == ring && old[i].cpu == cpu)
+			return &old[i];
+	/* New: keep the table at most half full. */
+	if ((d->nr_sources + 1) * 2 > old_cap) {
+		d->sources_cap = old_cap ? old_cap * 2 : 64;
+		d->sources = calloc(d->sources_cap, sizeof(*d->sources));
+		if (!d->sources) {
+			d->sources = old;
+			d->sources_cap = old_cap;
+			return NULL;
+		}
+		for (i = 0; i < old_cap; i++) {
+			if (!old[i].used)
+				continue;
+			for (j = source_slot(d->sources_cap, old[i].ring, old[i].cpu);
+			     d->sources[j].used; j = (j + 1) & (d->sources_cap - 1))
+				;
+			d->sources[j] = old[i];
+		}
+		free(old);
+	}
+	for (i = source_slot(d->sources_cap, ring, cpu); d->sources[i].used;
+	     i = (i + 1) & (d->sources_cap - 1))
+		;
+	s = &d->sources[i];
+	s->used = true;
+	s->ring = ring;
+	s->cpu = cpu;
+	s->head = FREC_STORED_NONE;
+	s->tail = FREC_STORED_NONE;
+	d->nr_sources++;
+	return s;
+}
+
+/* Make room in @buf (of *@cap elements of @size) for @need elements. */
+static int grow(void **buf, size_t *cap, size_t need, size_t size, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*buf, n * size);
+	if (!p)
+		return -1;
+	*buf = p;
+	*cap = n;
+	return 0;
+}
+
+/*
+ * A record: checked and kept in its (ring, CPU) source, to be printed
+ * when the sources are merged.
+ */
 static int decode_record(struct frec_decoder *d,
 			 const struct frec_raw_item *item, struct frec_err *err)
 {
 	const struct frec_raw_record *rec = &item->rec;
-	const struct frec_filter *f = d->opts.filter;
-	struct frec_decoded r;
-	int n;
+	unsigned long long seq_at = item->offset + offsetof(struct frec_raw_record, seq);
+	struct frec_source *src;
+	struct frec_stored *st;
 
-	if (rec->seq <= d->last_seq)
-		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, seq),
-				 "seq %llu after seq %llu: records out of order",
-				 (unsigned long long)rec->seq,
-				 (unsigned long long)d->last_seq);
-	d->last_seq = rec->seq;
-	memset(&r, 0, sizeof(r));
-	r.ring = ring_find(d, rec->ring);
-	if (!r.ring)
+	if (!ring_find(d, rec->ring))
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, ring),
 				 "record of ring %u, which no ring entry defined before it",
 				 rec->ring);
@@ -324,29 +406,86 @@ static int decode_record(struct frec_decoder *d,
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, cpu),
 				 "cpu %u, more than %u", rec->cpu,
 				 FREC_DECODE_CPUS_MAX - 1);
+	/* Every CPU of a ring numbers its records from 1; 0 is no record. */
+	if (!rec->seq)
+		return frec_errf(err, seq_at, "seq 0: seqs start at 1");
+	src = source_get(d, rec->ring, rec->cpu);
+	if (!src)
+		return frec_errf(err, item->offset, "out of memory");
+	/*
+	 * A CPU's part of a ring is read in seq order, and a seq is never
+	 * reused on one CPU: anything else is a broken dump, and the merge
+	 * (which takes each source as already in order) would misplace it.
+	 */
+	if (src->records && rec->seq <= src->last_seq)
+		return frec_errf(err, seq_at,
+				 "seq %llu after seq %llu of ring %u on cpu %u: records out of order",
+				 (unsigned long long)rec->seq,
+				 (unsigned long long)src->last_seq, rec->ring, rec->cpu);
+	if (grow((void **)&d->stored, &d->stored_cap, d->nr_stored + 1,
+		 sizeof(*d->stored), 1024) ||
+	    grow((void **)&d->text, &d->text_cap, d->text_len + rec->len + 1, 1, 4096))
+		return frec_errf(err, item->offset, "out of memory");
+	st = &d->stored[d->nr_stored];
+	st->rec = *rec;
+	st->rec.head.type = item->type;
+	st->offset = item->offset;
+	st->text = d->text_len;
+	st->next = FREC_STORED_NONE;
+	if (item->type == FREC_RAW_TEXT) {
+		memcpy(d->text + d->text_len, item->text, rec->len);
+		d->text_len += rec->len;
+	}
+	if (src->tail == FREC_STORED_NONE) {
+		src->head = d->nr_stored;
+		src->first_seq = rec->seq;
+	} else {
+		d->stored[src->tail].next = d->nr_stored;
+	}
+	src->tail = d->nr_stored++;
+	src->last_seq = rec->seq;
+	src->records++;
 	d->records++;
+	return 0;
+}
+
+/* A record, in merged order: filtered, formatted and written. */
+static void decode_print(struct frec_decoder *d, const struct frec_stored *st)
+{
+	const struct frec_filter *f = d->opts.filter;
+	const struct frec_raw_record *rec = &st->rec;
+	struct frec_raw_item item;
+	struct frec_decoded r;
+	int n;
+
+	memset(&r, 0, sizeof(r));
+	r.ring = ring_find(d, rec->ring);
 	if (!r.ring->selected || (f && !frec_filter_record(f, rec->cpu, rec->seq, rec->ts)))
-		return 0;
+		return;
+	item.type = rec->head.type;
+	item.offset = st->offset;
+	item.rec = *rec;
+	item.text = d->text + st->text;
 
 	r.rec.seq = rec->seq;
 	r.rec.ts = rec->ts;
 	r.rec.cpu = rec->cpu;
 	r.rec.ring = r.ring->name;
 	r.rec.caller = rec->caller;
-	if (item->type == FREC_RAW_EVENT) {
+	if (item.type == FREC_RAW_EVENT) {
 		r.fmt_addr = rec->fmt;
-		decode_event_format(d, item, &r);
+		decode_event_format(d, &item, &r);
 	} else {
-		r.rec.text = item->text;
+		r.rec.text = item.text;
 		r.rec.text_len = rec->len;
-		r.msg = item->text;
+		r.msg = item.text;
 		r.msg_len = rec->len;
 	}
 	/* text= looks for its text in the line the dump prints, whatever -F. */
 	if (f && f->text[0]) {
 		r.line_len = frec_format_line(d->line, sizeof(d->line), &r.rec, &d->env);
 		if (!frec_filter_text(f, d->line))
-			return 0;
+			return;
 	}
 	if (d->opts.output != FREC_OUT_TEXT) {
 		n = decode_symbol(d, d->caller, sizeof(d->caller), rec->caller, 'S');
@@ -361,6 +500,107 @@ static int decode_record(struct frec_decoder *d,
 	}
 	d->writer->record(d, &r);
 	d->printed++;
+}
+
+/*
+ * Print every record kept, merged as the module merges them: a source's
+ * records are in order, the heap picks the next of all sources.
+ */
+static int decode_merge(struct frec_decoder *d)
+{
+	struct frec_merge_item *items;
+	struct frec_merge m;
+	struct frec_merge_key key;
+	const struct frec_stored *st;
+	struct frec_source *src;
+	unsigned int i, source;
+	size_t *next;
+
+	if (!d->nr_sources)
+		return 0;
+	items = calloc(d->nr_sources, sizeof(*items));
+	next = calloc(d->sources_cap, sizeof(*next));
+	if (!items || !next) {
+		free(items);
+		free(next);
+		return -1;
+	}
+	frec_merge_init(&m, items, (unsigned int)d->nr_sources,
+			d->raw_flags & FREC_RAW_MERGE_BY_SEQ);
+	for (i = 0; i < d->sources_cap; i++) {
+		src = &d->sources[i];
+		next[i] = src->used ? src->head : FREC_STORED_NONE;
+		if (next[i] == FREC_STORED_NONE)
+			continue;
+		st = &d->stored[next[i]];
+		key = (struct frec_merge_key){ .ts = st->rec.ts, .seq = st->rec.seq,
+					       .cpu = st->rec.cpu, .ring = st->rec.ring };
+		frec_merge_push(&m, i, &key);
+	}
+	while (frec_merge_pop(&m, &source)) {
+		st = &d->stored[next[source]];
+		decode_print(d, st);
+		next[source] = st->next;
+		if (next[source] == FREC_STORED_NONE)
+			continue;
+		st = &d->stored[next[source]];
+		key = (struct frec_merge_key){ .ts = st->rec.ts, .seq = st->rec.seq,
+					       .cpu = st->rec.cpu, .ring = st->rec.ring };
+		frec_merge_push(&m, source, &key);
+	}
+	free(items);
+	free(next);
+	return 0;
+}
+
+static int source_cmp(const void *a, const void *b)
+{
+	const struct frec_source *x = *(const struct frec_source * const *)a;
+	const struct frec_source *y = *(const struct frec_source * const *)b;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	return x->cpu < y->cpu ? -1 : x->cpu > y->cpu;
+}
+
+/*
+ * --stats: per (ring, CPU), the records kept and the span of their seqs.
+ * A per-CPU seq counts every record the CPU stored in the ring, so the
+ * seqs missing between the first and the last are records overwritten
+ * before the dump was read.  A global seq is shared with other CPUs and
+ * rings: its gaps prove nothing, and "-" says so.
+ */
+static int decode_stats(struct frec_decoder *d)
+{
+	struct frec_source **v;
+	const struct frec_ring_info *ring;
+	unsigned long long missing, total_missing = 0;
+	size_t i, n = 0;
+
+	v = calloc(d->nr_sources ? d->nr_sources : 1, sizeof(*v));
+	if (!v)
+		return -1;
+	for (i = 0; i < d->sources_cap; i++)
+		if (d->sources[i].used)
+			v[n++] = &d->sources[i];
+	qsort(v, n, sizeof(*v), source_cmp);
+	fprintf(d->out, "# frec-decode stats: clock=%s order=%s\n"
+		"# ring id cpu records first_seq last_seq missing\n", d->clock, d->order);
+	for (i = 0; i < n; i++) {
+		ring = ring_find(d, v[i]->ring);
+		fprintf(d->out, "%s %u %u %llu %llu %llu ", ring->name, v[i]->ring,
+			v[i]->cpu, v[i]->records, (unsigned long long)v[i]->first_seq,
+			(unsigned long long)v[i]->last_seq);
+		if (ring->order == FREC_RING_ORDER_GLOBAL) {
+			fputs("-\n", d->out);
+			continue;
+		}
+		missing = v[i]->last_seq - v[i]->first_seq + 1 - v[i]->records;
+		total_missing += missing;
+		fprintf(d->out, "%llu\n", missing);
+	}
+	fprintf(d->out, "# total records %llu missing %llu\n", d->records, total_missing);
+	free(v);
 	return 0;
 }
 
@@ -383,9 +623,10 @@ static bool filter_names_missing_ring(struct frec_decoder *d)
  * @in: the raw dump.
  * @in_name: its name, for messages.
  *
- * Writes every selected record to d->out as it is read.  An error in the
- * dump stops decoding, is reported with its offset, and what was written
- * before it stays written (a JSON array is closed).
+ * Reads the whole dump, then writes every selected record to d->out in
+ * the merged order (or, with opts.stats, the table of sources instead).
+ * An error in the dump stops reading and is reported with its offset,
+ * after the records read before it are written (a JSON array is closed).
  *
  * Context: userspace.
  * Return: FREC_EXIT_OK, FREC_EXIT_WARNINGS if something was reported but
@@ -398,7 +639,7 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 	struct frec_raw_item item;
 	struct frec_err err;
 	bool missing_ring = false;
-	int ret;
+	int ret, merged;
 
 	d->in_name = in_name;
 	if (frec_raw_open(&r, in, &err)) {
@@ -409,7 +650,8 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 		return FREC_EXIT_INPUT;
 	}
 	d->clock = r.clock;
-	d->writer->begin(d);
+	d->raw_flags = r.flags;
+	d->order = frec_format_order(r.flags);
 	while ((ret = frec_raw_next(&r, &item, &err)) > 0) {
 		if (item.type == FREC_RAW_RING)
 			ret = decode_ring(d, &item, &err);
@@ -418,13 +660,26 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 		if (ret < 0)
 			break;
 	}
-	d->writer->end(d);
+	/*
+	 * What was read before an error is printed all the same: it is a
+	 * prefix of each source, so the merge prints a prefix of the dump.
+	 */
+	if (d->opts.stats) {
+		merged = decode_stats(d);
+	} else {
+		d->writer->begin(d);
+		merged = decode_merge(d);
+		d->writer->end(d);
+	}
+	if (merged < 0 && ret >= 0)
+		ret = frec_errf(&err, r.offset, "out of memory");
 	if (ret < 0 && d->errs)
 		fprintf(d->errs, "frec-decode: %s: offset %llu: %s\n",
 			in_name, err.where, err.msg);
 	if (ret >= 0 && d->opts.filter)
 		missing_ring = filter_names_missing_ring(d);
 	d->clock = NULL;
+	d->order = NULL;
 	frec_raw_close(&r);
 	if (fflush(d->out) || ferror(d->out)) {
 		if (d->errs)

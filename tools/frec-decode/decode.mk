@@ -15,10 +15,12 @@ DEC_O := $(O)/decode
 DEC_LIB := raw.c addr_table.c formats.c kallsyms.c decode.c write_text.c \
 	write_json.c write_csv.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
-	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c
+	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
+	$(ROOT)/kmod/lib/frec_merge.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
 DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(ROOT)/kmod/lib/frec_format.h \
 	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/kmod/lib/frec_filter.h \
+	$(ROOT)/kmod/lib/frec_merge.h \
 	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
 	-I$(ROOT)/kmod/lib -I$(ROOT)/uapi -I$(CURDIR)/harness

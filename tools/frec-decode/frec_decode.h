@@ -13,8 +13,11 @@
  *   write_csv.c    CSV
  *   main.c         options and files
  *
- * Memory is bounded by the formats and kallsyms files and the ring table:
- * records are streamed, one at a time, through fixed buffers.
+ * The dump's order is not trusted: records are kept per (ring, CPU) source
+ * in the order the dump lists them, checked (seq strictly increasing in a
+ * source), and printed at the end of the dump merged by the module's own
+ * engine, kmod/lib/frec_merge.c.  So memory grows with the dump: about 120
+ * bytes a record, plus its text.
  */
 #ifndef _FREC_DECODE_H
 #define _FREC_DECODE_H
@@ -26,6 +29,7 @@
 
 #include "frec_filter.h"
 #include "frec_format.h"
+#include "frec_merge.h"
 #include "frec_raw.h"
 
 /* Limits that keep garbage from making the decoder grow without bound. */
@@ -62,6 +66,7 @@ int frec_errf(struct frec_err *err, unsigned long long where,
  * @offset: where its entry starts in the dump.
  * @ring_id: FREC_RAW_RING: the id records use.
  * @ring_kind: FREC_RAW_RING: 0 events, 1 records.
+ * @ring_order: FREC_RAW_RING: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
  * @ring_name: FREC_RAW_RING: the name, NUL-terminated, checked.
  * @rec: FREC_RAW_EVENT, FREC_RAW_TEXT: the record.
  * @text: FREC_RAW_TEXT: rec.len bytes of text (inside the reader).
@@ -71,6 +76,7 @@ struct frec_raw_item {
 	unsigned long long offset;
 	unsigned int ring_id;
 	unsigned int ring_kind;
+	unsigned int ring_order;
 	char ring_name[FREC_RAW_RING_NAME_LEN];
 	struct frec_raw_record rec;
 	const char *text;
@@ -82,6 +88,7 @@ struct frec_raw_item {
  * @offset: bytes consumed so far.
  * @swap: the dump was written in the other byte order.
  * @clock: the header's clock name, NUL-terminated.
+ * @flags: the header's flags (FREC_RAW_CLOCK_SYNCED, FREC_RAW_MERGE_BY_SEQ).
  * @entry: the current entry's bytes.
  */
 struct frec_raw_reader {
@@ -89,6 +96,7 @@ struct frec_raw_reader {
 	unsigned long long offset;
 	bool swap;
 	char clock[FREC_RAW_CLOCK_LEN + 1];
+	unsigned int flags;
 	unsigned char *entry;
 };
 
@@ -174,16 +182,58 @@ enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
  * @deltas: print the time since the previous printed record.
  * @filter: the records to print, in the module's filter language; NULL
  *	for all.  A ring glob without wildcards must name a ring of the dump.
+ * @stats: instead of the records, print per (ring, CPU) how many records
+ *	the dump holds and how many its seqs say were lost.
  */
 struct frec_decode_opts {
 	enum frec_output output;
 	enum frec_json_track track;
 	bool deltas;
 	const struct frec_filter *filter;
+	bool stats;
 };
 
 struct frec_ring_info;
 struct frec_writer;
+
+/**
+ * struct frec_stored - a record read, kept until the merge prints it
+ * @rec: the record, host byte order; @rec.head.type is its entry type.
+ * @offset: where its entry starts in the dump.
+ * @text: FREC_RAW_TEXT: where its text starts in the decoder's text buffer.
+ * @next: index of the next record of the same (ring, CPU) source, or
+ *	FREC_STORED_NONE.
+ */
+struct frec_stored {
+	struct frec_raw_record rec;
+	unsigned long long offset;
+	size_t text;
+	size_t next;
+};
+
+#define FREC_STORED_NONE	((size_t)-1)
+
+/**
+ * struct frec_source - the records of one ring on one CPU
+ * @ring: the ring's id.
+ * @cpu: the CPU.
+ * @used: this slot of the table holds a source.
+ * @head: index of its first record not yet printed, or FREC_STORED_NONE.
+ * @tail: index of its last record read.
+ * @records: records read.
+ * @first_seq: seq of the first.
+ * @last_seq: seq of the last.
+ */
+struct frec_source {
+	unsigned int ring;
+	unsigned int cpu;
+	bool used;
+	size_t head;
+	size_t tail;
+	unsigned long long records;
+	u64 first_seq;
+	u64 last_seq;
+};
 
 /**
  * struct frec_missing - a format address found missing, and reported
@@ -237,7 +287,17 @@ struct frec_decoded {
  * @missing: format addresses reported missing (open addressing).
  * @nr_missing: how many.
  * @events: JSON: events written, for the commas between them.
- * @last_seq: seq of the last record read.
+ * @stored: the records read, in the dump's order.
+ * @nr_stored: how many.
+ * @stored_cap: room for this many.
+ * @text: the text records' texts, one after the other.
+ * @text_len: bytes in @text.
+ * @text_cap: its size.
+ * @sources: the (ring, CPU) sources (open addressing).
+ * @sources_cap: its size, a power of two.
+ * @nr_sources: sources in it.
+ * @raw_flags: the dump header's flags.
+ * @order: the order the records are merged in, frec_format_order()'s name.
  * @prev_ts: timestamp of the last record printed.
  * @printed: records printed.
  * @records: records read.
@@ -264,7 +324,17 @@ struct frec_decoder {
 	struct frec_missing *missing;
 	size_t nr_missing;
 	unsigned long long events;
-	u64 last_seq;
+	struct frec_stored *stored;
+	size_t nr_stored;
+	size_t stored_cap;
+	char *text;
+	size_t text_len;
+	size_t text_cap;
+	struct frec_source *sources;
+	size_t sources_cap;
+	size_t nr_sources;
+	unsigned int raw_flags;
+	const char *order;
 	u64 prev_ts;
 	unsigned long long printed;
 	unsigned long long records;
@@ -281,6 +351,7 @@ struct frec_decoder {
  * @used: this slot of the table holds a ring.
  * @selected: records of this ring are printed.
  * @kind: 0 events, 1 records.
+ * @order: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
  * @track: JSON: its track number, if tracks are rings.
  * @name: its name.
  */
@@ -289,13 +360,15 @@ struct frec_ring_info {
 	bool used;
 	bool selected;
 	unsigned int kind;
+	unsigned int order;
 	unsigned int track;
 	char name[FREC_RAW_RING_NAME_LEN];
 };
 
 /**
  * struct frec_writer - an output format
- * @begin: before the first record (d->clock is the dump's clock name).
+ * @begin: before the first record (d->clock is the dump's clock name,
+ *	d->order the order its records are merged in).
  * @record: one record.
  * @end: after the last record, or after an error in the dump.
  */

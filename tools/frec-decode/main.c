@@ -39,6 +39,9 @@ static const char usage_text[] =
 "  -t, --time=FROM-TO    time=FROM-TO: timestamps from FROM to TO seconds\n"
 "                        (12.5-13.000250, 12.5-, -13)\n"
 "  -d, --delta           print the time since the previous printed record\n"
+"      --stats           instead of the records, print per ring and CPU the\n"
+"                        records, first and last seq, and the records lost\n"
+"                        (seqs missing between them); filters do not apply\n"
 "  -h, --help            print this and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
@@ -209,7 +212,7 @@ static int parse_kallsyms(void *k, const char *data, size_t len,
 	return frec_kallsyms_parse(k, data, len, err);
 }
 
-enum { OPT_JSON_TRACK = 256, OPT_FILTER };
+enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS };
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
@@ -224,6 +227,7 @@ static const struct option long_options[] = {
 	{ "seq", required_argument, NULL, 's' },
 	{ "time", required_argument, NULL, 't' },
 	{ "delta", no_argument, NULL, 'd' },
+	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -296,6 +300,9 @@ int main(int argc, char **argv)
 			break;
 		case 'd':
 			opts.deltas = true;
+			break;
+		case OPT_STATS:
+			opts.stats = true;
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

@@ -129,6 +129,11 @@ int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err)
 				 sizeof(h.clock) - 1);
 	memcpy(r->clock, h.clock, sizeof(h.clock));
 	r->clock[sizeof(h.clock)] = '\0';
+	/*
+	 * Flags this decoder does not know are kept, not refused: a new flag
+	 * that changed how records must be read would come with a new version.
+	 */
+	r->flags = raw_get32(r, h.flags);
 	if (skip && raw_read_all(r, r->entry, skip, 0, skip + sizeof(h),
 				 sizeof(h), err))
 		return frec_errf(err, 0, "truncated header: %llu of %zu bytes",
@@ -166,6 +171,12 @@ static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
 	if (item->ring_kind > 1)
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, kind),
 				 "ring kind %u, expected 0 or 1", item->ring_kind);
+	item->ring_order = raw_get32(r, ring.order);
+	if (item->ring_order > FREC_RING_ORDER_GLOBAL)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, order),
+				 "ring order %u, expected %u (per CPU) or %u (global)",
+				 item->ring_order, FREC_RING_ORDER_CPU,
+				 FREC_RING_ORDER_GLOBAL);
 	if (!raw_name_ok(ring.name, sizeof(ring.name)))
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, name),
 				 "ring name is not 1-%zu characters of [A-Za-z0-9_-]",

@@ -8,7 +8,7 @@
  *   {"name":"thread_name","ph":"M","pid":1,"tid":3,"args":{"name":"cpu3"}},
  *   {"name":"<message>","cat":"<ring>","ph":"i","s":"t","ts":12027638.123,
  *    "pid":1,"tid":3,"args":{"seq":253,...}},
- *   ...],"otherData":{"source":"frec","clock":"local"}}
+ *   ...],"otherData":{"source":"frec","clock":"local","order":"time"}}
  *
  * One process, "frec"; one track (a "thread") per CPU, or per ring with
  * --json-track=ring, named by a metadata event before its first record.
@@ -243,6 +243,8 @@ static void json_end(struct frec_decoder *d)
 {
 	fputs("\n],\"otherData\":{\"source\":\"frec\",\"clock\":", d->out);
 	json_cstring(d->out, d->clock);
+	fputs(",\"order\":", d->out);
+	json_cstring(d->out, d->order);
 	fputs("}}\n", d->out);
 }
 

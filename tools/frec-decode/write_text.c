@@ -30,7 +30,7 @@ void frec_write_delta(struct frec_decoder *d, long long delta)
 
 static void text_begin(struct frec_decoder *d)
 {
-	fprintf(d->out, FREC_FORMAT_HEADER_FMT, d->clock);
+	fprintf(d->out, FREC_FORMAT_HEADER_FMT, d->clock, d->order);
 	if (d->opts.deltas)
 		fputs("# +delta: time since the previous line\n", d->out);
 }
