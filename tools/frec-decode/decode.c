@@ -565,10 +565,12 @@ static int source_cmp(const void *a, const void *b)
 
 /*
  * --stats: per (ring, CPU), the records kept and the span of their seqs.
- * A per-CPU seq counts every record the CPU stored in the ring, so the
- * seqs missing between the first and the last are records overwritten
- * before the dump was read.  A global seq is shared with other CPUs and
- * rings: its gaps prove nothing, and "-" says so.
+ * A per-CPU seq counts every record the CPU stored in the ring from 1, so
+ * the seqs missing between the first and the last are records lost
+ * (overwritten) before the dump was read, and the seqs before the first
+ * are records stored before it that the dump no longer holds.  A global
+ * seq is shared with other CPUs and rings: its gaps prove nothing, and
+ * "-" says so.
  */
 static int decode_stats(struct frec_decoder *d)
 {
@@ -585,19 +587,21 @@ static int decode_stats(struct frec_decoder *d)
 			v[n++] = &d->sources[i];
 	qsort(v, n, sizeof(*v), source_cmp);
 	fprintf(d->out, "# frec-decode stats: clock=%s order=%s\n"
-		"# ring id cpu records first_seq last_seq missing\n", d->clock, d->order);
+		"# ring id cpu records first_seq last_seq missing before\n",
+		d->clock, d->order);
 	for (i = 0; i < n; i++) {
 		ring = ring_find(d, v[i]->ring);
 		fprintf(d->out, "%s %u %u %llu %llu %llu ", ring->name, v[i]->ring,
 			v[i]->cpu, v[i]->records, (unsigned long long)v[i]->first_seq,
 			(unsigned long long)v[i]->last_seq);
 		if (ring->order == FREC_RING_ORDER_GLOBAL) {
-			fputs("-\n", d->out);
+			fputs("- -\n", d->out);
 			continue;
 		}
 		missing = v[i]->last_seq - v[i]->first_seq + 1 - v[i]->records;
 		total_missing += missing;
-		fprintf(d->out, "%llu\n", missing);
+		fprintf(d->out, "%llu %llu\n", missing,
+			(unsigned long long)v[i]->first_seq - 1);
 	}
 	fprintf(d->out, "# total records %llu missing %llu\n", d->records, total_missing);
 	free(v);

@@ -4,9 +4,11 @@
  * text the module's dump would print for it, without a kernel.
  *
  *   frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] [--bad] [--missing]
- *            [--unknown] [--no-expected] PREFIX
+ *            [--unknown] [--global] [--shuffle] [--lose] [--unsynced]
+ *            [--no-expected] PREFIX
  *
- * writes PREFIX.raw, PREFIX.formats, PREFIX.kallsyms and PREFIX.txt.  The
+ * writes PREFIX.raw, PREFIX.formats, PREFIX.kallsyms, PREFIX.txt and
+ * PREFIX.stats (what frec-decode --stats prints).  The
  * records are events and text records on three rings and CPUS CPUs, with
  * formats that use every kind of conversion, %s literals (and pointers
  * into them), callers in vmlinux and in modules (and some that resolve
@@ -20,6 +22,16 @@
  * format, --missing events whose format is not in the formats file (the
  * text is then frec-decode's stand-in), --unknown entries of a type no
  * decoder knows, --swap writes the dump in the other byte order.
+ *
+ * Records are numbered per (ring, CPU) from 1, as the module numbers them,
+ * or from one counter shared by all with --global (the rings are then
+ * FREC_RING_ORDER_GLOBAL and the header has FREC_RAW_MERGE_BY_SEQ).  The
+ * dump lists them in the module's merged order, sorted here by a
+ * comparison written apart from kmod/lib/frec_merge.c; --shuffle lists
+ * them in another order that keeps each (ring, CPU) in seq order, which
+ * frec-decode must merge back.  --lose leaves records out, as a ring that
+ * overwrote them would, gaps in their source's seqs.  --unsynced clears
+ * FREC_RAW_CLOCK_SYNCED.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -132,6 +144,7 @@ static struct gen_ring rings[] = {
 static unsigned long long opt_records = 1000;
 static unsigned int opt_cpus = 4;
 static bool opt_swap, opt_bad, opt_missing, opt_unknown, opt_expected = true;
+static bool opt_global, opt_shuffle, opt_lose, opt_unsynced;
 static uint64_t rng = 0x853c49e6748fea9bULL;
 
 static uint64_t rnd(void)
@@ -341,6 +354,12 @@ static __u32 out32(__u32 v)
 	return opt_swap ? __builtin_bswap32(v) : v;
 }
 
+static __u32 raw_flags(void)
+{
+	return (opt_unsynced ? 0 : FREC_RAW_CLOCK_SYNCED) |
+	       (opt_global ? FREC_RAW_MERGE_BY_SEQ : 0);
+}
+
 static void write_header(FILE *f)
 {
 	struct frec_raw_header h;
@@ -352,6 +371,7 @@ static void write_header(FILE *f)
 	h.header_bytes = out32(sizeof(h));
 	h.slot_bytes = out32(FREC_SLOT_BYTES);
 	h.word_bytes = out32(8);
+	h.flags = out32(raw_flags());
 	strcpy(h.clock, FREC_CLOCK_NAME);
 	fwrite(&h, sizeof(h), 1, f);
 }
@@ -365,6 +385,7 @@ static void write_ring(FILE *f, struct gen_ring *ring)
 	r.head.bytes = out32(sizeof(r));
 	r.id = out32(ring->id);
 	r.kind = out32(ring->kind);
+	r.order = out32(opt_global ? FREC_RING_ORDER_GLOBAL : FREC_RING_ORDER_CPU);
 	snprintf(r.name, sizeof(r.name), "%s", ring->name);
 	fwrite(&r, sizeof(r), 1, f);
 	ring->written = true;
@@ -437,17 +458,7 @@ static u64 pick_arg(char k)
 	}
 }
 
-struct gen_cpu {
-	u64 ts;
-	unsigned int depth;	/* open "> work" slices */
-};
-
-static int usage(void)
-{
-	fprintf(stderr, "usage: frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] "
-		"[--bad] [--missing] [--unknown] [--no-expected] PREFIX\n");
-	return 2;
-}
+/* ---- records, in the order the module merges them ----------------------- */
 
 static FILE *open_out(const char *prefix, const char *ext)
 {
@@ -464,12 +475,195 @@ static FILE *open_out(const char *prefix, const char *ext)
 	return f;
 }
 
+#define NR_RINGS	(sizeof(rings) / sizeof(rings[0]))
+
+struct gen_rec {
+	struct frec_raw_record rec;
+	struct gen_ring *ring;
+	const struct gen_format *gf;
+	const char *text;
+};
+
+/*
+ * The module's merged order (uapi/frec_raw.h): by (timestamp, CPU, seq,
+ * ring id), or by (seq, ring id) for a dump of global-order rings.
+ * Written here apart from kmod/lib/frec_merge.c, which frec-decode uses,
+ * so that the two check each other.
+ */
+static int by_merge_order(const void *a, const void *b)
+{
+	const struct frec_raw_record *x = &((const struct gen_rec *)a)->rec;
+	const struct frec_raw_record *y = &((const struct gen_rec *)b)->rec;
+
+	if (!opt_global && x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	if (!opt_global && x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->ring < y->ring ? -1 : x->ring > y->ring;
+}
+
+/* @a and @b are records of different (ring, CPU) sources. */
+static bool by_source_key_differs(const struct gen_rec *a, const struct gen_rec *b)
+{
+	return a->rec.ring != b->rec.ring || a->rec.cpu != b->rec.cpu;
+}
+
+/* By (ring id, CPU, seq): the records of each source together, in order. */
+static int by_source(const void *a, const void *b)
+{
+	const struct frec_raw_record *x = &((const struct gen_rec *)a)->rec;
+	const struct frec_raw_record *y = &((const struct gen_rec *)b)->rec;
+
+	if (x->ring != y->ring)
+		return x->ring < y->ring ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* A record's entry, after its ring's (and, with --unknown, some junk). */
+static void write_gen_rec(FILE *f, struct gen_rec *g)
+{
+	if (!g->ring->written)
+		write_ring(f, g->ring);
+	if (opt_unknown && !rnd_below(30))
+		write_unknown(f);
+	write_record(f, &g->rec, g->text);
+}
+
+/*
+ * @recs sorted by source: list them taking each time the next record of
+ * a source picked at random, so that sources interleave in no order the
+ * merge would give.  Sources are picked with equal chances, whatever
+ * their sizes: small ones end early, which a merge of the dump's order
+ * would never give.
+ */
+static void write_shuffled(FILE *f, struct gen_rec *recs, unsigned long long nr)
+{
+	unsigned long long *next, *end, i;
+	unsigned long long nr_src = 0, left = nr, s;
+
+	next = calloc(nr ? nr : 1, sizeof(*next));
+	end = calloc(nr ? nr : 1, sizeof(*end));
+	if (!next || !end) {
+		perror("frec-gen");
+		exit(1);
+	}
+	for (i = 0; i < nr; i++) {
+		if (!i || by_source_key_differs(&recs[i - 1], &recs[i]))
+			next[nr_src++] = i;
+		end[nr_src - 1] = i + 1;
+	}
+	while (left) {
+		s = rnd() % nr_src;
+		if (next[s] == end[s])
+			continue;
+		write_gen_rec(f, &recs[next[s]++]);
+		left--;
+	}
+	free(next);
+	free(end);
+}
+
+/* The line the module prints for @g, into @line; its length. */
+static size_t gen_line(char *line, size_t size, char *msg, size_t msg_size,
+		       const struct gen_rec *g, const struct frec_format_env *env)
+{
+	const struct frec_raw_record *rec = &g->rec;
+	struct frec_format_record fr;
+	size_t len;
+
+	memset(&fr, 0, sizeof(fr));
+	fr.seq = rec->seq;
+	fr.ts = rec->ts;
+	fr.cpu = rec->cpu;
+	fr.ring = g->ring->name;
+	fr.caller = rec->caller;
+	if (g->text) {
+		fr.text = g->text;
+		fr.text_len = rec->len;
+	} else if (rec->fmt != g->gf->addr) {
+		/* frec-decode's stand-in for a format it does not have */
+		len = (size_t)snprintf(msg, msg_size,
+			"[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
+			(unsigned long long)rec->fmt,
+			(unsigned long long)rec->args[0],
+			(unsigned long long)rec->args[1],
+			(unsigned long long)rec->args[2],
+			(unsigned long long)rec->args[3]);
+		fr.text = msg;
+		fr.text_len = (unsigned int)len;
+	} else {
+		fr.fmt = g->gf->fmt;
+		fr.args = rec->args;
+		fr.nr_args = FREC_EVENT_MAX_ARGS;
+	}
+	return frec_format_line(line, size, &fr, env);
+}
+
+/*
+ * PREFIX.stats: what frec-decode --stats prints, per (ring id, CPU):
+ * records, first and last seq, seqs missing between them and before the
+ * first ("-" for global seqs, whose gaps are other CPUs' records).
+ */
+static void write_stats(const char *prefix, struct gen_rec *recs,
+			unsigned long long nr)
+{
+	FILE *f = open_out(prefix, "stats");
+	unsigned long long i, j, missing, total = 0;
+
+	qsort(recs, nr, sizeof(*recs), by_source);
+	fprintf(f, "# frec-decode stats: clock=%s order=%s\n"
+		"# ring id cpu records first_seq last_seq missing before\n",
+		FREC_CLOCK_NAME, frec_format_order(raw_flags()));
+	for (i = 0; i < nr; i = j) {
+		for (j = i + 1; j < nr && !by_source_key_differs(&recs[i], &recs[j]); j++)
+			;
+		fprintf(f, "%s %u %u %llu %llu %llu ", recs[i].ring->name,
+			recs[i].rec.ring, recs[i].rec.cpu, j - i,
+			(unsigned long long)recs[i].rec.seq,
+			(unsigned long long)recs[j - 1].rec.seq);
+		if (opt_global) {
+			fputs("- -\n", f);
+			continue;
+		}
+		missing = recs[j - 1].rec.seq - recs[i].rec.seq + 1 - (j - i);
+		total += missing;
+		fprintf(f, "%llu %llu\n", missing,
+			(unsigned long long)recs[i].rec.seq - 1);
+	}
+	fprintf(f, "# total records %llu missing %llu\n", nr, total);
+	if (fclose(f)) {
+		perror("frec-gen");
+		exit(1);
+	}
+}
+
+struct gen_cpu {
+	u64 ts;
+	unsigned int depth;	/* open "> work" slices */
+};
+
+static int usage(void)
+{
+	fprintf(stderr, "usage: frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] "
+		"[--bad] [--missing] [--unknown] [--global] [--shuffle] [--lose] "
+		"[--unsynced] [--no-expected] PREFIX\n");
+	return 2;
+}
+
 static const struct option long_options[] = {
 	{ "swap", no_argument, NULL, 'w' },
 	{ "bad", no_argument, NULL, 'b' },
 	{ "missing", no_argument, NULL, 'm' },
 	{ "unknown", no_argument, NULL, 'u' },
 	{ "no-expected", no_argument, NULL, 'E' },
+	{ "global", no_argument, NULL, 'g' },
+	{ "shuffle", no_argument, NULL, 'S' },
+	{ "lose", no_argument, NULL, 'l' },
+	{ "unsynced", no_argument, NULL, 'U' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -480,9 +674,12 @@ int main(int argc, char **argv)
 	};
 	static char line[FREC_FORMAT_LINE_MAX], msg[256];
 	struct gen_cpu *cpus;
+	struct gen_rec *recs;
+	unsigned long long *seqs;
 	FILE *raw, *fmts, *ksyms, *txt = NULL;
-	unsigned long long n;
+	unsigned long long n, nr_recs = 0;
 	unsigned int i, a;
+	size_t len;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "n:s:c:", long_options, NULL)) != -1) {
@@ -515,6 +712,18 @@ int main(int argc, char **argv)
 		case 'E':
 			opt_expected = false;
 			break;
+		case 'g':
+			opt_global = true;
+			break;
+		case 'S':
+			opt_shuffle = true;
+			break;
+		case 'l':
+			opt_lose = true;
+			break;
+		case 'U':
+			opt_unsynced = true;
+			break;
 		default:
 			return usage();
 		}
@@ -539,38 +748,37 @@ int main(int argc, char **argv)
 		write_quoted_line(fmts, strings[i].addr, strings[i].s);
 	fclose(fmts);
 
-	raw = open_out(argv[optind], "raw");
-	if (opt_expected) {
-		txt = open_out(argv[optind], "txt");
-		fprintf(txt, FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME);
-	}
-	write_header(raw);
 	cpus = calloc(opt_cpus, sizeof(*cpus));
+	seqs = calloc(NR_RINGS * opt_cpus, sizeof(*seqs));
+	recs = calloc(opt_records ? opt_records : 1, sizeof(*recs));
+	if (!cpus || !seqs || !recs) {
+		perror("frec-gen");
+		return 1;
+	}
 	for (i = 0; i < opt_cpus; i++)
 		cpus[i].ts = 1000000000ULL * (i + 1) + rnd_below(1000000);
 	for (n = 1; n <= opt_records; n++) {
-		struct frec_raw_record rec;
-		struct frec_format_record fr;
+		struct gen_rec *g = &recs[nr_recs];
+		struct frec_raw_record *rec = &g->rec;
 		const struct gen_format *gf = NULL;
-		struct gen_ring *ring = &rings[rnd_below(3)];
+		unsigned int r = rnd_below(NR_RINGS);
+		struct gen_ring *ring = &rings[r];
 		unsigned int cpu = rnd_below(opt_cpus);
 		const char *text = NULL;
-		size_t len;
 
-		memset(&rec, 0, sizeof(rec));
-		memset(&fr, 0, sizeof(fr));
+		memset(g, 0, sizeof(*g));
 		cpus[cpu].ts += 1 + rnd_below(rnd_below(10) ? 5000 : 3000000);
-		rec.seq = n;
-		rec.ts = cpus[cpu].ts;
-		rec.cpu = cpu;
-		rec.ring = ring->id;
-		rec.caller = pick_caller();
+		rec->seq = opt_global ? n : ++seqs[r * opt_cpus + cpu];
+		rec->ts = cpus[cpu].ts;
+		rec->cpu = cpu;
+		rec->ring = ring->id;
+		rec->caller = pick_caller();
 		if (ring->kind == 1) {
-			rec.head.type = FREC_RAW_TEXT;
+			rec->head.type = FREC_RAW_TEXT;
 			text = texts[rnd_below(NR_TEXTS)];
-			rec.len = (__u32)strlen(text);
+			rec->len = (__u32)strlen(text);
 		} else {
-			rec.head.type = FREC_RAW_EVENT;
+			rec->head.type = FREC_RAW_EVENT;
 			if (opt_bad && !rnd_below(50))
 				gf = &bad_formats[rnd_below(3)];
 			else if (cpus[cpu].depth && !rnd_below(3))
@@ -581,47 +789,51 @@ int main(int argc, char **argv)
 				cpus[cpu].depth++;
 			else if (gf == &formats[3] && cpus[cpu].depth)
 				cpus[cpu].depth--;
-			rec.fmt = gf->addr;
+			rec->fmt = gf->addr;
 			for (a = 0; gf->kinds[a] && a < FREC_EVENT_MAX_ARGS; a++)
-				rec.args[a] = pick_arg(gf->kinds[a]);
+				rec->args[a] = pick_arg(gf->kinds[a]);
 			if (opt_missing && !rnd_below(40))
-				rec.fmt = 0xffffffffc0f00000ULL + 8 * rnd_below(4);
+				rec->fmt = 0xffffffffc0f00000ULL + 8 * rnd_below(4);
 		}
-		if (!ring->written)
-			write_ring(raw, ring);
-		if (opt_unknown && !rnd_below(30))
-			write_unknown(raw);
-		write_record(raw, &rec, text);
-		if (!txt)
+		g->ring = ring;
+		g->gf = gf;
+		g->text = text;
+		/*
+		 * Overwritten in the ring: its seq is taken, the dump lacks it.
+		 * CPU 0 also loses its oldest records, as a full ring does.
+		 */
+		if (opt_lose && (!rnd_below(25) || (!cpu && n <= opt_records / 10)))
 			continue;
-
-		fr.seq = rec.seq;
-		fr.ts = rec.ts;
-		fr.cpu = rec.cpu;
-		fr.ring = ring->name;
-		fr.caller = rec.caller;
-		if (text) {
-			fr.text = text;
-			fr.text_len = rec.len;
-		} else if (rec.fmt != gf->addr) {
-			/* frec-decode's stand-in for a format it does not have */
-			len = (size_t)snprintf(msg, sizeof(msg),
-				"[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
-				(unsigned long long)rec.fmt,
-				(unsigned long long)rec.args[0],
-				(unsigned long long)rec.args[1],
-				(unsigned long long)rec.args[2],
-				(unsigned long long)rec.args[3]);
-			fr.text = msg;
-			fr.text_len = (unsigned int)len;
-		} else {
-			fr.fmt = gf->fmt;
-			fr.args = rec.args;
-			fr.nr_args = FREC_EVENT_MAX_ARGS;
-		}
-		len = frec_format_line(line, sizeof(line), &fr, &env);
-		fwrite(line, 1, len, txt);
+		nr_recs++;
 	}
+
+	raw = open_out(argv[optind], "raw");
+	write_header(raw);
+	/*
+	 * Sorted by source (ring, CPU, seq), then listed in a random
+	 * interleaving of the sources: each source stays in order, the whole
+	 * does not.
+	 */
+	if (opt_shuffle) {
+		qsort(recs, nr_recs, sizeof(*recs), by_source);
+		write_shuffled(raw, recs, nr_recs);
+	}
+	qsort(recs, nr_recs, sizeof(*recs), by_merge_order);
+	if (!opt_shuffle)
+		for (n = 0; n < nr_recs; n++)
+			write_gen_rec(raw, &recs[n]);
+	if (opt_expected) {
+		txt = open_out(argv[optind], "txt");
+		fprintf(txt, FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
+			frec_format_order(raw_flags()));
+		for (n = 0; n < nr_recs; n++) {
+			len = gen_line(line, sizeof(line), msg, sizeof(msg), &recs[n], &env);
+			fwrite(line, 1, len, txt);
+		}
+		write_stats(argv[optind], recs, nr_recs);
+	}
+	free(recs);
+	free(seqs);
 	free(cpus);
 	if (fclose(raw) || (txt && fclose(txt))) {
 		perror("frec-gen");
