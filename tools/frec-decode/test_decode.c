@@ -304,8 +304,10 @@ static void raw_layout_is_what_the_test_data_assumes(struct ht_case *c)
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_header, byte_order), 8);
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_header, word_bytes), 24);
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_header, clock), 32);
-	HT_EXPECT_EQ(c, sizeof(struct frec_raw_ring), 48);
-	HT_EXPECT_EQ(c, offsetof(struct frec_raw_ring, name), 16);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_header, flags), 28);
+	HT_EXPECT_EQ(c, sizeof(struct frec_raw_ring), 56);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_ring, order), 16);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_ring, name), 24);
 	HT_EXPECT_EQ(c, sizeof(struct frec_raw_record), 88);
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, ring), 40);
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, cpu), 44);
@@ -325,20 +327,28 @@ static void dump_put(struct dump *d, const void *p, size_t n)
 	d->len += n;
 }
 
-static void dump_header(struct dump *d)
+/* Header with @flags, then ring 7 "events" numbering its records by @order. */
+static void dump_header_as(struct dump *d, unsigned int flags, unsigned int order)
 {
 	struct frec_raw_header h = {
 		.magic = FREC_RAW_MAGIC, .byte_order = FREC_RAW_BYTE_ORDER,
 		.version = FREC_RAW_VERSION, .header_bytes = sizeof(h),
-		.slot_bytes = FREC_SLOT_BYTES, .word_bytes = 8, .clock = "local",
+		.slot_bytes = FREC_SLOT_BYTES, .word_bytes = 8,
+		.flags = flags, .clock = "local",
 	};
 	struct frec_raw_ring r = {
-		.head = { FREC_RAW_RING, sizeof(r) }, .id = 7, .name = "events",
+		.head = { FREC_RAW_RING, sizeof(r) }, .id = 7, .order = order,
+		.name = "events",
 	};
 
 	d->len = 0;
 	dump_put(d, &h, sizeof(h));
 	dump_put(d, &r, sizeof(r));
+}
+
+static void dump_header(struct dump *d)
+{
+	dump_header_as(d, FREC_RAW_CLOCK_SYNCED, FREC_RING_ORDER_CPU);
 }
 
 static void dump_event(struct dump *d, u64 seq, u64 ts, u64 fmt, u64 caller,
@@ -369,10 +379,11 @@ static void raw_reader_reads_and_swaps(struct ht_case *c)
 	HT_EXPECT(c, !r.swap && !strcmp(r.clock, "local"), "clock %s", r.clock);
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
 	HT_EXPECT(c, item.type == FREC_RAW_RING && item.ring_id == 7 &&
+		  item.ring_order == FREC_RING_ORDER_CPU &&
 		  !strcmp(item.ring_name, "events") && item.offset == 48, "ring");
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
 	HT_EXPECT(c, item.type == FREC_RAW_EVENT && item.rec.seq == 5 &&
-		  item.rec.cpu == 3 && item.rec.args[1] == 0xff && item.offset == 96,
+		  item.rec.cpu == 3 && item.rec.args[1] == 0xff && item.offset == 104,
 		  "event");
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 0);
 	frec_raw_close(&r);
@@ -387,30 +398,30 @@ static void raw_reader_reads_and_swaps(struct ht_case *c)
 			w32 = (__u32 *)(d.bytes + i);
 			*w32 = __builtin_bswap32(*w32);
 		}
-		for (i = 48; i < 64; i += 4) {
+		for (i = 48; i < 72; i += 4) {
 			w32 = (__u32 *)(d.bytes + i);
 			*w32 = __builtin_bswap32(*w32);
 		}
-		for (i = 96; i < 104; i += 4) {
+		for (i = 104; i < 112; i += 4) {
 			w32 = (__u32 *)(d.bytes + i);
 			*w32 = __builtin_bswap32(*w32);
 		}
-		for (i = 104; i < 136; i += 8) {
+		for (i = 112; i < 144; i += 8) {
 			w64 = (u64 *)(d.bytes + i);
 			*w64 = __builtin_bswap64(*w64);
 		}
-		for (i = 136; i < 152; i += 4) {
+		for (i = 144; i < 160; i += 4) {
 			w32 = (__u32 *)(d.bytes + i);
 			*w32 = __builtin_bswap32(*w32);
 		}
-		for (i = 152; i < 184; i += 8) {
+		for (i = 160; i < 192; i += 8) {
 			w64 = (u64 *)(d.bytes + i);
 			*w64 = __builtin_bswap64(*w64);
 		}
 	}
 	f = fmemopen(d.bytes, d.len, "rb");
 	HT_EXPECT_EQ(c, frec_raw_open(&r, f, &err), 0);
-	HT_EXPECT(c, r.swap, "swap");
+	HT_EXPECT(c, r.swap && r.flags == FREC_RAW_CLOCK_SYNCED, "swap");
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
 	HT_EXPECT(c, item.ring_id == 7, "swapped ring id %u", item.ring_id);
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
@@ -468,7 +479,7 @@ static void decoder_prints_the_dump(struct ht_case *c)
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
-		"# frec dump: clock=local\n"
+		"# frec dump: clock=local order=time\n"
 		"# seq [seconds] cpu ring: caller message\n"
 		"1 [   12.027638123] cpu1 events: do_work+0x10/0x80 irq -3 status 0xff\n"
 		"2 [   12.027638200] cpu0 events: frec_fn+0x5/0x100 [frec] world\n"),
@@ -482,9 +493,9 @@ static void decoder_reports_bad_and_missing_formats_once(struct ht_case *c)
 	struct run run;
 
 	dump_header(&d);
-	dump_event(&d, 1, 10, 0x5000, 0x20, 0, 0, 0);	/* offset 96 */
+	dump_event(&d, 1, 10, 0x5000, 0x20, 0, 0, 0);	/* offset 104 */
 	dump_event(&d, 2, 20, 0x5000, 0x20, 0, 0, 0);
-	dump_event(&d, 3, 30, 0x9999, 0x20, 0, 1, 2);	/* offset 272 */
+	dump_event(&d, 3, 30, 0x9999, 0x20, 0, 1, 2);	/* offset 280 */
 	dump_event(&d, 4, 40, 0x9999, 0x20, 0, 3, 4);
 	dump_event(&d, 5, 50, 0x1004, 0x20, 0, 7, 8);	/* inside a format */
 	run_decoder(&run, &d, &all);
@@ -499,8 +510,8 @@ static void decoder_reports_bad_and_missing_formats_once(struct ht_case *c)
 		"5 [    0.000000050] cpu0 events: 0x20 7 status 0x8\n"),
 		"got:\n%s", run.out);
 	HT_EXPECT(c, !strcmp(run.errs,
-		"frec-decode: mem: offset 96: format 0x5000: bad format at byte 4\n"
-		"frec-decode: mem: offset 272: format 0x9999 is not in the formats file\n"),
+		"frec-decode: mem: offset 104: format 0x5000: bad format at byte 4\n"
+		"frec-decode: mem: offset 280: format 0x9999 is not in the formats file\n"),
 		"errs: %s", run.errs);
 
 	dump_header(&d);
@@ -561,16 +572,32 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 	struct dump d;
 	struct run run;
 
-	dump_header(&d);
+	/* merged by seq (global-order rings), a CPU's clock may be behind */
+	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_GLOBAL);
 	dump_event(&d, 1, 5000000000ULL, 0x2000, 0, 0, 0, 0);
 	dump_event(&d, 2, 4999999999ULL, 0x2000, 0, 1, 0, 0);
 	dump_event(&d, 3, 6500000000ULL, 0x2000, 0, 2, 0, 0);
 	opts.deltas = true;
 	run_decoder(&run, &d, &opts);
-	HT_EXPECT(c, strstr(run.out, "# +delta: time since the previous line\n"
+	HT_EXPECT(c, strstr(run.out, "# frec dump: clock=local order=global\n"
+			    "# seq [seconds] cpu ring: caller message\n"
+			    "# +delta: time since the previous line\n"
 			    "+0.000000000 1 [    5.000000000] cpu0 events: 0x0 hello world\n"
 			    "-0.000000001 2 [    4.999999999] cpu1 events: 0x0 hello world\n"
 			    "+1.500000001 3 [    6.500000000] cpu2 events: 0x0 hello world\n"),
+		  "got:\n%s", run.out);
+	/* merged by time, the same records come in timestamp order */
+	dump_header_as(&d, 0, FREC_RING_ORDER_CPU);
+	dump_event(&d, 1, 5000000000ULL, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 2, 4999999999ULL, 0x2000, 0, 1, 0, 0);
+	dump_event(&d, 3, 6500000000ULL, 0x2000, 0, 2, 0, 0);
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT(c, !strcmp(run.out, "# frec dump: clock=local order=time-approximate\n"
+			     "# seq [seconds] cpu ring: caller message\n"
+			     "# +delta: time since the previous line\n"
+			     "+0.000000000 2 [    4.999999999] cpu1 events: 0x0 hello world\n"
+			     "+0.000000001 1 [    5.000000000] cpu0 events: 0x0 hello world\n"
+			     "+1.500000000 3 [    6.500000000] cpu2 events: 0x0 hello world\n"),
 		  "got:\n%s", run.out);
 	opts.deltas = false;
 	use_filter(&opts, "cpu=1-2 time=5-");
@@ -602,7 +629,7 @@ static void decoder_text_filter_reads_the_line(struct ht_case *c)
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
-		"# frec dump: clock=local\n"
+		"# frec dump: clock=local order=time\n"
 		"# seq [seconds] cpu ring: caller message\n"
 		"1 [   12.027638123] cpu1 events: do_work+0x10/0x80 irq -3 status 0xff\n"),
 		"got:\n%s", run.out);
@@ -635,6 +662,117 @@ static void decoder_filter_ring_must_exist(struct ht_case *c)
 	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
 }
 
+/* The dump's order is not trusted: sources are merged as the module merges. */
+static void decoder_merges_whatever_the_dump_order(struct ht_case *c)
+{
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	/* all of CPU 1, then all of CPU 0: the module would interleave them */
+	dump_event(&d, 1, 20, 0x2000, 0, 1, 0, 0);
+	dump_event(&d, 2, 40, 0x2000, 0, 1, 0, 0);
+	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 2, 30, 0x2000, 0, 0, 0, 0);
+	/* a tie on the timestamp goes to the lower CPU */
+	dump_event(&d, 3, 40, 0x2000, 0, 0, 0, 0);
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !strcmp(run.out,
+		"# frec dump: clock=local order=time\n"
+		"# seq [seconds] cpu ring: caller message\n"
+		"1 [    0.000000010] cpu0 events: 0x0 hello world\n"
+		"1 [    0.000000020] cpu1 events: 0x0 hello world\n"
+		"2 [    0.000000030] cpu0 events: 0x0 hello world\n"
+		"3 [    0.000000040] cpu0 events: 0x0 hello world\n"
+		"2 [    0.000000040] cpu1 events: 0x0 hello world\n"),
+		"got:\n%s", run.out);
+	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
+}
+
+/* Within one (ring, CPU) seq strictly increases; across CPUs seqs repeat. */
+static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
+{
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 7, 10, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 7, 20, 0x2000, 0, 1, 0, 0);	/* another CPU: fine */
+	dump_event(&d, 5, 30, 0x2000, 0, 0, 0, 0);	/* offset 280 */
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
+	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 288: seq 5 after seq 7 "
+			     "of ring 7 on cpu 0: records out of order\n"), "errs: %s", run.errs);
+	/* what was read before the error is printed, merged */
+	HT_EXPECT(c, strstr(run.out, "\n7 [    0.000000010] cpu0 events: ") &&
+		  strstr(run.out, "\n7 [    0.000000020] cpu1 events: "), "got:\n%s", run.out);
+
+	dump_header(&d);
+	dump_event(&d, 0, 10, 0x2000, 0, 0, 0, 0);
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
+	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 112: seq 0: seqs start at 1\n"),
+		  "errs: %s", run.errs);
+
+	/* merged by seq, every ring must number its records globally */
+	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_CPU);
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
+	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 64: ring events numbers "
+			     "its records per CPU, in a dump merged by seq\n"), "errs: %s", run.errs);
+}
+
+/* --stats: per (ring, CPU), records and the seqs that say what was lost. */
+static void decoder_stats_prove_losses(struct ht_case *c)
+{
+	struct frec_decode_opts opts = all;
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 2, 20, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 5, 30, 0x2000, 0, 0, 0, 0);	/* 3 and 4 lost */
+	dump_event(&d, 4, 15, 0x2000, 0, 2, 0, 0);	/* 1 to 3 lost */
+	dump_event(&d, 5, 25, 0x2000, 0, 2, 0, 0);
+	opts.stats = true;
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !strcmp(run.out,
+		"# frec-decode stats: clock=local order=time\n"
+		"# ring id cpu records first_seq last_seq missing before\n"
+		"events 7 0 3 1 5 2 0\n"
+		"events 7 2 2 4 5 0 3\n"
+		"# total records 5 missing 2\n"), "got:\n%s", run.out);
+
+	/* a global seq's gaps are other CPUs' records: nothing to prove */
+	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_GLOBAL);
+	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 3, 20, 0x2000, 0, 0, 0, 0);
+	run_decoder(&run, &d, &opts);
+	HT_EXPECT(c, strstr(run.out, "\nevents 7 0 2 1 3 - -\n# total records 2 missing 0\n"),
+		  "got:\n%s", run.out);
+}
+
+/* Any other raw version is refused, naming both and the offset. */
+static void decoder_refuses_other_versions(struct ht_case *c)
+{
+	struct frec_raw_header *h;
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
+	h = (struct frec_raw_header *)d.bytes;
+	h->version = 1;
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
+	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 12: version 1; "
+			     "this frec-decode reads version 2\n"), "errs: %s", run.errs);
+	HT_EXPECT(c, !run.out[0], "got:\n%s", run.out);
+}
+
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_errors_name_the_line),
@@ -651,6 +789,10 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_deltas_and_filters),
 	HT_CASE(decoder_text_filter_reads_the_line),
 	HT_CASE(decoder_filter_ring_must_exist),
+	HT_CASE(decoder_merges_whatever_the_dump_order),
+	HT_CASE(decoder_checks_seq_per_ring_and_cpu),
+	HT_CASE(decoder_stats_prove_losses),
+	HT_CASE(decoder_refuses_other_versions),
 };
 
 int main(int argc, char **argv)
