@@ -19,14 +19,19 @@ MAGIC = b"FRECRAW\0"
 ORDER = 0x01020304
 
 
-def header(magic=MAGIC, order=ORDER, version=1, header_bytes=48,
-           slot_bytes=64, word_bytes=8, clock=b"local", extra=b"", e="<"):
+CLOCK_SYNCED = 0x1
+MERGE_BY_SEQ = 0x2
+
+
+def header(magic=MAGIC, order=ORDER, version=2, header_bytes=48,
+           slot_bytes=64, word_bytes=8, flags=CLOCK_SYNCED, clock=b"local",
+           extra=b"", e="<"):
     return struct.pack(e + "8sIIIIII16s", magic, order, version, header_bytes,
-                       slot_bytes, word_bytes, 0, clock) + extra
+                       slot_bytes, word_bytes, flags, clock) + extra
 
 
-def ring(rid=7, kind=0, name=b"events", bytes_=48, e="<"):
-    return struct.pack(e + "IIII32s", 1, bytes_, rid, kind, name)
+def ring(rid=7, kind=0, name=b"events", order=0, bytes_=56, e="<"):
+    return struct.pack(e + "IIIIII32s", 1, bytes_, rid, kind, order, 0, name)
 
 
 def record(seq, typ=2, ts=1000, fmt=0xffffffffc0a80000, caller=0xffffffff81000010,
@@ -50,8 +55,12 @@ CASES = {
     "short-header": (GOOD[:20], 1, "offset 0: truncated header: 20 of 48 bytes"),
     "byte-order": (header(order=0x11223344) + GOOD[48:], 1,
                    "offset 8: byte order word 0x11223344 is neither"),
-    "version": (header(version=2) + GOOD[48:], 1,
-                "offset 12: version 2; this frec-decode reads version 1"),
+    "version": (header(version=3) + GOOD[48:], 1,
+                "offset 12: version 3; this frec-decode reads version 2"),
+    # the layout before per-CPU seqs: its ring entries are 8 bytes shorter
+    "version-1": (header(version=1) + struct.pack("<IIII32s", 1, 48, 7, 0, b"events")
+                  + record(1), 1,
+                  "offset 12: version 1; this frec-decode reads version 2"),
     "header-bytes": (header(header_bytes=52) + GOOD[48:], 1,
                      "offset 16: header_bytes 52: not a multiple of 8"),
     "header-bytes-huge": (header(header_bytes=1 << 20) + GOOD[48:], 1,
@@ -69,45 +78,53 @@ CASES = {
     "entry-head-cut": (header() + b"\1\0\0\0", 1,
                        "offset 48: truncated entry: 4 of 8 head bytes"),
     "entry-cut": (header() + ring() + record(1)[:40], 1,
-                  "offset 96: truncated entry: 40 of 88 bytes"),
+                  "offset 104: truncated entry: 40 of 88 bytes"),
     "entry-bytes-odd": (header() + struct.pack("<II", 2, 12) + b"\0" * 8, 1,
                         "offset 52: entry of 12 bytes: not a multiple of 8"),
     "entry-bytes-zero": (header() + struct.pack("<II", 99, 0), 1,
                          "offset 52: entry of 0 bytes"),
     "entry-huge": (header() + ring() + record(1, bytes_=1 << 20), 1,
-                   "offset 96: entry of type 2 and 1048576 bytes, more than 65536"),
+                   "offset 104: entry of type 2 and 1048576 bytes, more than 65536"),
     "unknown-cut": (header() + struct.pack("<II", 99, 4096) + b"\0" * 8, 1,
                     "offset 48: truncated entry: 16 of 4096 bytes"),
     "ring-short": (header() + struct.pack("<II", 1, 16) + b"\0" * 8, 1,
-                   "offset 48: ring entry of 16 bytes, 48 needed"),
+                   "offset 48: ring entry of 16 bytes, 56 needed"),
     "ring-kind": (header() + ring(kind=5) + record(1), 1,
                   "offset 60: ring kind 5, expected 0 or 1"),
     "ring-name": (header() + ring(name=b"bad name") + record(1), 1,
-                  "offset 64: ring name is not 1-31 characters"),
+                  "offset 72: ring name is not 1-31 characters"),
     "ring-name-empty": (header() + ring(name=b"") + record(1), 1,
-                        "offset 64: ring name"),
+                        "offset 72: ring name"),
+    "ring-order": (header() + ring(order=5) + record(1), 1,
+                   "offset 64: ring order 5, expected 0 (per CPU) or 1 (global)"),
+    "ring-order-cpu-by-seq": (header(flags=MERGE_BY_SEQ) + ring(order=0) + record(1), 1,
+                              "offset 64: ring events numbers its records per CPU, "
+                              "in a dump merged by seq"),
     "no-ring": (header() + ring() + record(1, rid=9), 1,
-                "offset 136: record of ring 9, which no ring entry defined before it"),
+                "offset 144: record of ring 9, which no ring entry defined before it"),
     "seq-order": (header() + ring() + record(7) + record(5), 1,
-                  "offset 192: seq 5 after seq 7: records out of order"),
-    "seq-repeat": (header() + ring() + record(3) + record(3), 1,
-                   "seq 3 after seq 3"),
-    "seq-zero": (header() + ring() + record(0), 1, "seq 0 after seq 0"),
+                  "offset 200: seq 5 after seq 7 of ring 7 on cpu 0: records out of order"),
+    "seq-repeat": (header() + ring() + record(3, cpu=2) + record(3, ts=2000, cpu=2), 1,
+                   "offset 200: seq 3 after seq 3 of ring 7 on cpu 2"),
+    "seq-order-ring": (header() + ring() + ring(rid=8, name=b"other")
+                       + record(4, rid=8) + record(9) + record(2, rid=8, ts=3000), 1,
+                       "offset 344: seq 2 after seq 4 of ring 8 on cpu 0"),
+    "seq-zero": (header() + ring() + record(0), 1, "offset 112: seq 0: seqs start at 1"),
     "cpu": (header() + ring() + record(1, cpu=70000), 1,
-            "offset 140: cpu 70000, more than 65535"),
+            "offset 148: cpu 70000, more than 65535"),
     "event-text": (header() + ring() + record(1, text=b"12345678"), 1,
-                   "offset 144: event with 8 bytes of text"),
+                   "offset 152: event with 8 bytes of text"),
     "text-len": (header() + ring(kind=1) + record(1, typ=3, fmt=0, text=b"hi",
                                                   length=500), 1,
-                 "offset 144: text of 500 bytes in an entry of 96"),
+                 "offset 152: text of 500 bytes in an entry of 96"),
     "event-short": (header() + ring() + struct.pack("<II", 2, 16) + b"\0" * 8, 1,
-                    "offset 96: event entry of 16 bytes, 88 needed"),
+                    "offset 104: event entry of 16 bytes, 88 needed"),
     "garbage": (bytes((i * 131 + 7) % 256 for i in range(3000)), 1,
                 "not a frec raw dump"),
     "good-then-garbage": (GOOD + b"\xff" * 24, 1,
-                          "offset 276: entry of 4294967295 bytes: not a multiple of 8"),
+                          "offset 284: entry of 4294967295 bytes: not a multiple of 8"),
     "good-then-huge": (GOOD + struct.pack("<II", 3, 1 << 24), 1,
-                       "offset 272: entry of type 3 and 16777216 bytes, more than 65536"),
+                       "offset 280: entry of type 3 and 16777216 bytes, more than 65536"),
     # these decode: the format asks readers to cope with them
     "ok-swapped": (header(e=">") + ring(e=">") + record(1, e=">")
                    + record(2, ts=2000, cpu=1, e=">"), 0, ""),
@@ -119,10 +136,17 @@ CASES = {
     "ok-text-padding": (header() + ring(rid=2, kind=1, name=b"log")
                         + record(1, typ=3, fmt=0, rid=2, text=b"line\n"), 0, ""),
     "ok-bad-format": (header() + ring() + record(1, fmt=0xffffffffc0a80040), 3,
-                      "offset 96: format 0xffffffffc0a80040: bad format at byte 4"),
+                      "offset 104: format 0xffffffffc0a80040: bad format at byte 4"),
     "ok-missing-format": (header() + ring() + record(1, fmt=0x1234)
                           + record(2, fmt=0x1234), 3,
-                          "offset 96: format 0x1234 is not in the formats file"),
+                          "offset 104: format 0x1234 is not in the formats file"),
+    # seqs are per (ring, CPU): the same seq on two CPUs, listed out of the
+    # merged order, a CPU whose first records were overwritten
+    "ok-seq-per-cpu": (header() + ring() + record(1, ts=3000) + record(2, ts=4000)
+                       + record(1, ts=1000, cpu=1) + record(9, ts=3500, cpu=2), 0, ""),
+    "ok-global": (header(flags=MERGE_BY_SEQ) + ring(order=1) + record(4, ts=3000)
+                  + record(2, ts=5000, cpu=1) + record(7, ts=10, cpu=1), 0, ""),
+    "ok-unknown-flags": (header(flags=0x80000000) + ring() + record(1), 0, ""),
 }
 
 FORMATS = (
