@@ -70,11 +70,13 @@ def expected(prefix):
     return b"\n".join(head) + b"\n", [l + b"\n" for l in lines.split(b"\n")[:-1]]
 
 
-def head_clock(prefix):
-    """The clock the expected dump's header names (# frec dump: clock=NAME)."""
+def head_field(prefix, field):
+    """A field of the expected dump's header, e.g. clock in
+    "# frec dump: clock=NAME order=ORDER"."""
     with open(prefix + ".txt", "rb") as f:
         first = f.readline().decode("latin-1")
-    return first.rstrip("\n").split("clock=", 1)[-1]
+    m = re.search(field + r"=(\S+)", first)
+    return m.group(1) if m else None
 
 
 def parse_line(line):
@@ -108,8 +110,10 @@ def check_json(c, prefix, name, track="cpu"):
     # top-level key: traceEvents first, and no displayTimeUnit.
     c.check(f"{name}: traceEvents first, no displayTimeUnit",
             list(doc)[:1] == ["traceEvents"] and "displayTimeUnit" not in doc, str(list(doc)))
-    c.check(f"{name}: otherData names the clock",
-            doc.get("otherData", {}).get("clock") == head_clock(prefix), str(doc.get("otherData")))
+    c.check(f"{name}: otherData names the clock and the order",
+            doc.get("otherData", {}).get("clock") == head_field(prefix, "clock") and
+            doc.get("otherData", {}).get("order") == head_field(prefix, "order"),
+            str(doc.get("otherData")))
     missing = [e for e in events if not all(k in e for k in ("name", "ph", "ts", "pid", "tid"))
                and e.get("ph") != "M"]
     c.check(f"{name}: every event has name, ph, ts, pid, tid", not missing, str(missing[:2]))
@@ -196,22 +200,22 @@ def check_filters(c, prefix, name):
         (["--cpu", "0,2-3"], lambda p: p[2] in (0, 2, 3)),
         (["-c", "0", "-c", "3"], lambda p: p[2] in (0, 3)),
         (["-c", "1"], lambda p: p[2] == 1),
-        (["--seq", "100-200"], lambda p: 100 <= p[0] <= 200),
-        (["--seq", "2990-"], lambda p: p[0] >= 2990),
+        (["--seq", "20-40"], lambda p: 20 <= p[0] <= 40),
+        (["--seq", "240-"], lambda p: p[0] >= 240),
         (["--seq", "-5"], lambda p: p[0] <= 5),
         (["--seq", "77"], lambda p: p[0] == 77),
         (["--time", f"{sec(t_lo)}-{sec(t_hi)}"], lambda p: t_lo <= p[1] <= t_hi),
         (["--time", f"{sec(t_hi)}-"], lambda p: p[1] >= t_hi),
-        (["--ring", "events", "--cpu", "1-2", "--seq", "500-"],
-         lambda p: p[3] == "events" and 1 <= p[2] <= 2 and p[0] >= 500),
-        (["--filter", "ring=events cpu=1-2 seq=500-"],
-         lambda p: p[3] == "events" and 1 <= p[2] <= 2 and p[0] >= 500),
-        (["--filter", f"time={sec(t_lo)}-{sec(t_hi)}\tseq=-2000 ring=log,hanoi_?oves"],
-         lambda p: t_lo <= p[1] <= t_hi and p[0] <= 2000 and p[3] in ("log", "hanoi_moves")),
+        (["--ring", "events", "--cpu", "1-2", "--seq", "50-"],
+         lambda p: p[3] == "events" and 1 <= p[2] <= 2 and p[0] >= 50),
+        (["--filter", "ring=events cpu=1-2 seq=50-"],
+         lambda p: p[3] == "events" and 1 <= p[2] <= 2 and p[0] >= 50),
+        (["--filter", f"time={sec(t_lo)}-{sec(t_hi)}\tseq=-200 ring=log,hanoi_?oves"],
+         lambda p: t_lo <= p[1] <= t_hi and p[0] <= 200 and p[3] in ("log", "hanoi_moves")),
         (["--filter", "text=alpha"], lambda p: "alpha" in p[5]),
         (["--filter", "text=] cpu1 e"], lambda p: "] cpu1 e" in p[5]),
-        (["--cpu", "1", "--filter", "seq=100- text= beta"],
-         lambda p: p[2] == 1 and p[0] >= 100 and " beta" in p[5]),
+        (["--cpu", "1", "--filter", "seq=10- text= beta"],
+         lambda p: p[2] == 1 and p[0] >= 10 and " beta" in p[5]),
         (["--filter", ""], lambda p: True),
     ]
     for args, keep in cases:
@@ -257,6 +261,46 @@ def check_filters(c, prefix, name):
                 f"exit {rc}: {err[:200]}")
 
 
+def check_stats(c, prefix, name):
+    """--stats against PREFIX.stats, which frec-gen wrote from the records
+    it kept and the seqs it gave them."""
+    rc, out, err = c.decode(prefix, "--stats")
+    with open(prefix + ".stats", "rb") as f:
+        want = f.read()
+    c.check(f"{name}: --stats equals the expected table", out == want and rc in (0, 3),
+            f"exit {rc}; got {out[:300]!r}, expected {want[:300]!r}")
+    return want
+
+
+def check_merge(c):
+    """Dumps whose records are not listed in the merged order (each
+    (ring, CPU) in seq order, the whole interleaved at random), with
+    records lost, in both merge orders: the decoder merges them back."""
+    s = c.make("shuffled", "-n", "3000", "-c", "4", "-s", "3", "--shuffle", "--lose",
+               "--unknown")
+    check_text(c, s, "shuffled, records lost")
+    want = check_stats(c, s, "shuffled, records lost")
+    rows = [l.split() for l in want.decode().splitlines() if not l.startswith("#")]
+    c.check("shuffled: stats show records lost, in gaps and before the first",
+            any(int(r[6]) for r in rows) and any(int(r[7]) for r in rows), str(rows[:3]))
+    check_json(c, s, "shuffled")
+    check_csv(c, s, "shuffled")
+    g = c.make("global", "-n", "2000", "-c", "3", "-s", "5", "--global", "--shuffle",
+               "--swap", "--lose")
+    check_text(c, g, "global order, shuffled, swapped")
+    c.check("global order: the header says so", head_field(g, "order") == "global")
+    want = check_stats(c, g, "global order")
+    c.check("global order: no losses claimed from global seqs",
+            all(l.endswith(b" - -") for l in want.splitlines() if not l.startswith(b"#")),
+            want[:200])
+    check_json(c, g, "global")
+    u = c.make("unsynced", "-n", "500", "-c", "2", "--unsynced")
+    check_text(c, u, "clock not synchronised")
+    c.check("unsynced: the header says time-approximate",
+            head_field(u, "order") == "time-approximate")
+    check_stats(c, u, "unsynced")
+
+
 def main():
     c = Checker(sys.argv[1], sys.argv[2])
     a = c.make("plain", "-n", "3000", "-c", "4", "--unknown")
@@ -273,6 +317,8 @@ def main():
     check_json(c, a, "plain ring tracks", track="ring")
     check_csv(c, a, "plain")
     check_filters(c, a, "plain")
+    check_stats(c, a, "plain")
+    check_merge(c)
 
     b = c.make("odd", "-n", "3000", "-c", "3", "-s", "7", "--swap", "--bad",
                "--missing", "--unknown")
