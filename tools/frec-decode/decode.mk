@@ -58,13 +58,14 @@ $(DEC_O)/fuzz_decode: $(DEC_DIR)/fuzz_decode.c $(DEC_DEPS) | $(DEC_O)
 $(DEC_O):
 	mkdir -p $@
 
-# Seeds: the crafted inputs and two small generated dumps, each behind
+# Seeds: the crafted inputs and three small generated dumps, each behind
 # the fuzz target's mode byte (see fuzz_decode.c).
 $(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*) \
 		$(DEC_DIR)/tests/fuzz_seeds.py
 	rm -rf $(DEC_O)/fuzz-seeds && mkdir -p $(DEC_O)/fuzz-seeds
 	$(DEC_O)/frec-gen -n 40 -c 2 --unknown $(DEC_O)/fuzz-seeds/g1
 	$(DEC_O)/frec-gen -n 25 -c 3 --swap --bad $(DEC_O)/fuzz-seeds/g2
+	$(DEC_O)/frec-gen -n 30 -c 2 --global --shuffle --lose $(DEC_O)/fuzz-seeds/g3
 	python3 $(DEC_DIR)/tests/fuzz_seeds.py $(DEC_DIR)/testdata $(DEC_O)/fuzz-seeds
 	touch $@
 

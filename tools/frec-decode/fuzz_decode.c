@@ -6,7 +6,8 @@
  *
  *   0-5  a raw dump, decoded to text, JSON or CSV (byte % 3), with and
  *        without deltas, against a small fixed formats and kallsyms table;
- *        5 through a filter with ring globs, CPUs and text
+ *        5 through a filter with ring globs, CPUs and text; a first byte
+ *        of 100 or more (its last digit 0-5) prints --stats instead
  *   6    a formats file, then lookups of addresses taken from its bytes
  *   7    a kallsyms file, then lookups of addresses taken from its bytes
  *   8    a format string, formatted with arguments taken from its bytes
@@ -56,8 +57,8 @@ static u64 fuzz_u64(const uint8_t *data, size_t size, size_t at)
 }
 
 static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
-		     struct frec_formats *formats, struct frec_kallsyms *kallsyms,
-		     FILE *devnull)
+		     bool stats, struct frec_formats *formats,
+		     struct frec_kallsyms *kallsyms, FILE *devnull)
 {
 	static struct frec_decoder d;
 	static struct frec_filter filter;
@@ -66,6 +67,7 @@ static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 		.deltas = mode >= 3,
 		.track = mode & 1 ? FREC_TRACK_RING : FREC_TRACK_CPU,
 		.filter = mode == 5 ? &filter : NULL,
+		.stats = stats,
 	};
 	FILE *in;
 
@@ -247,7 +249,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_filter_line(data + 1, size - 1);
 		break;
 	default:
-		fuzz_raw(data + 1, size - 1, data[0] % 10, &formats, &kallsyms, devnull);
+		fuzz_raw(data + 1, size - 1, data[0] % 10, data[0] >= 100, &formats,
+			 &kallsyms, devnull);
 	}
 	return 0;
 }

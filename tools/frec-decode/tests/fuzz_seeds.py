@@ -4,8 +4,9 @@
 to the right parser (see fuzz_decode.c).
 
     fuzz_seeds.py TESTDATA_DIR SEED_DIR
-SEED_DIR already holds frec-gen's g1.* and g2.*; they are rewritten as
-seeds, and the crafted inputs of TESTDATA_DIR/bad are added."""
+SEED_DIR already holds frec-gen's g1.*, g2.* and g3.*; they are rewritten
+as seeds (mode 100: --stats), and the crafted inputs of TESTDATA_DIR/bad
+are added."""
 import glob
 import os
 import sys
@@ -24,7 +25,7 @@ def main():
             data = f.read()
         os.unlink(path)
         if base.endswith(".raw"):
-            for mode in range(6):
+            for mode in list(range(6)) + [100]:
                 seed(out, base, mode, data[:8192])
         elif base.endswith(".formats"):
             seed(out, base, 6, data)
