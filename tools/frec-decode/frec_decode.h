@@ -6,8 +6,10 @@
  *   addr_table.c   a text file's lines as a table sorted by address
  *   formats.c      the formats file: address -> format or %s string
  *   kallsyms.c     the symbol table: address -> "sym+0xoff/0xsize [mod]"
- *   decode.c       rings, the filter (kmod/lib/frec_filter.c), deltas;
- *                  formats each record and hands it to a writer
+ *   decode.c       rings, per-(ring, CPU) sources and their checks, the
+ *                  merge (kmod/lib/frec_merge.c), the filter
+ *                  (kmod/lib/frec_filter.c), deltas, --stats; formats each
+ *                  record and hands it to a writer
  *   write_text.c   the dump's text, line for line
  *   write_json.c   Chrome trace-event JSON
  *   write_csv.c    CSV

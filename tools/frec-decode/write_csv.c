@@ -4,6 +4,8 @@
  *
  *   seq,ts_ns,cpu,ring,caller,message            (--delta: delta_ns after ts_ns)
  *
+ * (cpu, seq) names a record: seqs are per CPU, so seq alone is not unique.
+ *
  * The message is escaped as a dump line escapes it (one trailing newline
  * dropped, control bytes and DEL as \xNN), so that a record is one row;
  * caller and message are always quoted, with quotes doubled.

@@ -7,10 +7,12 @@
  *   {"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"frec"}},
  *   {"name":"thread_name","ph":"M","pid":1,"tid":3,"args":{"name":"cpu3"}},
  *   {"name":"<message>","cat":"<ring>","ph":"i","s":"t","ts":12027638.123,
- *    "pid":1,"tid":3,"args":{"seq":253,...}},
+ *    "pid":1,"tid":3,"args":{"seq":253,"cpu":3,...}},
  *   ...],"otherData":{"source":"frec","clock":"local","order":"time"}}
  *
- * One process, "frec"; one track (a "thread") per CPU, or per ring with
+ * Every record's args carry "seq" and "cpu": seqs are per CPU, and the
+ * pair names the record (with --json-track=ring the track no longer says
+ * the CPU).  One process, "frec"; one track (a "thread") per CPU, or per ring with
  * --json-track=ring, named by a metadata event before its first record.
  * ts is in microseconds with three decimals: the record's ns, exactly.
  * There is no "displayTimeUnit", which only changes how a viewer shows
