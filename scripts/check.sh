@@ -212,6 +212,10 @@ kunit_results() { # out_dir
 # - a boot that dies of a stale int3 in a test (FREC_GUEST_TEST_STALE_INT3:
 #   the first test logs such an oops and crashes the kernel) runs that
 #   test and the ones after it again in a new boot, and says so;
+# - a boot whose CPU is held by a vCPU spinning on a stale int3
+#   (FREC_GUEST_TEST_INT3_SPIN: the first test logs such a stall report's
+#   backtrace and holds its CPU) panics at the soft lockup, and its tests
+#   run again in a new boot;
 # - a panic's lines reach the console and the failure quotes it
 #   (FREC_GUEST_TEST_NMI_PANIC: the first test panics in an NMI, where
 #   printk leaves its lines to panic()'s console flush).
@@ -229,14 +233,23 @@ guest_retry() {
 		echo "FAIL guest-retry:early-death: boot 1 not retried, or boot 2 failed (see $out.log)"
 		bad=1
 	fi
-	FREC_KVER=$n FREC_GUEST_TEST_STALE_INT3=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
-		-M "$FREC_BUILD/stock-$n/ko" -o "$out-int3" "$t1" "$t2" > "$out-int3.log" 2>&1
-	rc=$?
-	if [ $rc = 0 ] && grep -q '^NOTE guest: died in 0001-insmod of an emulator fault (Oops: int3: .*: an int3 at frec_fake_site+0x1/0x10, where memory holds 0xe9' "$out-int3.log" &&
-		[ "$(grep -c '^PASS 000[12]-' "$out-int3.log")" = 2 ]; then
+	# A boot that dies of an emulator fault in 0001: both tests run again.
+	rerun_case() { # name env-var NOTE-pattern
+		FREC_KVER=$n env "$2=1" "$FREC_ROOT/scripts/guest-run.sh" -k stock \
+			-M "$FREC_BUILD/stock-$n/ko" -o "$out-$1" -T 300 "$t1" "$t2" > "$out-$1.log" 2>&1 &&
+			grep -q "^NOTE guest: died in 0001-insmod of an emulator fault ($3" "$out-$1.log" &&
+			[ "$(grep -c '^PASS 000[12]-' "$out-$1.log")" = 2 ]
+	}
+	if rerun_case int3 FREC_GUEST_TEST_STALE_INT3 'Oops: int3: .*: an int3 at frec_fake_site+0x1/0x10, where memory holds 0xe9'; then
 		echo "PASS guest-retry:stale-int3: $(grep -m1 "^NOTE guest: died" "$out-int3.log")"
 	else
 		echo "FAIL guest-retry:stale-int3: 0001 and 0002 not run again after boot 1 died, or the rerun failed (see $out-int3.log)"
+		bad=1
+	fi
+	if rerun_case spin FREC_GUEST_TEST_INT3_SPIN 'watchdog: BUG: soft lockup.*: an int3 at frec_fake_spin+0x0/0x10, where memory holds 0x90, 0x0f'; then
+		echo "PASS guest-retry:int3-spin: $(grep -m1 "^NOTE guest: died" "$out-spin.log")"
+	else
+		echo "FAIL guest-retry:int3-spin: 0001 and 0002 not run again after boot 1's soft lockup on a stale int3, or the rerun failed (see $out-spin.log)"
 		bad=1
 	fi
 	FREC_KVER=$n FREC_GUEST_TEST_NMI_PANIC=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \

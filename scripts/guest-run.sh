@@ -135,8 +135,10 @@ fi
 # before panic() flushes the consoles, and QEMU's exit on its event cut
 # the console short: a guest that died in 0009 on 6.12 left neither its
 # oops nor "Kernel panic" on the console (judge.sh finds a panic on the
-# console).
-cmdline="console=ttyS0 panic=-1 tsc=reliable loglevel=7 ${FREC_GUEST_CMDLINE:-}"
+# console).  softlockup_panic=1: a CPU held for 20 s (a vCPU spinning on
+# a stale int3, stale_int3_death below) ends the boot at once, not at the
+# boot's timeout.
+cmdline="console=ttyS0 panic=-1 softlockup_panic=1 tsc=reliable loglevel=7 ${FREC_GUEST_CMDLINE:-}"
 serial_tap=(-serial "file:$out/tap.log")
 [ "$mode" = shell ] && serial_tap=()
 rm -f "$out/console.log" "$out/tap.log"
@@ -198,6 +200,10 @@ while :; do
 	# Only to test the rerun: boot 1's first test dies as a stale int3 does.
 	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_STALE_INT3:-}" ] && [ "$rerun" = 0 ] &&
 		bootline="$cmdline frec_test_stale_int3"
+	# Only to test the rerun after a soft lockup on a stale int3: boot 1's
+	# first test logs one and holds its CPU.
+	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_INT3_SPIN:-}" ] && [ "$rerun" = 0 ] &&
+		bootline="$cmdline frec_test_int3_spin"
 	# Only to test that a panic's lines reach the console: boot 1's first
 	# test panics in an NMI.
 	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_NMI_PANIC:-}" ] && bootline="$cmdline frec_test_nmi_panic"
@@ -279,7 +285,14 @@ fi
 #   ftrace-based kprobe does not have: "BUG: kernel NULL pointer
 #   dereference ... RIP: 0010:0x0", exc_int3 and kprobe_int3_handler on
 #   the stack, and the int3's own "RIP: __frec_record+0x5" and "Code:"
-#   after asm_exc_int3 (seen on 6.12 and 6.12-rt, both in one run).
+#   after asm_exc_int3 (seen on 6.12 and 6.12-rt, both in one run);
+# - the int3's handler finds nothing to do and returns to the int3, which
+#   the vCPU runs again, for ever, while the poker on another vCPU waits
+#   for it to take its IPI: "soft lockup" on the poker's CPU (the boot's
+#   softlockup_panic=1 turns it into a panic), and the stall reports'
+#   NMI backtraces show the spinning vCPU in exc_int3 at the same
+#   "RIP: __schedule+0x1bd" with "Code: ... 0f <1f> 44 00 00" twice or
+#   more (seen on 6.1, 0021 disabling ftrace events).
 # The tests that had no result in such a boot run again in a new one
 # (below).
 stale_int3_death() {
@@ -293,17 +306,30 @@ stale_int3_death() {
 	if [[ $first == "Oops: int3"* ]]; then
 		# The int3's registers are the oops's own.
 		frame=$block
-	elif grep -q 'asm_exc_int3' <<< "$block"; then
+	elif [[ $first == *"soft lockup"* ]]; then
+		# A vCPU spinning on the int3 (its handler returns, the int3 is
+		# run again) while another waits in the poker's IPI for it: the
+		# stall reports' NMI backtraces show that vCPU in exc_int3, at
+		# the same int3, again and again.
+		frame=$(awk '/^ +asm_exc_int3\+/ { on = 1; next }
+			on && /^RIP: / { rip = $0 }
+			on && /^Code: / { n[rip]++; code[rip] = $0; on = 0 }
+			END { for (r in n) if (n[r] >= 2) { print r; print code[r]; exit } }' <<< "$text")
+		[ -n "$frame" ] || return 1
+	elif grep -qE '^ +asm_exc_int3\+' <<< "$block"; then
 		# The int3's registers follow asm_exc_int3 in the trace.
-		frame=$(awk '/asm_exc_int3/ { on = 1 } on' <<< "$block")
+		frame=$(awk '/^ +asm_exc_int3\+/ { on = 1 } on' <<< "$block")
 	else
 		return 1
 	fi
 	code=$(grep -m1 '^Code: ' <<< "$frame")
 	rip=$(grep -m1 -oE 'RIP: [0-9]+:[^ ]+' <<< "$frame" | sed -E 's/^RIP: [0-9]+://')
-	byte=$(sed -nE 's/.* ([0-9a-f]{2}) <[0-9a-f]{2}>.*/\1/p' <<< "$code")
-	[ -n "$byte" ] && [ "$byte" != cc ] || return 1
-	echo "${first:0:60}: an int3 at $rip, where memory holds 0x$byte, not int3 (0xcc)"
+	# The int3 is the byte before RIP (the trap's frame) or, once a
+	# handler has set RIP back to the int3 to run what replaced it, the
+	# byte at RIP; memory holding int3 at neither is the stale int3.
+	byte=$(sed -nE 's/.* ([0-9a-f]{2}) <([0-9a-f]{2})>.*/\1 \2/p' <<< "$code")
+	[ -n "$byte" ] && [[ " $byte " != *" cc "* ]] || return 1
+	echo "${first:0:60}: an int3 at $rip, where memory holds 0x${byte/ /, 0x}, not int3 (0xcc)"
 }
 
 # A boot that died of a stale int3 is judged on the tests that finished in

@@ -143,6 +143,21 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		return frec_crash_test_from_nmi(4);
 	if (!strcmp(cmd, "console"))
 		return frec_console_dump("frec_crash_test");
+	if (!strcmp(cmd, "lockup")) {
+		/*
+		 * For the bench's check of a soft lockup (run-tests.sh,
+		 * frec_test_int3_spin): hold this CPU, interrupts on, until
+		 * the watchdog calls it a soft lockup (20 s) and, with
+		 * softlockup_panic=1, panics.
+		 */
+		unsigned long end = jiffies + 60 * HZ;
+
+		preempt_disable();
+		while (time_before(jiffies, end))
+			cpu_relax();
+		preempt_enable();
+		return 0;
+	}
 	if (!strcmp(cmd, "write")) {
 		struct task_struct *t;
 
@@ -173,7 +188,7 @@ static const struct kernel_param_ops frec_crash_test_trigger_ops = {
 	.set = frec_crash_test_trigger,
 };
 module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
-MODULE_PARM_DESC(trigger, "record N | oops | write | panic | nmi | console");
+MODULE_PARM_DESC(trigger, "record N | oops | write | panic | nmi | nmi-panic | console | lockup");
 
 static int __init frec_crash_test_init(void)
 {

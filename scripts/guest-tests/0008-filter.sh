@@ -22,7 +22,8 @@ body $D/dump | grep -q ' hanoi_calls: .* < hanoi n=4 moves=15$' || fail "text fi
 
 echo > $D/filter
 first=$(body $D/rings/hanoi_moves/dump | head -n 1 | cut -d' ' -f1)
-echo "seq=$first-$((first + 2))" > $D/filter || fail "seq range refused"
+# Each CPU numbers its records of a ring: a seq range picks them per ring and CPU.
+echo "ring=hanoi_moves seq=$first-$((first + 2))" > $D/filter || fail "seq range refused"
 body $D/dump | cut -d' ' -f1 > /tmp/seqs
 [ "$(cat /tmp/seqs | tr '\n' ' ')" = "$first $((first + 1)) $((first + 2)) " ] || fail "seq range gave $(cat /tmp/seqs)"
 

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: ftrace's frec:frec_record and frec:frec_printk events show exactly the records frec keeps, same seq, ring, CPU and caller
+# description: ftrace's frec:frec_record and frec:frec_printk events show exactly the records frec keeps, same (seq, ring, CPU), the record's name, and caller
 . /frec/guest/lib.sh
 frec_reset
 frec_load
@@ -23,8 +23,9 @@ grep -v '^#' $D/dump | sed -E 's/^([0-9]+) \[ *[0-9.]+\] (cpu[0-9]+) ([^:]+): ([
 # ftrace names a caller when its trace is read: by then the sample's init
 # code is freed and it prints the address; frec named it when the init
 # memory went.  Those callers must be the init function in frec.
-awk 'NR == FNR { if ($4 ~ /^0x/) gone[$1] = 1; next }
-	$1 in gone { if ($4 !~ /^frec_hanoi_init\+/) { print "caller of " $1 ": " $4; exit 1 } $4 = "(init)" }
+# A record is named by (seq, ring, CPU): each CPU numbers its records of a ring.
+awk 'NR == FNR { if ($4 ~ /^0x/) gone[$1 " " $2 " " $3] = 1; next }
+	($1 " " $2 " " $3) in gone { if ($4 !~ /^frec_hanoi_init\+/) { print "caller of " $1 " " $2 " " $3 ": " $4; exit 1 } $4 = "(init)" }
 	{ print }' /tmp/ftrace /tmp/frec > /tmp/frec.cmp || fail "an init caller is not named"
 awk '$4 ~ /^0x/ { $4 = "(init)" } { print }' /tmp/ftrace > /tmp/ftrace.cmp
 echo "# $(grep -c '(init)' /tmp/ftrace.cmp) callers in freed init code, named by frec"

@@ -31,7 +31,7 @@ grep -q "^---\[ frec dump end: $n records, 2 rings, $(tail -n +3 /tmp/block | wc
 frec_console_expect_last /tmp/klog
 echo "# whole rings: $n records, console == dump"
 
-# Newest 10 per ring, merged in seq order.
+# Newest 10 per ring, in merged order.
 echo 10 > $D/oops_records
 dmesg -c > /dev/null
 echo 1 > $D/dump_to_console || fail "dump_to_console"
@@ -39,7 +39,7 @@ frec_klog > /tmp/klog
 frec_console_block < /tmp/klog > /tmp/block || fail "no block"
 for r in crash_test crash_test_text; do
 	tail -n 10 $D/rings/$r/dump
-done | sort -n > /tmp/want
+done | frec_sort_merged > /tmp/want
 tail -n +3 /tmp/block > /tmp/got
 diff /tmp/want /tmp/got > /tmp/diff || { head -20 /tmp/diff; fail "newest 10 per ring differ"; }
 [ "$(wc -l < /tmp/got)" = 20 ] || fail "$(wc -l < /tmp/got) lines, not 20"

@@ -9,13 +9,13 @@ T=$FREC_TRIGGER
 [ "$(cat /proc/sys/kernel/panic_on_oops)" = 0 ] || fail "panic_on_oops is set"
 
 # expect_block: the last console block is, per ring, the newest 64 records
-# of rings/*/dump, merged in seq order.
+# of rings/*/dump, in merged order.
 expect_block() {
 	frec_klog > /tmp/klog
 	frec_console_block < /tmp/klog > /tmp/block || fail "$1: no complete frec block on the console"
 	for r in $(ls $D/rings); do
 		grep -v '^#' $D/rings/$r/dump | tail -n 64
-	done | sort -n > /tmp/want
+	done | frec_sort_merged > /tmp/want
 	tail -n +3 /tmp/block > /tmp/got
 	diff /tmp/want /tmp/got > /tmp/diff || { head -20 /tmp/diff; fail "$1: console block differs"; }
 	frec_console_expect_last /tmp/klog

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 # The guest half of scripts/bench.sh: run frec_bench.ko and print its
 # figures ("frec-bench: ...") to the TAP stream.  FREC_BENCH in run.conf
-# says which: "cost" (the cost table) or "dump" (fill a 64 MiB ring and the
-# ftrace buffer with as many records, then time reading each back).
+# says which: "cost" (the cost table), "scale" (1 CPU recording against 2
+# at once) or "dump" (fill a 64 MiB ring and the ftrace buffer with as
+# many records, then time reading each back).
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_load
 case "${FREC_BENCH:-cost}" in
 cost)
 	insmod "$FREC_MODULES/frec_bench.ko" || fail "insmod frec_bench.ko"
+	;;
+scale)
+	insmod "$FREC_MODULES/frec_bench.ko" scale=1 || fail "insmod frec_bench.ko scale=1"
 	;;
 dump)
 	n=${FREC_BENCH_FILL:-1000000}

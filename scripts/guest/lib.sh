@@ -26,9 +26,22 @@ frec_unload() {
 	rmmod frec || fail "rmmod frec"
 }
 
+# Check that dump lines (FILE, "#" lines left out) are in frec's merged
+# order: timestamps never go back, and each (ring, CPU)'s seqs go up.
+# Prints the first line out of order and fails.
+frec_check_order() {
+	grep -v '^#' "$1" | awk '{ match($0, /\[ *[0-9]+\.[0-9]+\]/); t = substr($0, RSTART + 1, RLENGTH - 2)
+		sub(/^ +/, "", t); split(t, p, "."); s = p[1] + 0; ns = p[2] + 0
+		if (s < ls || (s == ls && ns < lns)) { print "time " t " after " ls "." lns ": " $0; exit 1 }
+		ls = s; lns = ns
+		rest = substr($0, RSTART + RLENGTH + 1); split(rest, w, " "); k = w[1] " " w[2]
+		if ((k in last) && $1 + 0 <= last[k]) { print "seq " $1 " after " last[k] " of " k; exit 1 }
+		last[k] = $1 + 0 }'
+}
+
 # Unload frec if a previous test left it loaded.
 frec_reset() {
-	for m in frec_hanoi frec_stress frec_crash_test frec_test_user frec_test_lib; do
+	for m in frec_hanoi frec_stress frec_crash_test frec_test_user frec_test_lib frec_litmus; do
 		grep -q "^$m " /proc/modules && rmmod $m
 	done
 	if frec_loaded; then
@@ -112,12 +125,22 @@ frec_wait_klog() {
 	done
 }
 
+# frec_sort_merged: dump lines on stdin, in frec's merged order on stdout:
+# by timestamp, then CPU, then seq, then ring (lib/frec_merge.c).
+frec_sort_merged() {
+	awk '{ match($0, /\[ *[0-9]+\.[0-9]+\]/); t = substr($0, RSTART + 1, RLENGTH - 2)
+		sub(/^ +/, "", t); split(t, p, "."); rest = substr($0, RSTART + RLENGTH + 1)
+		split(rest, w, " "); cpu = w[1]; sub(/^cpu/, "", cpu)
+		printf "%012d %09d %06d %020d %s\t%s\n", p[1], p[2], cpu, $1, w[2], $0 }' |
+		sort | cut -f 2-
+}
+
 # frec_expect_newest N: print, as "frec-expect:" lines for judge.sh, the
-# newest N records of every ring, merged in seq order.
+# newest N records of every ring, in merged order.
 frec_expect_newest() {
 	for r in $(ls $FREC_DEBUGFS/rings); do
 		grep -v '^#' $FREC_DEBUGFS/rings/$r/dump | tail -n "$1"
-	done | sort -n | sed 's/^/frec-expect: /'
+	done | frec_sort_merged | sed 's/^/frec-expect: /'
 }
 
 # frec_tap_now: stdin to the TAP stream at once, as diagnostics.  A test

@@ -29,6 +29,12 @@ grep -qw frec_test_stale_int3 /proc/cmdline && fake_stale_int3=1
 # NMI, where printk only stores its lines for panic()'s console flush.
 nmi_panic=
 grep -qw frec_test_nmi_panic /proc/cmdline && nmi_panic=1
+# Only to test the rerun after the spinning form of that fault
+# (FREC_GUEST_TEST_INT3_SPIN): the first test of this boot logs a stall
+# report's backtrace of a vCPU in an int3 memory no longer holds, twice,
+# and then holds its CPU until the watchdog panics (softlockup_panic=1).
+int3_spin=
+grep -qw frec_test_int3_spin /proc/cmdline && int3_spin=1
 set -- /frec/tests/*.sh
 echo "TAP version 13"
 echo "1..$#"
@@ -58,6 +64,17 @@ for t in "$@"; do
 		insmod /frec/modules/frec.ko
 		insmod /frec/modules/frec_crash_test.ko
 		echo nmi-panic > /sys/module/frec_crash_test/parameters/trigger
+	fi
+	if [ -n "$int3_spin" ]; then
+		for n in 1 2; do
+			echo "NMI backtrace for cpu 1 (made by run-tests.sh)" > /dev/kmsg
+			echo " asm_exc_int3+0x35/0x40" > /dev/kmsg
+			echo "RIP: 0010:frec_fake_spin+0x0/0x10" > /dev/kmsg
+			echo "Code: 90 90 90 <0f> 1f 44 00 00" > /dev/kmsg
+		done
+		insmod /frec/modules/frec.ko
+		insmod /frec/modules/frec_crash_test.ko
+		echo lockup > /sys/module/frec_crash_test/parameters/trigger
 	fi
 	if [ -n "$fake_stale_int3" ]; then
 		# The console kept busy meanwhile, as 0009's refusals kept it:
