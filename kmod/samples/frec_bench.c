@@ -10,6 +10,10 @@
  *   insmod frec_bench.ko fill=1000000 fill_bytes=...   fill ring bench_fill
  *                        and the ftrace buffer with as many records, for
  *                        the dump-reading benchmark
+ *   insmod frec_bench.ko scale=1 [iterations=N]       records per second
+ *                        with CPU 0 recording alone, then CPUs 0 and 1 at
+ *                        once, into a ring of each order: how recording
+ *                        scales with CPUs
  *
  * Each case runs its call in a loop and reports ns per iteration, loop
  * included; "empty loop" is the loop alone, "empty call" a call of a
@@ -19,7 +23,9 @@
  * call without arguments.  printk runs a
  * tenth of the iterations (it is slow); boot with a quiet console.
  */
+#include <linux/completion.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/printk.h>
@@ -33,6 +39,10 @@ MODULE_PARM_DESC(iterations, "iterations per case");
 static unsigned long fill;
 module_param(fill, ulong, 0444);
 MODULE_PARM_DESC(fill, "instead of the cost table: records to put into ring bench_fill and ftrace");
+
+static bool scale;
+module_param(scale, bool, 0444);
+MODULE_PARM_DESC(scale, "instead of the cost table: 1 CPU recording against 2 at once");
 
 static unsigned long fill_bytes = 64UL << 20;
 module_param(fill_bytes, ulong, 0444);
@@ -160,10 +170,95 @@ static int frec_bench_fill(void)
 	return 0;
 }
 
+/* The scaling case: writers started together, each on its own CPU. */
+struct frec_bench_scale {
+	struct frec_ring *ring;
+	atomic_t ready;
+	unsigned int writers;
+	struct completion go, done[2];
+	u64 ns[2];
+};
+
+static int frec_bench_scale_writer(void *data)
+{
+	struct frec_bench_scale *sc = data;
+	int cpu = raw_smp_processor_id();
+	unsigned long i;
+	u64 t0;
+
+	atomic_inc(&sc->ready);
+	wait_for_completion(&sc->go);
+	t0 = ktime_get_ns();
+	for (i = 0; i < iterations; i++)
+		frec_record(sc->ring, "bench %lu %d %d %d", i, cpu, 3, 4);
+	sc->ns[cpu] = ktime_get_ns() - t0;
+	complete(&sc->done[cpu]);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* @writers CPUs (0, or 0 and 1) record @iterations each; the slowest's ns. */
+static u64 frec_bench_scale_run(struct frec_ring *ring, unsigned int writers)
+{
+	struct frec_bench_scale sc = { .ring = ring, .writers = writers };
+	struct task_struct *t[2];
+	unsigned int w;
+	u64 ns = 0;
+
+	init_completion(&sc.go);
+	for (w = 0; w < writers; w++) {
+		init_completion(&sc.done[w]);
+		t[w] = kthread_create_on_cpu(frec_bench_scale_writer, &sc, w, "frec_bench/%u");
+		if (IS_ERR(t[w]))
+			return 0;
+		wake_up_process(t[w]);
+	}
+	while (atomic_read(&sc.ready) < writers)
+		schedule_timeout_interruptible(1);
+	complete_all(&sc.go);
+	for (w = 0; w < writers; w++) {
+		wait_for_completion(&sc.done[w]);
+		kthread_stop(t[w]);
+		ns = max(ns, sc.ns[w]);
+	}
+	return ns;
+}
+
+static int frec_bench_scaling(void)
+{
+	static const char * const names[] = { "per-cpu", "global" };
+	struct frec_ring *ring;
+	u64 one, two;
+	int order;
+
+	if (!cpu_online(1))
+		return -ENODEV;
+	for (order = 0; order < 2; order++) {
+		ring = frec_ring_create("bench_scale", FREC_RING_EVENTS |
+					(order ? FREC_RING_GLOBAL_ORDER : 0), 64 * 1024, 0);
+		if (IS_ERR(ring))
+			return PTR_ERR(ring);
+		frec_bench_scale_run(ring, 1);	/* warm-up */
+		one = frec_bench_scale_run(ring, 1);
+		two = frec_bench_scale_run(ring, 2);
+		frec_ring_destroy(ring);
+		if (!one || !two)
+			return -ENOMEM;
+		/* Aggregate rate, 2 CPUs against 1: (2n / two) / (n / one). */
+		pr_emerg("frec-bench: scale %s 1cpu %llu ns 2cpus %llu ns %lu records/cpu scaling %llu.%02llux\n",
+			 names[order], one, two, iterations, div64_u64(2 * one, two),
+			 div64_u64(200 * one, two) % 100);
+	}
+	return 0;
+}
+
 static int __init frec_bench_init(void)
 {
 	if (fill)
 		return frec_bench_fill();
+	if (scale)
+		return frec_bench_scaling();
 	frec_bench_table();
 	return 0;
 }
