@@ -117,10 +117,11 @@ static void frec_dump_fill_text(struct frec_dump_file *df)
 	size_t len;
 
 	if (!df->header_done) {
+		u32 order = frec_raw_order_flags(frec_reader_by_seq(df->rd));
+
 		df->header_done = true;
-		df->chunk_len = scnprintf(df->chunk, sizeof(df->chunk),
-					  FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
-					  frec_format_order(frec_raw_order_flags(frec_reader_by_seq(df->rd))));
+		df->chunk_len = scnprintf(df->chunk, sizeof(df->chunk), FREC_FORMAT_HEADER_FMT,
+					  FREC_CLOCK_NAME, frec_format_order(order));
 	}
 	while (frec_dump_room(df) && budget) {
 		rcu_read_lock();

@@ -92,6 +92,7 @@ static void order_wait(unsigned long *p, unsigned long i)
 {
 	unsigned long spins = 0;
 
+	/* Pairs with the player's release: its record is stored before. */
 	while (smp_load_acquire(p) < i) {
 		cpu_relax();
 		if (!(++spins & 0xfff))
@@ -108,11 +109,13 @@ static int order_player(void *data)
 	for (i = 1; i <= r->n; i++) {
 		if (!side) {
 			order_write(r, ORDER_A, i);
+			/* "a i" stored, then i published: pairs with order_wait(). */
 			smp_store_release(&r->ping, i);
 			order_wait(&r->pong, i);
 		} else {
 			order_wait(&r->ping, i);
 			order_write(r, ORDER_B, i);
+			/* "b i" stored, then i published: pairs with order_wait(). */
 			smp_store_release(&r->pong, i);
 		}
 		if (!(i & 1023))

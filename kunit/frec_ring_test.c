@@ -81,7 +81,8 @@ static struct rbc_ring *rbc_ring_new(struct kunit *test, int nr_cpus,
 	bool ok;
 	int i;
 
-	KUNIT_ASSERT_EQ(test, frec_rb_init(&ring, nr_slots, max_len, stop_when_full ? FREC_RB_STOP_WHEN_FULL : 0), 0);
+	KUNIT_ASSERT_EQ(test, frec_rb_init(&ring, nr_slots, max_len,
+					   stop_when_full ? FREC_RB_STOP_WHEN_FULL : 0), 0);
 	t = kzalloc(sizeof(*t), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->ring = ring;

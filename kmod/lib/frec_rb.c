@@ -347,9 +347,9 @@ void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
  * the caller owns [*pos, *pos + k) until it commits; the nest count stays
  * raised either way and frec_rb_end() lowers it.
  */
-static bool frec_rb_reserve(const struct frec_rb *ring,
-			    struct frec_rb_cpu *rc, unsigned int k,
-			    unsigned long *pos, u64 *seq, u64 *ts)
+static __always_inline bool frec_rb_reserve(const struct frec_rb *ring,
+					    struct frec_rb_cpu *rc, unsigned int k,
+					    unsigned long *pos, u64 *seq, u64 *ts)
 {
 	unsigned long head, old;
 	long nest;
@@ -495,7 +495,7 @@ int frec_rb_write_event(const struct frec_rb *ring,
 {
 	struct frec_slot *slot;
 	unsigned long pos;
-	u64 seq, ts;
+	u64 seq = 0, ts;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
 	int i;
 
 	if (unlikely(ring->max_record_len))
@@ -562,7 +562,7 @@ int frec_rb_write_record(const struct frec_rb *ring,
 	const u8 *src = payload;
 	struct frec_slot *slot;
 	unsigned long pos;
-	u64 seq, ts;
+	u64 seq = 0, ts;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
 
 	if (unlikely(!ring->max_record_len))
 		return -EINVAL;

@@ -51,6 +51,9 @@ typedef __s64 s64;
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)
 #define noinline_for_stack	/* stack depth matters in the kernel only */
+#ifndef __always_inline		/* glibc's <sys/cdefs.h> has it */
+#define __always_inline		inline __attribute__((always_inline))
+#endif
 
 #define U64_MAX			((u64)~0ULL)
 #define NSEC_PER_SEC		1000000000L

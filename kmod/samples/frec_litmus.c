@@ -95,6 +95,7 @@ static void litmus_wait(unsigned long *p, unsigned long i)
 {
 	unsigned long spins = 0;
 
+	/* Pairs with the player's release: its record is stored before. */
 	while (smp_load_acquire(p) < i) {
 		cpu_relax();
 		/* The other player may be preempted: let it run. */
@@ -111,11 +112,13 @@ static int litmus_player(void *data)
 	for (i = 1; i <= litmus_n; i++) {
 		if (side == 0) {
 			frec_record(litmus_ring, "litmus %c %lu", 'a', i);
+			/* "a i" stored, then i published: pairs with litmus_wait(). */
 			smp_store_release(&litmus_ping, i);
 			litmus_wait(&litmus_pong, i);
 		} else {
 			litmus_wait(&litmus_ping, i);
 			frec_record(litmus_ring, "litmus %c %lu", 'b', i);
+			/* "b i" stored, then i published: pairs with litmus_wait(). */
 			smp_store_release(&litmus_pong, i);
 		}
 		if (!(i & 1023))
@@ -266,7 +269,8 @@ static int litmus_round(unsigned long n, bool global, bool irq)
 	for (side = 0; side < 2; side++) {
 		init_completion(&litmus_done[side]);
 		t[side] = kthread_create_on_cpu(litmus_player, (void *)(long)side,
-						side ? LITMUS_CPU_B : LITMUS_CPU_A, "frec_litmus/%u");
+						side ? LITMUS_CPU_B : LITMUS_CPU_A,
+						"frec_litmus/%u");
 		if (IS_ERR(t[side])) {
 			err = PTR_ERR(t[side]);
 			goto out;
@@ -316,7 +320,8 @@ static int __init frec_litmus_init(void)
 		return -EINVAL;
 	}
 	if (!round_pairs || !pairs) {
-		pr_err("frec_litmus: pairs %lu and round %lu must be above 0\n", pairs, round_pairs);
+		pr_err("frec_litmus: pairs %lu and round %lu must be above 0\n",
+		       pairs, round_pairs);
 		return -EINVAL;
 	}
 	for (r = 0; done < pairs; r++) {
@@ -331,7 +336,7 @@ static int __init frec_litmus_init(void)
 		}
 		done += n;
 	}
-	pr_info("frec_litmus: %lu pairs checked in %lu rounds, %lu inversions, %lu records lost\n",
+	pr_info("frec_litmus: %lu pairs in %lu rounds, %lu inversions, %lu records lost\n",
 		checked, rounds, inversions, lost);
 	return 0;
 }

@@ -47,7 +47,8 @@ static struct rbc_ring *rbc_ring_new(struct ht_case *c, int nr_cpus,
 
 	if (!t)
 		abort();
-	err = frec_rb_init(&t->ring, nr_slots, max_len, stop_when_full ? FREC_RB_STOP_WHEN_FULL : 0);
+	err = frec_rb_init(&t->ring, nr_slots, max_len,
+			   stop_when_full ? FREC_RB_STOP_WHEN_FULL : 0);
 	HT_EXPECT(c, !err, "frec_rb_init(%lu, %u, %d): %d", nr_slots, max_len,
 		  stop_when_full, err);
 	if (err) {
