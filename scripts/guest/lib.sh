@@ -32,8 +32,8 @@ frec_unload() {
 frec_check_order() {
 	grep -v '^#' "$1" | awk '{ match($0, /\[ *[0-9]+\.[0-9]+\]/); t = substr($0, RSTART + 1, RLENGTH - 2)
 		sub(/^ +/, "", t); split(t, p, "."); s = p[1] + 0; ns = p[2] + 0
-		if (s < ls || (s == ls && ns < lns)) { print "time " t " after " ls "." lns ": " $0; exit 1 }
-		ls = s; lns = ns
+		if (s < ls || (s == ls && ns < lns)) { print "out of time order:"; print prev; print $0; exit 1 }
+		ls = s; lns = ns; prev = $0
 		rest = substr($0, RSTART + RLENGTH + 1); split(rest, w, " "); k = w[1] " " w[2]
 		if ((k in last) && $1 + 0 <= last[k]) { print "seq " $1 " after " last[k] " of " k; exit 1 }
 		last[k] = $1 + 0 }'
