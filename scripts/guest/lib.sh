@@ -31,7 +31,8 @@ frec_unload() {
 # Prints the first line out of order and fails.
 frec_check_order() {
 	grep -v '^#' "$1" | awk '{ match($0, /\[ *[0-9]+\.[0-9]+\]/); t = substr($0, RSTART + 1, RLENGTH - 2)
-		sub(/^ +/, "", t); split(t, p, "."); s = p[1] + 0; ns = p[2] + 0
+		# ns compared as 9-digit strings: busybox awk reads 0-led numbers as octal.
+		sub(/^ +/, "", t); split(t, p, "."); s = p[1] + 0; ns = "n" p[2]
 		if (s < ls || (s == ls && ns < lns)) { print "out of time order:"; print prev; print $0; exit 1 }
 		ls = s; lns = ns; prev = $0
 		rest = substr($0, RSTART + RLENGTH + 1); split(rest, w, " "); k = w[1] " " w[2]
@@ -131,7 +132,7 @@ frec_sort_merged() {
 	awk '{ match($0, /\[ *[0-9]+\.[0-9]+\]/); t = substr($0, RSTART + 1, RLENGTH - 2)
 		sub(/^ +/, "", t); split(t, p, "."); rest = substr($0, RSTART + RLENGTH + 1)
 		split(rest, w, " "); cpu = w[1]; sub(/^cpu/, "", cpu)
-		printf "%012d %09d %06d %020d %s\t%s\n", p[1], p[2], cpu, $1, w[2], $0 }' |
+		printf "%012d %s %06d %020d %s\t%s\n", p[1], p[2], cpu, $1, w[2], $0 }' |
 		sort | cut -f 2-
 }
 
