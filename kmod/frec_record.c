@@ -38,7 +38,12 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 
 #include <frec.h>
 
-#include "frec_rb.h"
+/*
+ * The ring core is compiled here, its writes inlined into the record path
+ * (lib/frec_rb.c says why); the rest of frec.ko calls its readers.
+ */
+#define FREC_RB_INLINE_WRITES
+#include "frec_rb.c"
 #include "frec_record.h"
 #include "frec_rings.h"
 

@@ -229,6 +229,18 @@
  * own CPU; CPU-local operations (local_t, no LOCK prefix on x86) suffice.
  */
 
+/*
+ * frec.ko compiles this file into frec_record.c with FREC_RB_INLINE_WRITES
+ * set, so that the writes inline into __frec_record() and __frec_printk():
+ * a call, its prologue and its stack canary fewer on every record.
+ * Everywhere else (tools/, the KUnit suite) they are ordinary functions.
+ */
+#ifdef FREC_RB_INLINE_WRITES
+#define FREC_RB_WRITE	static __always_inline
+#else
+#define FREC_RB_WRITE
+#endif
+
 /* The sequence of global-order rings: one order across their CPUs. */
 static atomic64_t frec_seq = ATOMIC64_INIT(0);
 
@@ -488,10 +500,10 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  * Return: 0 if stored, -ENOSPC if dropped (counted in @rc->dropped),
  * -EINVAL if @ring is a record ring.
  */
-int frec_rb_write_event(const struct frec_rb *ring,
-			struct frec_rb_cpu *rc, unsigned long fmt,
-			unsigned long caller, const unsigned long *args,
-			u64 *seqp)
+FREC_RB_WRITE int frec_rb_write_event(const struct frec_rb *ring,
+				      struct frec_rb_cpu *rc, unsigned long fmt,
+				      unsigned long caller, const unsigned long *args,
+				      u64 *seqp)
 {
 	struct frec_slot *slot;
 	unsigned long pos;
@@ -553,10 +565,10 @@ static void frec_rb_fill_words(u64 *words, unsigned int nwords,
  * dropped for another reason (each counted in @rc->dropped), -EINVAL if
  * @ring is an event ring.
  */
-int frec_rb_write_record(const struct frec_rb *ring,
-			 struct frec_rb_cpu *rc, unsigned long fmt,
-			 unsigned long caller, const void *payload,
-			 unsigned int len, u64 *seqp)
+FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
+				       struct frec_rb_cpu *rc, unsigned long fmt,
+				       unsigned long caller, const void *payload,
+				       unsigned int len, u64 *seqp)
 {
 	unsigned int k = frec_rb_record_slots(len), i, n;
 	const u8 *src = payload;

@@ -191,6 +191,8 @@ unsigned int frec_rb_record_slots(unsigned int len);
 void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
 		      const struct frec_rb *ring);
 
+/* Static and inlined where frec_record.c includes frec_rb.c. */
+#ifndef FREC_RB_INLINE_WRITES
 int frec_rb_write_event(const struct frec_rb *ring,
 			struct frec_rb_cpu *rc, unsigned long fmt,
 			unsigned long caller, const unsigned long *args,
@@ -199,6 +201,7 @@ int frec_rb_write_record(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc, unsigned long fmt,
 			 unsigned long caller, const void *payload,
 			 unsigned int len, u64 *seqp);
+#endif
 
 void frec_rb_cursor_init(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc,
