@@ -24,7 +24,7 @@
 
 /* Version of the client API declared in this header. */
 #define FREC_API_VERSION_MAJOR	0
-#define FREC_API_VERSION_MINOR	3
+#define FREC_API_VERSION_MINOR	4
 
 /* Longest ring name, not counting the NUL. */
 #define FREC_RING_NAME_MAX	31

@@ -5,6 +5,9 @@
  * file shares frec_debugfs_input.c's.
  *
  *   version              API and raw format versions
+ *   order                the order a dump merges records of per-CPU-order
+ *                        rings in: time (the clock is synchronised across
+ *                        CPUs) or time-approximate (frec_order.c)
  *   dump, raw, formats   records out (frec_dump.c)
  *   filter               what dump shows (lib/frec_filter.c); read: the filter
  *   enable               1/0: frec as a whole (a static key)
@@ -39,6 +42,8 @@
 #include "frec_debugfs.h"
 #include "frec_dump.h"
 #include "frec_filter.h"
+#include "frec_format.h"
+#include "frec_order.h"
 #include "frec_rings.h"
 
 static struct dentry *frec_debugfs_root;
@@ -206,6 +211,15 @@ static int frec_version_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(frec_version);
 
+/* frec/order */
+
+static int frec_order_show(struct seq_file *m, void *unused)
+{
+	seq_printf(m, "%s\n", frec_format_order(frec_raw_order_flags(false)));
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(frec_order);
+
 /**
  * frec_debugfs_init() - create /sys/kernel/debug/frec/
  *
@@ -229,6 +243,7 @@ int frec_debugfs_init(void)
 	frec_debugfs_root = root;
 	frec_debugfs_rings = debugfs_create_dir("rings", root);
 	debugfs_create_file("version", 0400, root, NULL, &frec_version_fops);
+	debugfs_create_file("order", 0400, root, NULL, &frec_order_fops);
 	debugfs_create_file("dump", 0400, root, NULL, &frec_dump_fops);
 	/*
 	 * Without debugfs's proxy, whose fops lack read_iter (frec_dump.c).

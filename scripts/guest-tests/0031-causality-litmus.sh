@@ -6,7 +6,12 @@ frec_reset
 frec_load
 D=$FREC_DEBUGFS
 [ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ] || skip "needs two CPUs"
-echo "# clock: $(head -n 1 $D/dump)"
+order=$(cat $D/order) || fail "no frec/order"
+echo "# order: $order; dump: $(head -n 1 $D/dump)"
+case $order in time | time-approximate) ;; *) fail "frec/order reads '$order'" ;; esac
+[ "$(head -n 1 $D/dump)" = "# frec dump: clock=local order=$order" ] || fail "the dump's header disagrees with frec/order"
+# Across CPUs the order follows happens-before only on a synchronised clock.
+[ "$order" = time ] || skip "the clock is not synchronised across CPUs here: the order is approximate
 start=$(cut -d' ' -f1 /proc/uptime)
 # Rounds of 25,000 pairs cycle through: per-CPU order, global order, and
 # both again with a hard-IRQ writer on each CPU every 100 us.
