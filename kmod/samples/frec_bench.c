@@ -29,6 +29,7 @@
 #include <linux/ktime.h>
 #include <linux/module.h>
 #include <linux/printk.h>
+#include <linux/sched/clock.h>
 
 #include <frec.h>
 
@@ -65,6 +66,7 @@ static __noipa void frec_bench_empty(struct frec_ring *ring,
 enum frec_bench_case {
 	FREC_BENCH_LOOP,
 	FREC_BENCH_EMPTY,
+	FREC_BENCH_CLOCK,
 	FREC_BENCH_RECORD0,
 	FREC_BENCH_RECORD4,
 	FREC_BENCH_PRINTK_FREC,
@@ -77,6 +79,7 @@ enum frec_bench_case {
 static const char * const frec_bench_names[FREC_BENCH_NR] = {
 	[FREC_BENCH_LOOP] = "empty_loop",
 	[FREC_BENCH_EMPTY] = "empty_call",
+	[FREC_BENCH_CLOCK] = "local_clock",
 	[FREC_BENCH_RECORD0] = "frec_record_0_args",
 	[FREC_BENCH_RECORD4] = "frec_record_4_args",
 	[FREC_BENCH_PRINTK_FREC] = "frec_printk_short",
@@ -99,6 +102,11 @@ static u64 frec_bench_run(enum frec_bench_case which, unsigned long n)
 	case FREC_BENCH_EMPTY:
 		for (i = 0; i < n; i++)
 			frec_bench_empty(ring, "bench %lu %d %d %d", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_CLOCK:
+		/* The clock a record reads: its share of a record's cost. */
+		for (i = 0; i < n; i++)
+			local_clock();
 		break;
 	case FREC_BENCH_RECORD0:
 		for (i = 0; i < n; i++)
