@@ -33,7 +33,10 @@
  * slot, and seq counts the records stored on that CPU in that ring from 1
  * (FREC_RING_ORDER_CPU, the default), or is one counter shared by every
  * ring and CPU that asked for it (FREC_RING_ORDER_GLOBAL).  Either way a
- * seq is never reused on one CPU.
+ * seq is never reused on one CPU.  A CPU's records of a ring are in
+ * timestamp order; a per-CPU seq may step back there, where an interrupt's
+ * record took its seq between the reservation and the numbering of the
+ * record it interrupted.
  */
 #define FREC_SLOT_BUSY		0x1ULL
 #define FREC_SLOT_CONT		0x2ULL

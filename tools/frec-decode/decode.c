@@ -413,15 +413,24 @@ static int decode_record(struct frec_decoder *d,
 	if (!src)
 		return frec_errf(err, item->offset, "out of memory");
 	/*
-	 * A CPU's part of a ring is read in seq order, and a seq is never
-	 * reused on one CPU: anything else is a broken dump, and the merge
-	 * (which takes each source as already in order) would misplace it.
+	 * A CPU's part of a ring is read in position order, which is
+	 * timestamp order, and a seq is never reused on one CPU: anything
+	 * else is a broken dump, and the merge (which takes each source as
+	 * already in order) would misplace it.  Seqs themselves may step
+	 * back: a writer interrupted between reserving its slot and taking
+	 * its seq leaves the interrupting one the lower seq at the later
+	 * position (kmod/lib/frec_rb.c, "Writers").
 	 */
-	if (src->records && rec->seq <= src->last_seq)
+	if (src->records && rec->seq == src->last_seq)
 		return frec_errf(err, seq_at,
 				 "seq %llu after seq %llu of ring %u on cpu %u: records out of order",
 				 (unsigned long long)rec->seq,
 				 (unsigned long long)src->last_seq, rec->ring, rec->cpu);
+	if (src->records && rec->ts < src->last_ts)
+		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, ts),
+				 "timestamp %llu after %llu of ring %u on cpu %u: records out of order",
+				 (unsigned long long)rec->ts,
+				 (unsigned long long)src->last_ts, rec->ring, rec->cpu);
 	if (grow((void **)&d->stored, &d->stored_cap, d->nr_stored + 1,
 		 sizeof(*d->stored), 1024) ||
 	    grow((void **)&d->text, &d->text_cap, d->text_len + rec->len + 1, 1, 4096))
@@ -438,12 +447,18 @@ static int decode_record(struct frec_decoder *d,
 	}
 	if (src->tail == FREC_STORED_NONE) {
 		src->head = d->nr_stored;
-		src->first_seq = rec->seq;
+		src->min_seq = rec->seq;
+		src->max_seq = rec->seq;
 	} else {
 		d->stored[src->tail].next = d->nr_stored;
 	}
 	src->tail = d->nr_stored++;
 	src->last_seq = rec->seq;
+	src->last_ts = rec->ts;
+	if (rec->seq < src->min_seq)
+		src->min_seq = rec->seq;
+	if (rec->seq > src->max_seq)
+		src->max_seq = rec->seq;
 	src->records++;
 	d->records++;
 	return 0;
@@ -592,16 +607,16 @@ static int decode_stats(struct frec_decoder *d)
 	for (i = 0; i < n; i++) {
 		ring = ring_find(d, v[i]->ring);
 		fprintf(d->out, "%s %u %u %llu %llu %llu ", ring->name, v[i]->ring,
-			v[i]->cpu, v[i]->records, (unsigned long long)v[i]->first_seq,
-			(unsigned long long)v[i]->last_seq);
+			v[i]->cpu, v[i]->records, (unsigned long long)v[i]->min_seq,
+			(unsigned long long)v[i]->max_seq);
 		if (ring->order == FREC_RING_ORDER_GLOBAL) {
 			fputs("- -\n", d->out);
 			continue;
 		}
-		missing = v[i]->last_seq - v[i]->first_seq + 1 - v[i]->records;
+		missing = v[i]->max_seq - v[i]->min_seq + 1 - v[i]->records;
 		total_missing += missing;
 		fprintf(d->out, "%llu %llu\n", missing,
-			(unsigned long long)v[i]->first_seq - 1);
+			(unsigned long long)v[i]->min_seq - 1);
 	}
 	fprintf(d->out, "# total records %llu missing %llu\n", d->records, total_missing);
 	free(v);

@@ -223,8 +223,10 @@ struct frec_stored {
  * @head: index of its first record not yet printed, or FREC_STORED_NONE.
  * @tail: index of its last record read.
  * @records: records read.
- * @first_seq: seq of the first.
- * @last_seq: seq of the last.
+ * @min_seq: the lowest seq read (--stats' first_seq).
+ * @max_seq: the highest (--stats' last_seq).
+ * @last_seq: seq of the last read.
+ * @last_ts: timestamp of the last read.
  */
 struct frec_source {
 	unsigned int ring;
@@ -233,8 +235,10 @@ struct frec_source {
 	size_t head;
 	size_t tail;
 	unsigned long long records;
-	u64 first_seq;
+	u64 min_seq;
+	u64 max_seq;
 	u64 last_seq;
+	u64 last_ts;
 };
 
 /**

@@ -690,7 +690,11 @@ static void decoder_merges_whatever_the_dump_order(struct ht_case *c)
 	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
 }
 
-/* Within one (ring, CPU) seq strictly increases; across CPUs seqs repeat. */
+/*
+ * Within one (ring, CPU) timestamps never go back and a seq does not
+ * repeat; seqs may step back (an interrupted writer's); across CPUs they
+ * repeat.
+ */
 static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
 {
 	struct dump d;
@@ -699,10 +703,11 @@ static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
 	dump_header(&d);
 	dump_event(&d, 7, 10, 0x2000, 0, 0, 0, 0);
 	dump_event(&d, 7, 20, 0x2000, 0, 1, 0, 0);	/* another CPU: fine */
-	dump_event(&d, 5, 30, 0x2000, 0, 0, 0, 0);	/* offset 280 */
+	dump_event(&d, 6, 30, 0x2000, 0, 0, 0, 0);	/* seq back, time on: fine */
+	dump_event(&d, 8, 25, 0x2000, 0, 0, 0, 0);	/* offset 368: time back */
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
-	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 288: seq 5 after seq 7 "
+	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 384: timestamp 25 after 30 "
 			     "of ring 7 on cpu 0: records out of order\n"), "errs: %s", run.errs);
 	/* what was read before the error is printed, merged */
 	HT_EXPECT(c, strstr(run.out, "\n7 [    0.000000010] cpu0 events: ") &&

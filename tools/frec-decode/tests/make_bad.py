@@ -102,13 +102,13 @@ CASES = {
                               "in a dump merged by seq"),
     "no-ring": (header() + ring() + record(1, rid=9), 1,
                 "offset 144: record of ring 9, which no ring entry defined before it"),
-    "seq-order": (header() + ring() + record(7) + record(5), 1,
-                  "offset 200: seq 5 after seq 7 of ring 7 on cpu 0: records out of order"),
+    "ts-order": (header() + ring() + record(7, ts=2000) + record(8), 1,
+                 "offset 208: timestamp 1000 after 2000 of ring 7 on cpu 0: records out of order"),
     "seq-repeat": (header() + ring() + record(3, cpu=2) + record(3, ts=2000, cpu=2), 1,
                    "offset 200: seq 3 after seq 3 of ring 7 on cpu 2"),
-    "seq-order-ring": (header() + ring() + ring(rid=8, name=b"other")
-                       + record(4, rid=8) + record(9) + record(2, rid=8, ts=3000), 1,
-                       "offset 344: seq 2 after seq 4 of ring 8 on cpu 0"),
+    "ts-order-ring": (header() + ring() + ring(rid=8, name=b"other")
+                      + record(4, rid=8, ts=3000) + record(9) + record(5, rid=8, ts=2000), 1,
+                      "offset 352: timestamp 2000 after 3000 of ring 8 on cpu 0"),
     "seq-zero": (header() + ring() + record(0), 1, "offset 112: seq 0: seqs start at 1"),
     "cpu": (header() + ring() + record(1, cpu=70000), 1,
             "offset 148: cpu 70000, more than 65535"),
@@ -144,8 +144,9 @@ CASES = {
     # merged order, a CPU whose first records were overwritten
     "ok-seq-per-cpu": (header() + ring() + record(1, ts=3000) + record(2, ts=4000)
                        + record(1, ts=1000, cpu=1) + record(9, ts=3500, cpu=2), 0, ""),
+    # merged by seq: cpu1's seq 2 (ts 5000) before cpu0's seq 4 (ts 3000)
     "ok-global": (header(flags=MERGE_BY_SEQ) + ring(order=1) + record(4, ts=3000)
-                  + record(2, ts=5000, cpu=1) + record(7, ts=10, cpu=1), 0, ""),
+                  + record(2, ts=5000, cpu=1) + record(7, ts=6000, cpu=1), 0, ""),
     "ok-unknown-flags": (header(flags=0x80000000) + ring() + record(1), 0, ""),
 }
 
