@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: dump read on both CPUs while hard-IRQ and thread writers run: whole lines in time order, each CPU's seqs increasing; resize and clear under load; stats reconcile exactly
+# description: dump read on both CPUs while hard-IRQ and thread writers run: whole lines in time order, no seq repeated; resize and clear under load; stats reconcile exactly
 . /frec/guest/lib.sh
 frec_reset
 frec_load
