@@ -11,7 +11,7 @@ echo "# order: $order; dump: $(head -n 1 $D/dump)"
 case $order in time | time-approximate) ;; *) fail "frec/order reads '$order'" ;; esac
 [ "$(head -n 1 $D/dump)" = "# frec dump: clock=local order=$order" ] || fail "the dump's header disagrees with frec/order"
 # Across CPUs the order follows happens-before only on a synchronised clock.
-[ "$order" = time ] || skip "the clock is not synchronised across CPUs here: the order is approximate
+[ "$order" = time ] || skip "the clock is not synchronised across CPUs here: the order is approximate"
 # The default ring in global order too: in the rounds whose litmus ring is
 # a global-order one, every ring is, and raw merges by the global seq.
 echo global > $D/rings/default/order || fail "rings/default/order refused global"
