@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Lint every kernel-side file: checkpatch --strict (from Debian's
-# linux-source), kernel-doc, and sparse (C=2) with a W=1 build of frec and
+# linux-source), kernel-doc, the guest scripts' syntax (busybox sh -n),
+# and sparse (C=2) with a W=1 build of frec and
 # the samples against each stock kernel's headers (FREC_STOCK_KERNELS:
 # 6.1, 6.12, 6.12-rt; the 6.12 headers come from stock-kernel.sh's cache).
 # Any finding fails.  Prints one line per check, "PASS lint-x" or "FAIL
@@ -67,6 +68,16 @@ perl "$tooldir/scripts/kernel-doc" -none -v "${kfiles[@]}" > "$log" 2>&1
 rc=$?
 grep -q 'warning:' "$log" && rc=1
 result kernel-doc $rc "$log"
+
+# The guest's shell scripts parse in the guest's shell (busybox sh): a
+# syntax error would otherwise show only after a boot, as a failed test.
+log=$logdir/guest-sh.log
+rc=0
+: > "$log"
+for f in scripts/guest-tests/*.sh scripts/guest/*.sh; do
+	busybox sh -n "$f" >> "$log" 2>&1 || { echo "in $f" >> "$log"; rc=1; }
+done
+result guest-sh $rc "$log"
 
 # sparse and W=1 on a fresh copy, so that every file is compiled, for
 # every stock kernel: frec (and KUnit, where the kernel has it), then the
