@@ -202,8 +202,10 @@ while :; do
 		bootline="$cmdline frec_test_stale_int3"
 	# Only to test the rerun after a soft lockup on a stale int3: boot 1's
 	# first test logs one and holds its CPU.
+	# watchdog_thresh=2: the watchdog calls it a soft lockup after 4 s,
+	# not 20.
 	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_INT3_SPIN:-}" ] && [ "$rerun" = 0 ] &&
-		bootline="$cmdline frec_test_int3_spin"
+		bootline="$cmdline frec_test_int3_spin watchdog_thresh=2"
 	# Only to test that a panic's lines reach the console: boot 1's first
 	# test panics in an NMI.
 	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_NMI_PANIC:-}" ] && bootline="$cmdline frec_test_nmi_panic"

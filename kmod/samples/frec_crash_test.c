@@ -147,8 +147,8 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		/*
 		 * For the bench's check of a soft lockup (run-tests.sh,
 		 * frec_test_int3_spin): hold this CPU, interrupts on, until
-		 * the watchdog calls it a soft lockup (20 s) and, with
-		 * softlockup_panic=1, panics.
+		 * the watchdog calls it a soft lockup (2 * watchdog_thresh s)
+		 * and, with softlockup_panic=1, panics.
 		 */
 		unsigned long end = jiffies + 60 * HZ;
 
