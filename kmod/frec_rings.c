@@ -519,18 +519,26 @@ int frec_ring_resize(struct frec_ring *ring, unsigned long bytes_per_cpu)
  * @global_order: take seqs from the counter all CPUs share (true) or from
  *	each CPU's own (false).
  *
- * The two kinds of seq cannot share a part, so the ring is cleared, as a
- * resize clears it (records written meanwhile are counted either way).
+ * The two kinds of seq cannot share a part, so a change clears the ring,
+ * as a resize clears it (records written meanwhile are counted either
+ * way).  Asking for the order the ring has changes nothing.
  *
  * Context: Process context; sleeps.
  * Return: 0 or -ENOMEM (the ring is then left as it was).
  */
 int frec_ring_set_order(struct frec_ring *ring, bool global_order)
 {
-	bool old = READ_ONCE(ring->global_order);
+	bool old = READ_ONCE(ring->global_order), same;
 	int err;
 
 	mutex_lock(&frec_rings_admin_lock);
+	down_read(&frec_rings_rwsem);
+	same = frec_ring_store_locked(ring)->layout.global_order == global_order;
+	up_read(&frec_rings_rwsem);
+	if (same) {
+		mutex_unlock(&frec_rings_admin_lock);
+		return 0;
+	}
 	WRITE_ONCE(ring->global_order, global_order);
 	err = frec_ring_clear(ring);
 	if (err)

@@ -16,6 +16,18 @@ case $order in time | time-approximate) ;; *) fail "frec/order reads '$order'" ;
 # a global-order one, every ring is, and raw merges by the global seq.
 echo global > $D/rings/default/order || fail "rings/default/order refused global"
 [ "$(cat $D/rings/default/order)" = global ] || fail "rings/default/order reads $(cat $D/rings/default/order)"
+# Asking again for the order it has keeps what the ring holds; a bad
+# value is refused and changes nothing.
+insmod "$FREC_MODULES/frec_hanoi.ko" disks=3 || fail "insmod frec_hanoi.ko"
+echo cpu > $D/rings/hanoi_moves/order || fail "rings/hanoi_moves/order refused cpu"
+[ "$(grep -c ' hanoi_moves: ' $D/dump)" = 7 ] || fail "writing the order a ring has cleared it"
+for bad in global2 CPU '' 1 'cpu global'; do
+	echo "$bad" > $D/rings/hanoi_moves/order 2> /dev/null && fail "order '$bad' accepted"
+done
+[ "$(cat $D/rings/hanoi_moves/order)" = cpu ] || fail "a bad order changed the order"
+[ "$(grep -c ' hanoi_moves: ' $D/dump)" = 7 ] || fail "a bad order lost records"
+rmmod frec_hanoi || fail "rmmod frec_hanoi"
+echo 1 > $D/clear
 start=$(cut -d' ' -f1 /proc/uptime)
 # Rounds of 25,000 pairs cycle through: per-CPU order, global order, and
 # both again with a hard-IRQ writer on each CPU every 100 us.
