@@ -14,7 +14,7 @@
  * Version of the binary layout of the raw dump.  Bumped on any change a
  * decoder must know about; a decoder rejects versions it does not know.
  */
-#define FREC_RAW_VERSION	2
+#define FREC_RAW_VERSION	3
 
 /*
  * A ring is an array of 64-byte slots per CPU.  A fixed-size event takes
@@ -65,28 +65,64 @@ struct frec_slot {
 };
 
 /*
+ * Call sites.  Every expansion of frec_record() or frec_printk() owns a
+ * static descriptor (struct frec_site, include/frec.h): its format, file,
+ * line, function, module and level.  frec numbers the sites it registers
+ * from 1, and a record stores the number, its site word, in place of the
+ * format's address.  A site word is:
+ *
+ *   1 .. FREC_SITE_ID_LIMIT - 1   the site's id: debugfs frec/sites names it
+ *   FREC_SITE_ID_LIMIT and up     the address of the site's format, for a
+ *                                 site that has no id (the table was full,
+ *                                 or another context of the same site was
+ *                                 registering it that moment): debugfs
+ *                                 frec/formats gives its text
+ *
+ * Every kernel address is at or above FREC_SITE_ID_LIMIT (frec checks it
+ * when it loads), so the two cannot be confused.
+ */
+#define FREC_SITE_ID_LIMIT	(1U << 24)
+
+/*
+ * debugfs frec/sites: every registered site, a line each, in id order,
+ * after '#' comment lines a reader skips:
+ *
+ *   <id> <level> <line> "<module>" "<file>" "<function>" 0x<caller> "<caller symbol>" "<format>"
+ *   3 info 57 "frec_hanoi" "/src/frec/kmod/samples/frec_hanoi.c" "hanoi_move" 0xffffffffc0a0109a "hanoi_move+0x1a/0x80 [frec_hanoi]" "disk %u from %c to %c"
+ *
+ * Fields are separated by one space; strings are quoted as frec/formats
+ * quotes them (kmod/lib/frec_format_quote.h).  <level> is the level written
+ * at the call: err, warn, info, debug or trace.  <caller> is the caller
+ * address of the first record the site stored (0x0 and "" before it
+ * stored one), and <caller symbol> that address as the dump prints a
+ * caller, so that a reader names the caller of every record with that
+ * address without kallsyms.  A site whose module has gone keeps its line:
+ * frec copies its texts, and names its caller, when the module goes.
+ */
+
+/*
  * Fixed-size event, in one slot:
  *   data[0] timestamp (ns, the ring's clock, see FREC_CLOCK_NAME)
- *   data[1] address of the format string
+ *   data[1] site word (see FREC_SITE_ID_LIMIT)
  *   data[2] caller address
  *   data[3..6] up to four arguments, unused ones 0
  */
 #define FREC_EVENT_TS		0
-#define FREC_EVENT_FMT		1
+#define FREC_EVENT_SITE		1
 #define FREC_EVENT_CALLER	2
 #define FREC_EVENT_ARG0		3
 #define FREC_EVENT_MAX_ARGS	4
 
 /*
  * Variable-size record, first slot:
- *   data[0] timestamp, data[1] format address or 0, data[2] caller address,
+ *   data[0] timestamp, data[1] site word, data[2] caller address,
  *   data[3] payload length in bytes (low 32 bits) and number of slots the
  *           record takes (high 32 bits),
  *   data[4..6] the first FREC_RECORD_HEAD_BYTES bytes of payload;
  * each continuation slot: data[0..6], FREC_RECORD_CONT_BYTES more bytes.
  */
 #define FREC_RECORD_TS		0
-#define FREC_RECORD_FMT		1
+#define FREC_RECORD_SITE	1
 #define FREC_RECORD_CALLER	2
 #define FREC_RECORD_LEN		3
 #define FREC_RECORD_PAYLOAD	4
@@ -199,7 +235,8 @@ struct frec_raw_ring {
  * @head: type and size.
  * @seq: sequence number; (@cpu, @seq) names the record.
  * @ts: timestamp in ns.
- * @fmt: address of the format (an event's; 0 for text).
+ * @site: the record's site word: a site id (debugfs frec/sites) or,
+ *	for a site without one, its format's address (FREC_SITE_ID_LIMIT).
  * @caller: the caller's address.
  * @ring: id of its ring's FREC_RAW_RING entry.
  * @cpu: the CPU that recorded it.
@@ -211,7 +248,7 @@ struct frec_raw_record {
 	struct frec_raw_entry_head head;
 	__u64 seq;
 	__u64 ts;
-	__u64 fmt;
+	__u64 site;
 	__u64 caller;
 	__u32 ring;
 	__u32 cpu;
