@@ -7,9 +7,10 @@
  * in KBUILD_EXTRA_SYMBOLS (see README.md).
  *
  * A ring is created by name and records into it are cheap enough to leave
- * on: frec_record() stores a fixed-size event (the format's address, up
- * to four arguments, the caller, a timestamp and a global sequence
- * number), formatted only when someone reads the ring.
+ * on: frec_record() stores a fixed-size event (its call site's number, up
+ * to four arguments, the caller, a timestamp and a sequence number),
+ * formatted only when someone reads the ring.  Every call site can be
+ * switched off or given another level at run time (debugfs frec/control).
  */
 #ifndef _FREC_H
 #define _FREC_H
@@ -24,7 +25,7 @@
 
 /* Version of the client API declared in this header. */
 #define FREC_API_VERSION_MAJOR	0
-#define FREC_API_VERSION_MINOR	4
+#define FREC_API_VERSION_MINOR	5
 
 /* Longest ring name, not counting the NUL. */
 #define FREC_RING_NAME_MAX	31
@@ -93,6 +94,58 @@ struct frec_ring;
 /* Off while frec as a whole is disabled (debugfs frec/enable). */
 DECLARE_STATIC_KEY_TRUE(frec_enabled_key);
 
+/* struct frec_site.level of a site switched off (debugfs frec/control). */
+#define FREC_SITE_OFF	(~0U)
+
+/**
+ * struct frec_site - one call of frec_record() or frec_printk() in the code
+ * @level: the level the site's records are taken at, or FREC_SITE_OFF: the
+ *	one word a call site reads before it looks at its ring.
+ * @id: frec's number for the site, what its records store (0 until frec
+ *	registered it; kmod/frec_sites.c has the other values).
+ * @caller: the caller address of the site's first record, 0 before.
+ * @ring_id: the id of the ring of the site's first record, 0 before.
+ * @fmt: the format.
+ * @file: the source file.
+ * @func: the function the call is written in.
+ * @modname: the module.
+ * @line: the line.
+ * @code_level: the level written at the call.
+ * @set_level: the level debugfs frec/control gave it (@code_level first),
+ *	which @level holds while the site is on.
+ * @flags: frec's, for the site's registration.
+ *
+ * Each expansion of frec_record_level() and frec_printk_level() defines
+ * one, static: frec finds a module's sites when the module loads (by
+ * their symbol name, __frec_site), or when the site first runs, and keeps
+ * their texts when the module goes.  Only frec writes it.
+ */
+struct frec_site {
+	unsigned int level;
+	unsigned int id;
+	unsigned long caller;
+	unsigned long ring_id;
+	const char *fmt;
+	const char *file;
+	const char *func;
+	const char *modname;
+	unsigned int line;
+	unsigned char code_level;
+	unsigned char set_level;
+	unsigned short flags;
+};
+
+/*
+ * Define this expansion's site: @lvl must be a constant (enum frec_level),
+ * @format a literal.  The name is the prefix frec looks for.
+ */
+#define __frec_site_define(lvl, format)					\
+	static struct frec_site __frec_site __used __aligned(sizeof(long)) = { \
+		.level = (lvl), .code_level = (lvl), .set_level = (lvl),	\
+		.fmt = (format), .file = __FILE__, .func = __func__,	\
+		.modname = KBUILD_MODNAME, .line = __LINE__,		\
+	}
+
 /**
  * frec_ring_passes() - whether a record of @level would be stored in @ring
  * @ring: a ring, or NULL (a static ring that failed to register).
@@ -113,27 +166,31 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
 }
 
 /*
- * The body of every record call: with frec enabled, preemption off from
- * the moment @ring_expr is evaluated (the ring pointer loaded) to the end
- * of the write, so that frec_ring_destroy() on another CPU, which waits
- * for an RCU-sched grace period, waits for this call too.  @call (and
- * with it the arguments) is evaluated only if the ring's gate passes
- * @level; it names the ring __frec_r.  Yields the call's return value,
- * or -ENOENT if filtered.
+ * The body of every record call, for the site __frec_site: with frec
+ * enabled and the site on, preemption off from the moment @ring_expr is
+ * evaluated (the ring pointer loaded) to the end of the write, so that
+ * frec_ring_destroy() on another CPU, which waits for an RCU-sched grace
+ * period, waits for this call too.  @call (and with it the arguments) is
+ * evaluated only if the ring's gate passes the site's level; it names the
+ * ring __frec_r.  A site switched off costs the static branch and one
+ * load.  Yields the call's return value, or -ENOENT if filtered.
  */
-#define __frec_gated_call(ring_expr, level, call)			\
+#define __frec_gated_call(ring_expr, call)				\
 	({								\
 		int __frec_ret = -ENOENT;				\
 		if (static_branch_likely(&frec_enabled_key)) {		\
+			unsigned int __frec_lvl = READ_ONCE(__frec_site.level); \
 			const struct frec_ring_gate *__frec_gate;	\
 			struct frec_ring *__frec_r;			\
-			preempt_disable_notrace();			\
-			__frec_r = (ring_expr);				\
-			__frec_gate = (const void *)__frec_r;		\
-			if (likely(__frec_gate) &&			\
-			    READ_ONCE(__frec_gate->pass) >= (level))	\
-				__frec_ret = (call);			\
-			preempt_enable_notrace();			\
+			if (likely(__frec_lvl != FREC_SITE_OFF)) {	\
+				preempt_disable_notrace();		\
+				__frec_r = (ring_expr);			\
+				__frec_gate = (const void *)__frec_r;	\
+				if (likely(__frec_gate) &&		\
+				    READ_ONCE(__frec_gate->pass) >= __frec_lvl) \
+					__frec_ret = (call);		\
+				preempt_enable_notrace();		\
+			}						\
 		}							\
 		__frec_ret;						\
 	})
@@ -195,12 +252,12 @@ bool frec_ring_enabled(struct frec_ring *ring);
 int frec_ring_set_level(struct frec_ring *ring, unsigned int level);
 unsigned int frec_ring_level(struct frec_ring *ring);
 
-int __frec_record(struct frec_ring *ring, const char *fmt,
+int __frec_record(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long caller, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3);
 
-__printf(3, 4) int __frec_printk(struct frec_ring *ring, unsigned long caller,
-				 const char *fmt, ...);
+__printf(4, 5) int __frec_printk(struct frec_ring *ring, struct frec_site *site,
+				 unsigned long caller, const char *fmt, ...);
 
 /* Never called: lets the compiler check arguments against the format. */
 static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
@@ -221,20 +278,21 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 		(unsigned long)(x);					\
 	})
 
-#define __frec_record_call(ring, fmt, caller, a, b, c, d, ...)		\
-	__frec_record(ring, fmt, caller, __frec_arg(a), __frec_arg(b),	\
+#define __frec_record_call(ring, site, caller, a, b, c, d, ...)	\
+	__frec_record(ring, site, caller, __frec_arg(a), __frec_arg(b),	\
 		      __frec_arg(c), __frec_arg(d))
 
 /**
  * frec_record_level() - record a fixed-size event at a level
  * @ring: the ring, from frec_ring_create(), FREC_RING() or
  *	frec_default_ring().
- * @level: enum frec_level; the event is stored only if the ring's level
- *	is at least this.
- * @fmt: a printf format that lives as long as the module (a literal).
+ * @level: enum frec_level, a constant; the event is stored only if the
+ *	ring's level is at least this (or at least the level debugfs
+ *	frec/control gave the call site).
+ * @fmt: a printf format, a literal.
  * @...: up to four arguments, each no wider than unsigned long.
  *
- * Stores the format's address and the arguments, not the text: the text
+ * Stores the call site's number and the arguments, not the text: the text
  * is formatted when the ring is read.  A %s argument is read at that time
  * too, so it must point to a string that outlives the record (a literal);
  * copy other strings with frec_printk().  The format is checked against
@@ -260,9 +318,10 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 		if (0)							\
 			__frec_check_format(fmt, ##__VA_ARGS__);	\
 		_Pragma("GCC diagnostic pop")				\
-		__frec_gated_call(ring, level,				\
-				  __frec_record_call(__frec_r, fmt, _THIS_IP_, \
-						     ##__VA_ARGS__,	\
+		__frec_site_define(level, fmt);				\
+		__frec_gated_call(ring,					\
+				  __frec_record_call(__frec_r, &__frec_site, \
+						     _THIS_IP_, ##__VA_ARGS__, \
 						     0, 0, 0, 0));	\
 	})
 
@@ -284,8 +343,8 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 /**
  * frec_printk_level() - record a formatted message at a level
  * @ring: a record ring (FREC_RING_RECORDS).
- * @level: enum frec_level, as for frec_record_level().
- * @fmt: a printf format, formatted now (unlike frec_record()).
+ * @level: enum frec_level, a constant, as for frec_record_level().
+ * @fmt: a printf format, a literal, formatted now (unlike frec_record()).
  * @...: its arguments.
  *
  * The text (at most the ring's max_record_len and FREC_PRINTK_MAX bytes;
@@ -303,11 +362,12 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
 #define frec_printk_level(ring, level, fmt, ...)			\
 	({								\
 		int __frec_pret;					\
+		__frec_site_define(level, fmt);				\
 		_Pragma("GCC diagnostic push")				\
 		_Pragma("GCC diagnostic error \"-Wformat\"")		\
-		__frec_pret = __frec_gated_call(ring, level,		\
-				__frec_printk(__frec_r, _THIS_IP_,	\
-					      fmt, ##__VA_ARGS__));	\
+		__frec_pret = __frec_gated_call(ring,			\
+				__frec_printk(__frec_r, &__frec_site,	\
+					      _THIS_IP_, fmt, ##__VA_ARGS__)); \
 		_Pragma("GCC diagnostic pop")				\
 		__frec_pret;						\
 	})

@@ -9,6 +9,9 @@
  *                        rings in: time (the clock is synchronised across
  *                        CPUs) or time-approximate (frec_order.c)
  *   dump, raw, formats   records out (frec_dump.c)
+ *   sites                every call site, for frec-decode (frec_sites.c)
+ *   control              list call sites, switch them on, off, or to another
+ *                        level (frec_control.c)
  *   filter               what dump shows (lib/frec_filter.c); read: the filter
  *   enable               1/0: frec as a whole (a static key)
  *   clear                write 1: clear every ring
@@ -253,6 +256,8 @@ int frec_debugfs_init(void)
 	 */
 	debugfs_create_file_unsafe("raw", 0400, root, NULL, &frec_raw_fops);
 	debugfs_create_file("formats", 0400, root, NULL, &frec_formats_fops);
+	debugfs_create_file("sites", 0400, root, NULL, &frec_sites_fops);
+	debugfs_create_file("control", 0600, root, NULL, &frec_control_fops);
 	debugfs_create_file("filter", 0600, root, NULL, &frec_filter_fops);
 	debugfs_create_file("enable", 0600, root, NULL, &frec_enable_fops);
 	debugfs_create_file("clear", 0200, root, NULL, &frec_clear_fops);

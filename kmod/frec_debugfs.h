@@ -21,6 +21,11 @@ struct dentry *frec_debugfs_dir(void);
 struct dentry *frec_debugfs_rings_dir(void);
 
 extern const struct file_operations frec_clear_fops;
+extern const struct file_operations frec_sites_fops;
+extern const struct file_operations frec_control_fops;
+
+const char *frec_level_name(unsigned int level);
+unsigned int frec_level_parse(const char *s);
 
 /**
  * struct frec_debugfs_uint - an unsigned int a control file sets

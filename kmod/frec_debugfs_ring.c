@@ -89,12 +89,32 @@ static ssize_t frec_ring_level_read(struct file *file, char __user *ubuf, size_t
 	char buf[16];
 	int n;
 
-	n = scnprintf(buf, sizeof(buf), "%s\n", frec_level_names[level]);
+	n = scnprintf(buf, sizeof(buf), "%s\n", frec_level_name(level));
 	return simple_read_from_buffer(ubuf, count, ppos, buf, n);
 }
 
-/* A level's name or number, as enum frec_level; 0 if it is neither. */
-static unsigned int frec_level_parse(const char *s)
+/**
+ * frec_level_name() - the name of a level
+ * @level: enum frec_level.
+ *
+ * Context: Any context.
+ * Return: "err", "warn", "info", "debug" or "trace"; "?" for another value.
+ */
+const char *frec_level_name(unsigned int level)
+{
+	if (level < FREC_LEVEL_ERR || level > FREC_LEVEL_MAX)
+		return "?";
+	return frec_level_names[level];
+}
+
+/**
+ * frec_level_parse() - a level from its name or number
+ * @s: "err" ... "trace", or "1" ... "5".
+ *
+ * Context: Any context.
+ * Return: the enum frec_level, or 0 if @s is neither.
+ */
+unsigned int frec_level_parse(const char *s)
 {
 	unsigned int level;
 

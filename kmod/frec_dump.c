@@ -179,7 +179,7 @@ static void frec_dump_raw_record(struct frec_dump_file *df, const struct frec_re
 	r->head.type = rec->ring->kind == FREC_RING_EVENTS ? FREC_RAW_EVENT : FREC_RAW_TEXT;
 	r->seq = rec->ent.seq;
 	r->ts = rec->ent.ts;
-	r->fmt = rec->ent.fmt;
+	r->site = rec->ent.site;
 	r->caller = rec->ent.caller;
 	r->ring = rec->ring_index;
 	r->cpu = rec->cpu;

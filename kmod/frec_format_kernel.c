@@ -28,6 +28,7 @@
 
 #include "frec_format_kernel.h"
 #include "frec_formats.h"
+#include "frec_sites.h"
 
 /**
  * frec_format_kernel_string() - copy a string from any kernel address
@@ -190,16 +191,16 @@ size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 	if (rec->ring->kind == FREC_RING_EVENTS) {
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			args[i] = rec->ent.args[i];
-		if (frec_format_kernel_string(fk->fmt, sizeof(fk->fmt), rec->ent.fmt) >= 0) {
+		if (frec_site_format(fk->fmt, sizeof(fk->fmt), rec->ent.site) >= 0) {
 			fr.fmt = fk->fmt;
 			fr.args = args;
 			fr.nr_args = FREC_EVENT_MAX_ARGS;
 		} else {
 			/* As FREC_FORMAT_UNREADABLE in frec_format.h says. */
 			if (fk->env.pointer)
-				fk->env.pointer(fk, addr, sizeof(addr), rec->ent.fmt, 'p');
+				fk->env.pointer(fk, addr, sizeof(addr), rec->ent.site, 'p');
 			else
-				snprintf(addr, sizeof(addr), "0x%llx", (u64)rec->ent.fmt);
+				snprintf(addr, sizeof(addr), "0x%llx", (u64)rec->ent.site);
 			fr.text = fk->fmt;
 			fr.text_len = scnprintf(fk->fmt, sizeof(fk->fmt),
 						FREC_FORMAT_UNREADABLE, addr);

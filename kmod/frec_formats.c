@@ -70,6 +70,7 @@
 #include "frec_format_kernel.h"
 #include "frec_formats.h"
 #include "frec_rings.h"
+#include "frec_sites.h"
 
 /* Longest %s string copied; longer ones are cut (and logged). */
 #define FREC_SAVED_STRING_MAX	4095
@@ -236,7 +237,7 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 			       struct frec_slot *slot)
 {
 	struct frec_format_ptr_args pa;
-	u64 fmt, arg, caller;
+	u64 site, arg, caller;
 	bool any = false;
 	unsigned int a;
 
@@ -246,11 +247,11 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 	/* Record rings hold text: only events point at formats and arguments. */
 	if (ring->kind != FREC_RING_EVENTS)
 		return;
-	fmt = READ_ONCE(slot->data[FREC_EVENT_FMT]);
+	site = READ_ONCE(slot->data[FREC_EVENT_SITE]);
 	for (a = 0; a < FREC_EVENT_MAX_ARGS; a++)
 		any |= frec_rehome_match(rh, READ_ONCE(slot->data[FREC_EVENT_ARG0 + a]));
 	/* The format, wherever it lives, says which arguments are pointers. */
-	if (any && frec_format_kernel_string(rh->buf, FREC_FORMAT_FMT_MAX, fmt) >= 0) {
+	if (any && frec_site_format(rh->buf, FREC_FORMAT_FMT_MAX, site) >= 0) {
 		frec_format_pointer_args(rh->buf, &pa);
 		for (a = 0; a < FREC_EVENT_MAX_ARGS; a++) {
 			arg = READ_ONCE(slot->data[FREC_EVENT_ARG0 + a]);
@@ -264,8 +265,9 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 						   pa.ext[a]);
 		}
 	}
-	if (frec_rehome_match(rh, fmt))
-		frec_rehome_string(rh, &slot->data[FREC_EVENT_FMT], fmt, FREC_FORMAT_FMT_MAX - 1);
+	/* A site's id needs nothing: frec_sites.c keeps the site's texts. */
+	if (site >= FREC_SITE_ID_LIMIT && frec_rehome_match(rh, site))
+		frec_rehome_string(rh, &slot->data[FREC_EVENT_SITE], site, FREC_FORMAT_FMT_MAX - 1);
 }
 
 static void frec_rehome_ring(struct frec_ring *ring, void *data)

@@ -35,6 +35,7 @@
 #include "frec_format_quote.h"
 #include "frec_formats.h"
 #include "frec_reader.h"
+#include "frec_sites.h"
 
 /* Records looked at, at most, with the lock held. */
 #define FREC_FORMATS_BATCH		256
@@ -209,8 +210,10 @@ static void frec_formats_collect_record(struct frec_formats_file *ff,
 	frec_formats_add_symbol(ff, rec->ent.caller);
 	if (rec->ring->kind != FREC_RING_EVENTS)
 		return;
-	frec_formats_add_memory(ff, rec->ent.fmt, FREC_FORMAT_FMT_MAX);
-	if (frec_format_kernel_string(ff->fk.fmt, sizeof(ff->fk.fmt), rec->ent.fmt) < 0)
+	/* A site's format is in frec/sites; a format address is listed here. */
+	if (rec->ent.site >= FREC_SITE_ID_LIMIT)
+		frec_formats_add_memory(ff, rec->ent.site, FREC_FORMAT_FMT_MAX);
+	if (frec_site_format(ff->fk.fmt, sizeof(ff->fk.fmt), rec->ent.site) < 0)
 		return;
 	frec_format_pointer_args(ff->fk.fmt, &pa);
 	for (a = 0; a < FREC_EVENT_MAX_ARGS; a++) {

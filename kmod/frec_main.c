@@ -13,7 +13,9 @@
 #include "frec_debugfs.h"
 #include "frec_fault.h"
 #include "frec_formats.h"
+#include "frec_modules.h"
 #include "frec_rings.h"
+#include "frec_sites.h"
 #include "frec_static_rings.h"
 
 static int __init frec_init(void)
@@ -28,16 +30,19 @@ static int __init frec_init(void)
 	err = frec_formats_init();
 	if (err)
 		goto out_debugfs;
-	err = frec_rings_init();
+	err = frec_sites_init();
 	if (err)
 		goto out_formats;
+	err = frec_rings_init();
+	if (err)
+		goto out_sites;
 	err = frec_crash_settings_init();
 	if (err)
 		goto out_rings;
 	err = frec_crash_init();
 	if (err)
 		goto out_settings;
-	err = frec_static_rings_init();
+	err = frec_modules_init();
 	if (err)
 		goto out_crash;
 	return 0;
@@ -48,6 +53,8 @@ out_settings:
 	frec_crash_settings_exit();
 out_rings:
 	frec_rings_exit();
+out_sites:
+	frec_sites_exit();
 out_formats:
 	frec_formats_exit();
 out_debugfs:
@@ -57,10 +64,12 @@ out_debugfs:
 
 static void __exit frec_exit(void)
 {
+	frec_modules_exit();
 	frec_static_rings_exit();
 	frec_crash_exit();
 	frec_crash_settings_exit();
 	frec_rings_exit();
+	frec_sites_exit();
 	frec_formats_exit();
 	frec_debugfs_exit();
 }

@@ -46,6 +46,7 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 #include "frec_rb.c"
 #include "frec_record.h"
 #include "frec_rings.h"
+#include "frec_sites.h"
 
 DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
 EXPORT_SYMBOL_GPL(frec_enabled_key);
@@ -100,7 +101,7 @@ static void frec_record_leave(void)
 /**
  * __frec_record() - store a fixed-size event; use frec_record()
  * @ring: an event ring.
- * @fmt: the format (its address is stored).
+ * @site: the call site (its id is stored; its format is the event's).
  * @caller: the caller's address.
  * @a0: first argument.
  * @a1: second argument.
@@ -116,7 +117,7 @@ static void frec_record_leave(void)
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is not an event ring.
  */
-int __frec_record(struct frec_ring *ring, const char *fmt,
+int __frec_record(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long caller, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3)
 {
@@ -133,10 +134,11 @@ int __frec_record(struct frec_ring *ring, const char *fmt,
 	if (!frec_record_enter(rc))
 		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc))
-		ret = frec_rb_write_event(&store->layout, rc, (unsigned long)fmt,
+		ret = frec_rb_write_event(&store->layout, rc,
+					  frec_site_word(site, ring, caller),
 					  caller, args, &seq);
 	if (!ret)
-		trace_frec_record(ring->name, seq, caller, fmt, args);
+		trace_frec_record(ring->name, seq, caller, site->fmt, args);
 	frec_record_leave();
 	return ret;
 }
@@ -145,8 +147,9 @@ EXPORT_SYMBOL_GPL(__frec_record);
 /**
  * __frec_printk() - format a message into a record ring; use frec_printk()
  * @ring: a record ring.
+ * @site: the call site (its id is stored).
  * @caller: the caller's address.
- * @fmt: printf format.
+ * @fmt: printf format, the site's.
  * @...: its arguments.
  *
  * A stored record also fires the frec:frec_printk tracepoint, inside the
@@ -157,8 +160,8 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is an event ring.
  */
-int __frec_printk(struct frec_ring *ring, unsigned long caller,
-		  const char *fmt, ...)
+int __frec_printk(struct frec_ring *ring, struct frec_site *site,
+		  unsigned long caller, const char *fmt, ...)
 {
 	char text[FREC_PRINTK_MAX + 1];
 	struct frec_ring_store *store;
@@ -180,8 +183,9 @@ int __frec_printk(struct frec_ring *ring, unsigned long caller,
 		va_start(ap, fmt);
 		len = vscnprintf(text, size, fmt, ap);
 		va_end(ap);
-		ret = frec_rb_write_record(&store->layout, rc, 0, caller, text, len,
-					   &seq);
+		ret = frec_rb_write_record(&store->layout, rc,
+					   frec_site_word(site, ring, caller),
+					   caller, text, len, &seq);
 	}
 	if (!ret)
 		trace_frec_printk(ring->name, seq, caller, text, len);

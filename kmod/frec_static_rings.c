@@ -4,12 +4,9 @@
  * FREC_DEFINE_RING() when they load, and let go of them when they unload.
  *
  * A module's definitions are static variables named FREC_RING_DEF_PREFIX
- * + the ring's name.  The kernel offers no way to find a custom ELF
- * section of another module, but at MODULE_STATE_COMING the module's
- * full symbol table (mod->kallsyms, before init trims it to the core
- * symbols) is in place, relocated: frec walks it for that prefix.  This
- * runs before the module's init function, so the module can record from
- * its very first line.  Registered definitions are remembered here, so
+ * + the ring's name, which frec_modules.c finds in the module's symbol
+ * table before the module's init function runs, so the module can record
+ * from its very first line.  Registered definitions are remembered here, so
  * MODULE_STATE_GOING (after the module's exit function, or after a
  * failed init) needs no symbol table.
  */
@@ -18,12 +15,12 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/notifier.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
 #include <frec.h>
 
+#include "frec_modules.h"
 #include "frec_rings.h"
 #include "frec_static_rings.h"
 
@@ -66,36 +63,30 @@ static void frec_static_ring_register(struct module *mod, struct frec_ring_def *
 	WRITE_ONCE(def->ring, ring);
 }
 
-/* Register every FREC_DEFINE_RING() of @mod, which is being loaded. */
-static void frec_static_rings_coming(struct module *mod)
+static void frec_static_ring_found(struct module *mod, void *def)
 {
-	const size_t plen = strlen(FREC_RING_DEF_PREFIX);
-	struct mod_kallsyms *ks;
-	const Elf_Sym *sym;
-	const char *name;
-	unsigned long addr;
-	unsigned int i;
-
-	/* Only the loader changes it, after init; we run before. */
-	ks = rcu_dereference_protected(mod->kallsyms, true);
-	for (i = 0; i < ks->num_symtab; i++) {
-		sym = &ks->symtab[i];
-		name = ks->strtab + sym->st_name;
-		if (strncmp(name, FREC_RING_DEF_PREFIX, plen) ||
-		    ELF_ST_TYPE(sym->st_info) != STT_OBJECT ||
-		    sym->st_size != sizeof(struct frec_ring_def))
-			continue;
-		addr = kallsyms_symbol_value(sym);
-		if (!within_module_core(addr, mod)) {
-			pr_err("%s: %s is not in the module's data\n", mod->name, name);
-			continue;
-		}
-		frec_static_ring_register(mod, (struct frec_ring_def *)addr);
-	}
+	frec_static_ring_register(mod, def);
 }
 
-/* Let go of @mod's rings; with @mod NULL, of every module's. */
-static void frec_static_rings_going(struct module *mod)
+/**
+ * frec_static_rings_coming() - register @mod's FREC_DEFINE_RING() rings
+ * @mod: a module being loaded, before its init function.
+ *
+ * Context: Process context, the module notifier (frec_modules.c).
+ */
+void frec_static_rings_coming(struct module *mod)
+{
+	frec_module_objects(mod, FREC_RING_DEF_PREFIX, sizeof(struct frec_ring_def),
+			    frec_static_ring_found);
+}
+
+/**
+ * frec_static_rings_going() - let go of @mod's rings
+ * @mod: a module going, or NULL for every module's (frec unloads).
+ *
+ * Context: Process context.
+ */
+void frec_static_rings_going(struct module *mod)
 {
 	struct frec_static_ring *sr, *next;
 
@@ -113,33 +104,13 @@ static void frec_static_rings_going(struct module *mod)
 	mutex_unlock(&frec_static_lock);
 }
 
-static int frec_static_rings_notify(struct notifier_block *nb, unsigned long state,
-				    void *data)
-{
-	struct module *mod = data;
-
-	if (mod == THIS_MODULE)
-		return NOTIFY_DONE;
-	if (state == MODULE_STATE_COMING)
-		frec_static_rings_coming(mod);
-	else if (state == MODULE_STATE_GOING)
-		frec_static_rings_going(mod);
-	return NOTIFY_OK;
-}
-
-static struct notifier_block frec_static_rings_nb = {
-	.notifier_call = frec_static_rings_notify,
-};
-
-/* Called when frec loads: no client is loaded yet (they depend on frec). */
-int frec_static_rings_init(void)
-{
-	return register_module_notifier(&frec_static_rings_nb);
-}
-
-/* Called when frec unloads, before the rings are freed. */
+/**
+ * frec_static_rings_exit() - let go of every module's rings
+ *
+ * Context: Process context, when frec unloads, before the rings are freed
+ * and after frec_modules_exit().
+ */
 void frec_static_rings_exit(void)
 {
-	unregister_module_notifier(&frec_static_rings_nb);
 	frec_static_rings_going(NULL);
 }

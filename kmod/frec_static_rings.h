@@ -5,7 +5,6 @@
 #ifndef _FREC_STATIC_RINGS_H
 #define _FREC_STATIC_RINGS_H
 
-int frec_static_rings_init(void);
 void frec_static_rings_exit(void);
 
 #endif /* _FREC_STATIC_RINGS_H */

@@ -14,16 +14,13 @@
 #include <linux/tracepoint.h>
 
 #include <frec.h>
+#include <frec_raw.h>
 
 #include "frec_rb.h"
 #include "frec_rings.h"
+#include "frec_sites.h"
+#include "frec_test.h"
 #include "frec_trace.h"
-
-/* The ring's store; tests do not resize or clear the rings they read. */
-static struct frec_ring_store *frec_test_store(struct frec_ring *ring)
-{
-	return rcu_dereference_raw(ring->store);
-}
 
 /* The newest record of this CPU's part of @ring, or false if none. */
 static bool api_newest(struct frec_ring *ring, int cpu, struct frec_rb_entry *out)
@@ -110,14 +107,17 @@ static void api_record_stores_format_args_and_caller(struct kunit *test)
 	static const char fmt0[] = "no args";
 	struct frec_ring *ring = frec_ring_create("api_record", FREC_RING_EVENTS, 4096, 0);
 	struct frec_rb_entry e;
-	char sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN];
+	char sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN], got[16];
 	int cpu;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
 	cpu = get_cpu();
 	KUNIT_EXPECT_EQ(test, frec_record(ring, fmt0), 0);
 	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
-	KUNIT_EXPECT_EQ(test, e.fmt, (unsigned long)fmt0);
+	/* The site's id, which names the format. */
+	KUNIT_EXPECT_TRUE(test, e.site && e.site < FREC_SITE_ID_LIMIT);
+	KUNIT_EXPECT_EQ(test, frec_site_format(got, sizeof(got), e.site), 7);
+	KUNIT_EXPECT_STREQ(test, got, fmt0);
 	KUNIT_EXPECT_EQ(test, e.args[0], 0UL);
 
 	KUNIT_EXPECT_EQ(test, frec_record(ring, "%d %u %lx %p", -1, 2U, 0xabcUL, ring), 0);
@@ -163,7 +163,10 @@ static void api_printk_stores_text(struct kunit *test)
 	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&store->layout, rc, &cur, &e, text, 200));
 	KUNIT_EXPECT_EQ(test, e.len, 14U);
 	KUNIT_EXPECT_EQ(test, memcmp(text, "hello world 42", 14), 0);
-	KUNIT_EXPECT_EQ(test, e.fmt, 0UL);
+	/* A text record names its site too. */
+	KUNIT_EXPECT_TRUE(test, e.site && e.site < FREC_SITE_ID_LIMIT);
+	KUNIT_EXPECT_EQ(test, frec_site_format(sym, sizeof(sym), e.site), 11);
+	KUNIT_EXPECT_STREQ(test, sym, "hello %s %d");
 	snprintf(sym, sizeof(sym), "%ps", (void *)e.caller);
 	snprintf(want, sizeof(want), "%s [%s]", __func__, KBUILD_MODNAME);
 	KUNIT_EXPECT_STREQ(test, sym, want);
@@ -182,6 +185,11 @@ static void api_printk_stores_text(struct kunit *test)
 
 static void api_disabled_ring_drops_and_counts(struct kunit *test)
 {
+	static struct frec_site raced = {
+		.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
+		.set_level = FREC_LEVEL_INFO, .fmt = "raced %d", .file = __FILE__,
+		.func = __func__, .modname = KBUILD_MODNAME, .line = __LINE__,
+	};
 	struct frec_ring *ring = frec_ring_create("api_disabled", FREC_RING_EVENTS, 4096, 0);
 	struct frec_rb_cpu *rc;
 	struct frec_rb_entry e;
@@ -198,7 +206,7 @@ static void api_disabled_ring_drops_and_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, frec_record(ring, "filtered %d", 2), -ENOENT);
 	KUNIT_EXPECT_EQ(test, local_read(&rc->written), 1);
 	/* A writer that passed the gate before the ring was disabled. */
-	KUNIT_EXPECT_EQ(test, __frec_record(ring, "raced %d", _THIS_IP_, 3, 0, 0, 0), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, __frec_record(ring, &raced, _THIS_IP_, 3, 0, 0, 0), -ENOSPC);
 	KUNIT_EXPECT_EQ(test, local_read(&rc->dropped[FREC_DROP_DISABLED]), 1);
 	KUNIT_EXPECT_EQ(test, local_read(&rc->written), 2);
 	/* What the ring holds stays readable. */

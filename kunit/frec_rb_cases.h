@@ -158,7 +158,7 @@ static int rbc_read(struct rbc_ring *t, int cpu, u64 *seqs,
 		if (seqs)
 			seqs[n] = ent.seq;
 		if (fmts)
-			fmts[n] = ent.fmt;
+			fmts[n] = ent.site;
 		n++;
 	}
 	return n;
@@ -211,7 +211,7 @@ static void one_event_reads_back_whole(RBC_TEST *test)
 	got = frec_rb_cursor_next(&t->ring, &t->cpu[0], &cur, &ent, NULL, 0);
 	RBC_EXPECT(test, got, "no record");
 	if (got) {
-		RBC_EXPECT_EQ(test, ent.fmt, 0x1000UL);
+		RBC_EXPECT_EQ(test, ent.site, 0x1000UL);
 		RBC_EXPECT_EQ(test, ent.caller, 0x2000UL);
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			RBC_EXPECT_EQ(test, ent.args[i], 7UL + i);
@@ -289,7 +289,7 @@ static void reader_skips_what_writers_overwrite_meanwhile(RBC_TEST *test)
 	for (i = 10; i < 13; i++)
 		rbc_event(t, i, 0, 0);
 	while (frec_rb_cursor_next(&t->ring, &t->cpu[0], &cur, &ent, NULL, 0)) {
-		RBC_EXPECT_EQ(test, ent.fmt, 5UL + n);
+		RBC_EXPECT_EQ(test, ent.site, 5UL + n);
 		RBC_EXPECT(test, ent.seq > last, "seq order at record %d", n);
 		last = ent.seq;
 		n++;
@@ -326,7 +326,7 @@ static void record_of_max_size_reads_back(RBC_TEST *test)
 		len = ent.len;
 	RBC_EXPECT_EQ(test, len, 1000U);
 	RBC_EXPECT(test, !memcmp(rbc_in, rbc_buf, 1000), "payload differs");
-	RBC_EXPECT_EQ(test, ent.fmt, 5UL);
+	RBC_EXPECT_EQ(test, ent.site, 5UL);
 	RBC_EXPECT_EQ(test, ent.caller, 6UL);
 	rbc_expect_reconciled(test, t);
 	rbc_ring_free(test, t);
@@ -349,7 +349,7 @@ static void records_wrap_around_the_slot_array(RBC_TEST *test)
 	frec_rb_cursor_init(&t->ring, &t->cpu[0], &cur);
 	while (frec_rb_cursor_next(&t->ring, &t->cpu[0], &cur, &ent, rbc_buf,
 				   sizeof(rbc_buf))) {
-		rbc_fill_pattern(rbc_in, 100, ent.fmt);
+		rbc_fill_pattern(rbc_in, 100, ent.site);
 		bad += ent.len != 100 || memcmp(rbc_in, rbc_buf, 100);
 		n++;
 	}

@@ -310,13 +310,13 @@ static int torture_reader(void *data)
 
 				/* Positions are in timestamp order on one CPU. */
 				if (!valid || e.ts < last_ts || e.seq == last_seq ||
-				    e.caller <= last[e.fmt]) {
+				    e.caller <= last[e.site]) {
 					if (atomic_long_inc_return(&torture->bad) <= 5)
 						pr_err("frec_ring_kunit: bad record cpu %d seq %llu writer %lu n %lu valid %d\n",
-						       cpu, e.seq, e.fmt, e.caller, valid);
+						       cpu, e.seq, e.site, e.caller, valid);
 				}
 				if (valid)
-					last[e.fmt] = e.caller;
+					last[e.site] = e.caller;
 				last_seq = e.seq;
 				last_ts = e.ts;
 				atomic_long_inc(&torture->reads);

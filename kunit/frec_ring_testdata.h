@@ -74,16 +74,16 @@ static inline unsigned int frec_test_payload(u8 *p, unsigned int max_len,
 static inline bool frec_test_valid(const struct frec_rb_entry *e, int cpu,
 				   unsigned int max_len)
 {
-	u64 h = frec_test_mix(e->fmt, e->caller);
+	u64 h = frec_test_mix(e->site, e->caller);
 	const u8 *p = e->payload;
 	unsigned int i;
 
-	if (e->fmt / FREC_TEST_LEVELS != (unsigned long)cpu || !e->caller)
+	if (e->site / FREC_TEST_LEVELS != (unsigned long)cpu || !e->caller)
 		return false;
 	if (!max_len) {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
-		frec_test_args(args, cpu, e->fmt, e->caller);
+		frec_test_args(args, cpu, e->site, e->caller);
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			if (e->args[i] != args[i])
 				return false;

@@ -15,12 +15,8 @@
 
 #include "frec_rb.h"
 #include "frec_rings.h"
-
-/* The ring's store; tests do not resize or clear the rings they read. */
-static struct frec_ring_store *frec_test_store(struct frec_ring *ring)
-{
-	return rcu_dereference_raw(ring->store);
-}
+#include "frec_sites.h"
+#include "frec_test.h"
 
 /*
  * The guest test creates this file once frec_test_client.ko has recorded
@@ -48,18 +44,17 @@ static void unload_client_strings_outlive_the_client(struct kunit *test)
 	struct frec_rb_entry e;
 	struct frec_rb_cpu *rc;
 	int cpu, found = 0, done = 0;
-	const char *fmt;
+	char fmt[64];
 
 	for_each_possible_cpu(cpu) {
 		rc = per_cpu_ptr(store->cpus, cpu);
 		frec_rb_cursor_init(&store->layout, rc, &cur);
 		while (frec_rb_cursor_next(&store->layout, rc, &cur, &e, NULL, 0)) {
-			fmt = (const char *)e.fmt;
 			/*
-			 * Frec's copies are in the kernel heap (the direct
-			 * map); module memory is not.
+			 * The client's sites are gone with it: their formats
+			 * are frec's copies now (frec_sites.c).
 			 */
-			if (!virt_addr_valid(fmt))
+			if (frec_site_format(fmt, sizeof(fmt), e.site) < 0)
 				continue;
 			if (!strcmp(fmt, "frec test client: done")) {
 				done++;

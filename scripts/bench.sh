@@ -98,9 +98,11 @@ awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
 			e = v["empty_call"]; t = v["trace_printk_4_args"]; p = v["printk_4_args"]
 			printf "\n  frec_record (4 args) / trace_printk: %.2fx   (target <= 0.10x)\n", v["frec_record_4_args"] / t
 			printf "  frec_record (0 args) / trace_printk: %.2fx\n", v["frec_record_0_args"] / t
-			printf "  frec_printk / trace_printk:          %.2fx\n", v["frec_printk_short"] / t
 			printf "  frec_record (4 args) / printk:       %.3fx\n", v["frec_record_4_args"] / p
+			printf "  frec_printk / trace_printk:          %.2fx   (target <= 0.5x)\n", v["frec_printk_short"] / t
 			printf "  disabled ring / empty call:          %.2fx   (target <= 1.1x)\n", v["frec_record_disabled_ring"] / e
+			printf "  site off / empty call:               %.2fx   (target <= 1.1x)\n", v["frec_record_site_off"] / e
+			printf "  site off / disabled ring:            %.2fx\n", v["frec_record_site_off"] / v["frec_record_disabled_ring"]
 		}' "$csv"
 	echo
 	awk -F, '$1 == "kernel-icount" { k = $2; if (k in lo) { if ($4 < lo[k]) lo[k] = $4; if ($4 > hi[k]) hi[k] = $4 }

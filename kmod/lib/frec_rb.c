@@ -491,7 +491,7 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  * frec_rb_write_event() - store a fixed-size event
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
- * @fmt: format string address.
+ * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
  * @caller: caller address.
  * @args: FREC_EVENT_MAX_ARGS arguments.
  * @seqp: if not NULL, where the stored record's sequence number goes.
@@ -501,7 +501,7 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  * -EINVAL if @ring is a record ring.
  */
 FREC_RB_WRITE int frec_rb_write_event(const struct frec_rb *ring,
-				      struct frec_rb_cpu *rc, unsigned long fmt,
+				      struct frec_rb_cpu *rc, unsigned long site,
 				      unsigned long caller, const unsigned long *args,
 				      u64 *seqp)
 {
@@ -521,7 +521,7 @@ FREC_RB_WRITE int frec_rb_write_event(const struct frec_rb *ring,
 	frec_rb_claim(ring, rc, pos, 1);
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
-	WRITE_ONCE(slot->data[FREC_EVENT_FMT], fmt);
+	WRITE_ONCE(slot->data[FREC_EVENT_SITE], site);
 	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller);
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
@@ -554,7 +554,7 @@ static void frec_rb_fill_words(u64 *words, unsigned int nwords,
  * frec_rb_write_record() - store a variable-size record
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
- * @fmt: format string address, or 0 for plain text.
+ * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
  * @caller: caller address.
  * @payload: the bytes to store.
  * @len: their number, at most the ring's maximum record length.
@@ -566,7 +566,7 @@ static void frec_rb_fill_words(u64 *words, unsigned int nwords,
  * @ring is an event ring.
  */
 FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
-				       struct frec_rb_cpu *rc, unsigned long fmt,
+				       struct frec_rb_cpu *rc, unsigned long site,
 				       unsigned long caller, const void *payload,
 				       unsigned int len, u64 *seqp)
 {
@@ -590,7 +590,7 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 	frec_rb_claim(ring, rc, pos, k);
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_RECORD_TS], ts);
-	WRITE_ONCE(slot->data[FREC_RECORD_FMT], fmt);
+	WRITE_ONCE(slot->data[FREC_RECORD_SITE], site);
 	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], caller);
 	WRITE_ONCE(slot->data[FREC_RECORD_LEN], (u64)k << 32 | len);
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
@@ -675,7 +675,7 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 
 	ent->seq = state >> FREC_SLOT_SEQ_SHIFT;
 	ent->ts = READ_ONCE(first->data[FREC_EVENT_TS]);
-	ent->fmt = READ_ONCE(first->data[FREC_EVENT_FMT]);
+	ent->site = READ_ONCE(first->data[FREC_EVENT_SITE]);
 	ent->caller = READ_ONCE(first->data[FREC_EVENT_CALLER]);
 	if (!ring->max_record_len) {
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)

@@ -133,7 +133,8 @@ struct frec_rb {
  * struct frec_rb_entry - a record as a reader copied it out
  * @seq: sequence number, per CPU (or global, for a global-order ring).
  * @ts: timestamp (ns).
- * @fmt: format string address (0 for a record of plain text).
+ * @site: the site word: a call site id, or a format address
+ *	for a site without one (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
  * @caller: caller address.
  * @args: the four arguments of an event.
  * @len: payload length of a variable-size record, 0 for an event.
@@ -142,7 +143,7 @@ struct frec_rb {
 struct frec_rb_entry {
 	u64 seq;
 	u64 ts;
-	unsigned long fmt;
+	unsigned long site;
 	unsigned long caller;
 	unsigned long args[FREC_EVENT_MAX_ARGS];
 	unsigned int len;
@@ -194,11 +195,11 @@ void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
 /* Static and inlined where frec_record.c includes frec_rb.c. */
 #ifndef FREC_RB_INLINE_WRITES
 int frec_rb_write_event(const struct frec_rb *ring,
-			struct frec_rb_cpu *rc, unsigned long fmt,
+			struct frec_rb_cpu *rc, unsigned long site,
 			unsigned long caller, const unsigned long *args,
 			u64 *seqp);
 int frec_rb_write_record(const struct frec_rb *ring,
-			 struct frec_rb_cpu *rc, unsigned long fmt,
+			 struct frec_rb_cpu *rc, unsigned long site,
 			 unsigned long caller, const void *payload,
 			 unsigned int len, u64 *seqp);
 #endif

@@ -24,6 +24,7 @@
  * tenth of the iterations (it is slow); boot with a quiet console.
  */
 #include <linux/completion.h>
+#include <linux/fs.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
@@ -55,6 +56,8 @@ FREC_DEFINE_RING(bench_off, FREC_RING_EVENTS, 4 * 1024, 0);
 
 static struct frec_ring *frec_bench_fill_ring;
 
+#define FREC_BENCH_CONTROL	"/sys/kernel/debug/frec/control"
+
 /* The floor: a call with frec_record()'s arguments that does nothing. */
 static __noipa void frec_bench_empty(struct frec_ring *ring,
 				     const char *fmt, unsigned long a, int b,
@@ -71,6 +74,7 @@ enum frec_bench_case {
 	FREC_BENCH_RECORD4,
 	FREC_BENCH_PRINTK_FREC,
 	FREC_BENCH_DISABLED,
+	FREC_BENCH_SITE_OFF,
 	FREC_BENCH_TRACE_PRINTK,
 	FREC_BENCH_PRINTK,
 	FREC_BENCH_NR
@@ -84,6 +88,7 @@ static const char * const frec_bench_names[FREC_BENCH_NR] = {
 	[FREC_BENCH_RECORD4] = "frec_record_4_args",
 	[FREC_BENCH_PRINTK_FREC] = "frec_printk_short",
 	[FREC_BENCH_DISABLED] = "frec_record_disabled_ring",
+	[FREC_BENCH_SITE_OFF] = "frec_record_site_off",
 	[FREC_BENCH_TRACE_PRINTK] = "trace_printk_4_args",
 	[FREC_BENCH_PRINTK] = "printk_4_args",
 };
@@ -124,6 +129,11 @@ static u64 frec_bench_run(enum frec_bench_case which, unsigned long n)
 		for (i = 0; i < n; i++)
 			frec_record(FREC_RING(bench_off), "bench %lu %d %d %d", i, 2, 3, 4);
 		break;
+	case FREC_BENCH_SITE_OFF:
+		/* An enabled ring; the site is off (frec_bench_site_off()). */
+		for (i = 0; i < n; i++)
+			frec_record(ring, "bench site off %lu %d %d %d", i, 2, 3, 4);
+		break;
 	case FREC_BENCH_TRACE_PRINTK:
 		for (i = 0; i < n; i++)
 			trace_printk("bench %lu %d %d %d\n", i, 2, 3, 4);
@@ -138,6 +148,27 @@ static u64 frec_bench_run(enum frec_bench_case which, unsigned long n)
 	return ktime_get_ns() - t0;
 }
 
+/* Switch the site-off case's site off, as a user would: frec/control. */
+static int frec_bench_site_off(void)
+{
+	static const char cmd[] = "module frec_bench format \"bench site off\" -r";
+	struct file *f = filp_open(FREC_BENCH_CONTROL, O_WRONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f)) {
+		pr_err("frec-bench: %s: %pe\n", FREC_BENCH_CONTROL, f);
+		return PTR_ERR(f);
+	}
+	n = kernel_write(f, cmd, sizeof(cmd) - 1, &pos);
+	filp_close(f, NULL);
+	if (n != sizeof(cmd) - 1) {
+		pr_err("frec-bench: %s refused '%s': %zd\n", FREC_BENCH_CONTROL, cmd, n);
+		return n < 0 ? n : -EIO;
+	}
+	return 0;
+}
+
 static void frec_bench_table(void)
 {
 	u64 ns[FREC_BENCH_NR];
@@ -145,6 +176,8 @@ static void frec_bench_table(void)
 	int c;
 
 	frec_ring_set_enabled(FREC_RING(bench_off), false);
+	if (frec_bench_site_off())
+		return;
 	for (c = 0; c < FREC_BENCH_NR; c++) {
 		n[c] = c == FREC_BENCH_PRINTK ? iterations / 10 : iterations;
 		/* A warm-up pass of a tenth, then the measured one. */

@@ -56,7 +56,13 @@ MODULE_PARM_DESC(record, "write anything: record from core code");
 /* An address in the heap, printed every way a record can print it. */
 static int frec_test_user_pointers(const char *val, const struct kernel_param *kp)
 {
-	static const char fake_fmt[] = "a caller that names nothing";
+	/* Written by hand, not by the macro: frec registers it on first use. */
+	static struct frec_site fake_site = {
+		.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
+		.set_level = FREC_LEVEL_INFO, .fmt = "a caller that names nothing",
+		.file = __FILE__, .func = __func__, .modname = KBUILD_MODNAME,
+		.line = __LINE__,
+	};
 	void *p = kmalloc(16, GFP_KERNEL);
 
 	if (!p)
@@ -67,7 +73,7 @@ static int frec_test_user_pointers(const char *val, const struct kernel_param *k
 	frec_record(FREC_RING(test_user), "pointers p=%p pK=%pK px=%px ip=%pI4 end", p, p, p, p);
 	/* A caller address that resolves to no symbol, as a corrupt one would. */
 	preempt_disable();
-	__frec_record(FREC_RING(test_user), fake_fmt, (unsigned long)p, 0, 0, 0, 0);
+	__frec_record(FREC_RING(test_user), &fake_site, (unsigned long)p, 0, 0, 0, 0);
 	preempt_enable();
 	return 0;
 }

@@ -32,10 +32,11 @@ expect "core: long:$(head -c 35 /dev/zero | tr '\0' x)"
 grep -q "^test_user: $C core: long:x*\[\.\.\.\]\$" /tmp/l0 || fail "the 2000-byte string is not cut by the line"
 grep '^test_user: frec_test_user_init+' /tmp/l0 | grep -q . || fail "init callers are not named"
 
-# A dump and a formats file opened now, read after the modules go.
+# A dump, a formats and a sites file opened now, read after the modules go.
 exec 3< $D/dump
 dd bs=1 count=1 <&3 > /tmp/first 2>/dev/null
 exec 4< $D/formats
+exec 5< $D/sites
 cat $D/raw > /tmp/raw0
 rmmod frec_test_user || fail "rmmod frec_test_user"
 rmmod frec_test_lib || fail "rmmod frec_test_lib"
@@ -43,10 +44,14 @@ cat <&3 > /tmp/rest
 exec 3<&-
 cat <&4 > /tmp/formats_early
 exec 4<&-
+cat <&5 > /tmp/sites_early
+exec 5<&-
 cat /tmp/first /tmp/rest > /tmp/d1
 lines /tmp/d1 > /tmp/l1
 diff /tmp/l0 /tmp/l1 || fail "a dump opened before the unload reads other text after it"
-grep -q ': "core: fn %ps lib %ps"$' /tmp/formats_early || fail "formats opened before the unload lost a format"
+grep -q ' "frec_test_user" ".*/frec_test_user.c" "frec_test_user_core" 0x[0-9a-f]* "frec_test_user_core+0x[0-9a-f]*/0x[0-9a-f]* \[frec_test_user\]" "core: fn %ps lib %ps"$' /tmp/sites_early ||
+	fail "sites opened before the unload lost a site"
+grep -q ' : "a literal of frec_test_lib"$' /tmp/formats_early || fail "formats opened before the unload lost a string"
 
 # After the unloads, and after another module took their place.
 cat $D/dump > /tmp/d2
@@ -58,17 +63,18 @@ cat $D/dump > /tmp/d3
 lines /tmp/d3 > /tmp/l3
 diff /tmp/l0 /tmp/l3 || fail "records changed when other modules loaded"
 
-# The decoder reads the same from raw, formats and kallsyms saved now.
+# The decoder reads the same from raw, sites, formats and kallsyms saved now.
 dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
 ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
 if [ -x "$dec" ]; then
 	cat $D/raw > /tmp/raw
 	cat $D/formats > /tmp/formats
+	cat $D/sites > /tmp/sites
 	grep -q ' : symbol "frec_test_user_init+' /tmp/formats || fail "formats lists no saved symbol"
 	cat /proc/kallsyms > /tmp/kallsyms
 	cat $D/dump > /tmp/d4
 	$ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" /tmp/raw --formats /tmp/formats \
-		--kallsyms /tmp/kallsyms > /tmp/decoded
+		--sites /tmp/sites --kallsyms /tmp/kallsyms > /tmp/decoded
 	diff /tmp/d4 /tmp/decoded > /tmp/ddiff || { head -n 10 /tmp/ddiff; fail "decoded text differs from dump"; }
 fi
 rmmod frec_test_lib

@@ -224,7 +224,7 @@ static void order_check(struct ht_case *c, const struct order_opts *o,
 		e = &r.ent[cpu];
 		/* Records of this round only, each once, on the right CPU. */
 		idx = e->args[0] - rnd.base - 1;
-		switch (e->fmt) {
+		switch (e->site) {
 		case ORDER_A:
 			if (idx >= rnd.n || (seen[idx] & ORDER_SEEN_A) ||
 			    (int)cpu != rnd.producer) {

@@ -215,18 +215,18 @@ static void *stress_reader(void *arg)
 				/* Positions are in timestamp order on one CPU. */
 				bool ordered = e.ts >= last_ts && e.seq != last_seq;
 				/* Per writer, counters only go forward. */
-				bool forward = valid && e.caller > last[e.fmt];
+				bool forward = valid && e.caller > last[e.site];
 
 				if ((!valid || !ordered || !forward) &&
 				    __atomic_fetch_add(&st->bad, 1, __ATOMIC_RELAXED) < 5)
 					printf("# bad record: cpu %d pos %lu seq %llu (last %llu) writer %lu counter %lu (last %lu): %s\n",
 					       cpu, cur.pos, (unsigned long long)e.seq,
-					       (unsigned long long)last_seq, e.fmt, e.caller,
-					       valid ? last[e.fmt] : 0,
+					       (unsigned long long)last_seq, e.site, e.caller,
+					       valid ? last[e.site] : 0,
 					       !valid ? "checksum" : !ordered ? "timestamp order" :
 					       "counter went back");
 				if (valid)
-					last[e.fmt] = e.caller;
+					last[e.site] = e.caller;
 				last_seq = e.seq;
 				last_ts = e.ts;
 				__atomic_fetch_add(&st->reads, 1, __ATOMIC_RELAXED);

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_modules.c - what frec does as other modules come and go: at
+ * MODULE_STATE_COMING, before the module's init function runs, register
+ * its FREC_DEFINE_RING() rings (frec_static_rings.c) and its call sites
+ * (frec_sites.c); at MODULE_STATE_GOING, after its exit function or a
+ * failed init, with its memory still there, let go of both.
+ *
+ * Both are static objects in the module's data, found by symbol name: the
+ * kernel offers no way to find a custom ELF section of another module,
+ * but at MODULE_STATE_COMING the module's full symbol table
+ * (mod->kallsyms, before init trims it to the core symbols) is in place,
+ * relocated.  (frec_formats.c keeps its own notifier: it also acts when a
+ * module frees its init sections.)
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/notifier.h>
+#include <linux/string.h>
+
+#include "frec_modules.h"
+
+/**
+ * frec_module_objects() - call @fn on each object of @mod named @prefix...
+ * @mod: a module at MODULE_STATE_COMING.
+ * @prefix: the start of the objects' symbol names ("__frec_site" also
+ *	finds a function's static, "__frec_site.7").
+ * @size: their size: a symbol of another size is not one of them.
+ * @fn: called with @mod and each object's address, in @mod's data.
+ *
+ * Context: Process context, in the module notifier at MODULE_STATE_COMING.
+ */
+void frec_module_objects(struct module *mod, const char *prefix, size_t size,
+			 void (*fn)(struct module *mod, void *obj))
+{
+	const size_t plen = strlen(prefix);
+	struct mod_kallsyms *ks;
+	const Elf_Sym *sym;
+	const char *name;
+	unsigned long addr;
+	unsigned int i;
+
+	/* Only the loader changes it, after init; we run before. */
+	ks = rcu_dereference_protected(mod->kallsyms, true);
+	for (i = 0; i < ks->num_symtab; i++) {
+		sym = &ks->symtab[i];
+		name = ks->strtab + sym->st_name;
+		if (strncmp(name, prefix, plen) || ELF_ST_TYPE(sym->st_info) != STT_OBJECT ||
+		    sym->st_size != size)
+			continue;
+		addr = kallsyms_symbol_value(sym);
+		if (!within_module_core(addr, mod)) {
+			pr_err("%s: %s is not in the module's data\n", mod->name, name);
+			continue;
+		}
+		fn(mod, (void *)addr);
+	}
+}
+
+static int frec_modules_notify(struct notifier_block *nb, unsigned long state, void *data)
+{
+	struct module *mod = data;
+
+	if (mod == THIS_MODULE)
+		return NOTIFY_DONE;
+	if (state == MODULE_STATE_COMING) {
+		frec_static_rings_coming(mod);
+		frec_sites_coming(mod);
+	} else if (state == MODULE_STATE_GOING) {
+		frec_static_rings_going(mod);
+		frec_sites_going(mod);
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block frec_modules_nb = {
+	.notifier_call = frec_modules_notify,
+};
+
+/**
+ * frec_modules_init() - start watching modules come and go
+ *
+ * Called when frec loads, last: no client is loaded yet (they depend on
+ * frec).
+ *
+ * Context: Process context.
+ * Return: 0 or a negative errno.
+ */
+int frec_modules_init(void)
+{
+	return register_module_notifier(&frec_modules_nb);
+}
+
+/**
+ * frec_modules_exit() - stop watching modules
+ *
+ * Context: Process context, when frec unloads.
+ */
+void frec_modules_exit(void)
+{
+	unregister_module_notifier(&frec_modules_nb);
+}

@@ -1,0 +1,496 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_sites.c - call sites: every frec_record() and frec_printk() in the
+ * code, numbered, so that a record names its site (format, file, line,
+ * function, module, level) with one word, and a site can be switched off
+ * or given another level (frec_control.c).
+ *
+ * Each expansion of the record macros defines a static struct frec_site
+ * (include/frec.h).  frec numbers it, its id, in one of two ways:
+ *
+ *  - when its module loads (MODULE_STATE_COMING): frec_modules.c finds the
+ *    module's objects named __frec_site (as it finds ring definitions), so
+ *    frec/control lists a site before it ever ran;
+ *  - else on its first record, from whatever context that is, NMI
+ *    included: a site built into something frec could not walk, or one
+ *    whose symbol the compiler renamed.
+ *
+ * Both go through frec_site_register(), which takes no lock and does not
+ * allocate: the table of sites is allocated when frec loads.
+ *
+ *   site->id            table
+ *   --------            -----
+ *   0                   id = next++  (atomic)
+ *   cmpxchg -> CLAIMING table[id] = site, release   (A)
+ *   store id, release   (B)
+ *
+ * The cmpxchg picks one registering context; any other that meets the site
+ * CLAIMING (another CPU, or an NMI that interrupted the registration on
+ * this one) cannot wait for it, so its record stores the format's address
+ * instead of an id, which readers resolve as before sites existed.  A full
+ * table (sites_max) leaves the site FREC_SITE_NO_ID, counted in refused,
+ * and its records store the format's address too: nothing is lost.
+ *
+ * A record carries the id to readers (the raw dump, the dump, the crash
+ * dump), which look it up in the table:
+ *
+ *   writer CPU                         reader
+ *   ----------                         ------
+ *   id = READ_ONCE(site->id)           acquire the record's state
+ *   store the record, release   (C)    rcu_dereference(table[id])   (D)
+ *
+ * (B) orders (A) before the id, and the release (C) is cumulative: the
+ * table entry reached the writer's CPU before the id did, so it reaches
+ * every reader before the record.  A reader still checks for an empty
+ * entry and prints the format as unreadable rather than trust this.
+ *
+ * Sites live in their module's memory.  When a module goes
+ * (MODULE_STATE_GOING, its memory still there), every entry that points
+ * into it is replaced, under frec_sites_lock, by a copy frec owns: the
+ * texts, and the first caller named as the dump names it.  Readers look at
+ * an entry inside an RCU read-side section (or holding frec_sites_lock);
+ * the notifier waits for a grace period before the memory can go.  Copies
+ * and ids are kept until frec unloads, so a module loaded again gets new
+ * ids and the old records keep their texts.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/export.h>
+#include <linux/kallsyms.h>
+#include <linux/minmax.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/vmalloc.h>
+
+#include "frec_debugfs.h"
+#include "frec_format.h"
+#include "frec_format_kernel.h"
+#include "frec_format_quote.h"
+#include "frec_modules.h"
+#include "frec_rings.h"
+#include "frec_sites.h"
+
+/* The prefix of the symbol of every site (include/frec.h). */
+#define FREC_SITE_SYMBOL	"__frec_site"
+
+static unsigned int sites_max = 16384;
+module_param(sites_max, uint, 0444);
+MODULE_PARM_DESC(sites_max,
+		 "call sites frec numbers (default 16384, at most 16777215); later sites record format addresses");
+
+/**
+ * struct frec_site_kept - a site whose module went, as frec keeps it
+ * @site: the site, its strings pointing into @text.
+ * @caller_symbol: its first caller, named when the module went ("" if none).
+ * @text: the strings.
+ */
+struct frec_site_kept {
+	struct frec_site site;
+	const char *caller_symbol;
+	char text[];
+};
+
+/* Sites by id, [1, sites_max]; entries are written once, then replaced once. */
+static struct frec_site __rcu **frec_sites_table;
+/* Ids handed out, some maybe past sites_max (refused). */
+static atomic_t frec_sites_taken = ATOMIC_INIT(0);
+static atomic_t frec_sites_refused = ATOMIC_INIT(0);
+
+/* Serializes replacing entries, and control's changes, against each other. */
+DEFINE_MUTEX(frec_sites_lock);
+
+/*
+ * Give @site an id, unless another context is doing so.  Returns the
+ * site's id word as it then is.  Any context, NMI included.
+ */
+static unsigned int frec_site_register(struct frec_site *site)
+{
+	unsigned int id;
+
+	if (cmpxchg(&site->id, 0, FREC_SITE_CLAIMING))
+		return READ_ONCE(site->id);
+	id = atomic_inc_return(&frec_sites_taken);
+	if (id > sites_max) {
+		atomic_inc(&frec_sites_refused);
+		id = FREC_SITE_NO_ID;
+	} else {
+		/* Pairs with frec_site_entry:D, through the record (C). */
+		rcu_assign_pointer(frec_sites_table[id], site); /* LMM(frec_site_register:A) */
+		id |= FREC_SITE_UNSEEN;
+	}
+	/* Orders (A) before the id readers find in records. */
+	smp_store_release(&site->id, id); /* LMM(frec_site_register:B) */
+	return id;
+}
+
+/**
+ * frec_site_word_slow() - a site's word when it has no plain id yet
+ * @site: the site.
+ * @ring: the ring of the record.
+ * @caller: the record's caller.
+ *
+ * Registers @site if nobody did; on its first record notes @caller and
+ * @ring (whoever wins the cmpxchg of the caller).
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: the site's id, or the format's address if it has none.
+ */
+u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
+			unsigned long caller)
+{
+	unsigned int id = READ_ONCE(site->id);
+
+	if (!id)
+		id = frec_site_register(site);
+	if (id >= FREC_SITE_NO_ID)
+		return (unsigned long)site->fmt;
+	if (id & FREC_SITE_UNSEEN) {
+		if (!cmpxchg(&site->caller, 0, caller))
+			WRITE_ONCE(site->ring_id, ring->id);
+		cmpxchg(&site->id, id, id & ~FREC_SITE_UNSEEN);
+		id &= ~FREC_SITE_UNSEEN;
+	}
+	return id;
+}
+
+/* The site of @id, inside an RCU read-side section; NULL if none. */
+static const struct frec_site *frec_site_entry(u64 id)
+{
+	if (!id || id > min_t(u64, sites_max, atomic_read(&frec_sites_taken)))
+		return NULL;
+	/* Pairs with frec_site_register:A. */
+	return rcu_dereference(frec_sites_table[id]); /* LMM(frec_site_entry:D) */
+}
+
+/**
+ * frec_site_format() - the format a record's site word stands for
+ * @buf: where the format goes, NUL-terminated.
+ * @size: bytes at @buf, at least 1; a longer format is cut.
+ * @word: the record's site word.
+ *
+ * Context: Any context, NMI included.
+ * Return: the format's length, or a negative errno if there is none to
+ * read (an id frec never gave, or an unreadable address).
+ */
+int frec_site_format(char *buf, size_t size, u64 word)
+{
+	const struct frec_site *site;
+	ssize_t len = -ENOENT;
+
+	if (word >= FREC_SITE_ID_LIMIT)
+		return frec_format_kernel_string(buf, size, word);
+	rcu_read_lock();
+	site = frec_site_entry(word);
+	if (site)
+		len = strscpy(buf, site->fmt, size);
+	rcu_read_unlock();
+	if (len == -E2BIG)
+		len = size - 1;
+	return len;
+}
+EXPORT_SYMBOL_GPL(frec_site_format);
+
+/**
+ * frec_sites_counts() - how full the table is
+ * @registered: sites with an id.
+ * @refused: sites that found the table full.
+ * @capacity: sites_max.
+ *
+ * Context: Any context.
+ */
+void frec_sites_counts(unsigned int *registered, unsigned int *refused,
+		       unsigned int *capacity)
+{
+	*registered = min_t(unsigned int, atomic_read(&frec_sites_taken), sites_max);
+	*refused = atomic_read(&frec_sites_refused);
+	*capacity = sites_max;
+}
+
+/**
+ * frec_site_locked() - the site of an id, frec_sites_lock held
+ * @id: the id.
+ *
+ * Context: Process context, frec_sites_lock held: the site (a live one in
+ * its module, or frec's copy, FREC_SITE_KEPT) stays while it is held.
+ * Return: the site, or NULL if @id has none (yet).
+ */
+struct frec_site *frec_site_locked(unsigned int id)
+{
+	if (!id || id > min_t(unsigned int, sites_max, atomic_read(&frec_sites_taken)))
+		return NULL;
+	return rcu_dereference_protected(frec_sites_table[id],
+					 lockdep_is_held(&frec_sites_lock));
+}
+
+/**
+ * frec_site_caller_symbol() - a site's first caller, as the dump names it
+ * @site: from frec_site_locked().
+ * @buf: KSYM_SYMBOL_LEN bytes.
+ *
+ * Context: Process context, frec_sites_lock held.
+ * Return: the name, "" if the site has not stored a record.
+ */
+const char *frec_site_caller_symbol(const struct frec_site *site, char *buf)
+{
+	unsigned long caller = READ_ONCE(site->caller);
+
+	if (site->flags & FREC_SITE_KEPT)
+		return container_of(site, struct frec_site_kept, site)->caller_symbol;
+	if (!caller || frec_format_kernel_symbol_name(buf, caller, 'S') < 0)
+		return "";
+	return buf;
+}
+
+/*
+ * seq_file over ids: position 0 is the header (SEQ_START_TOKEN), position
+ * N site N, whose cookie is N + 1 (SEQ_START_TOKEN is 1).
+ */
+
+/**
+ * frec_sites_seq_id() - the site id of a frec_sites_seq_start() cookie
+ * @v: the cookie, not SEQ_START_TOKEN.
+ *
+ * Context: Any context.
+ * Return: the id.
+ */
+unsigned int frec_sites_seq_id(void *v)
+{
+	return (unsigned long)v - 1;
+}
+
+static void *frec_sites_seq_at(loff_t pos)
+{
+	unsigned int registered, refused, capacity;
+
+	if (!pos)
+		return SEQ_START_TOKEN;
+	frec_sites_counts(&registered, &refused, &capacity);
+	return pos <= registered ? (void *)(unsigned long)(pos + 1) : NULL;
+}
+
+void *frec_sites_seq_start(struct seq_file *m, loff_t *pos)
+{
+	mutex_lock(&frec_sites_lock);
+	return frec_sites_seq_at(*pos);
+}
+
+void *frec_sites_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	return frec_sites_seq_at(++*pos);
+}
+
+void frec_sites_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&frec_sites_lock);
+}
+
+/**
+ * frec_sites_seq_quote() - write a string as frec/formats quotes it
+ * @m: the file.
+ * @s: the string.
+ *
+ * Context: Process context.
+ */
+void frec_sites_seq_quote(struct seq_file *m, const char *s)
+{
+	char buf[128];
+	size_t n, used;
+
+	seq_putc(m, '"');
+	do {
+		n = frec_format_quote(buf, sizeof(buf), s, &used);
+		seq_write(m, buf, n);
+		s += used;
+	} while (*s);
+	seq_putc(m, '"');
+}
+
+/* frec/sites: the lines uapi/frec_raw.h specifies. */
+static int frec_sites_show(struct seq_file *m, void *v)
+{
+	unsigned int registered, refused, capacity;
+	const struct frec_site *site;
+	char sym[KSYM_SYMBOL_LEN];
+
+	if (v == SEQ_START_TOKEN) {
+		frec_sites_counts(&registered, &refused, &capacity);
+		seq_printf(m, "# frec sites: %u registered, %u refused, room for %u\n",
+			   registered, refused, capacity);
+		seq_puts(m, "# id level line \"module\" \"file\" \"function\" caller \"caller symbol\" \"format\"\n");
+		return 0;
+	}
+	site = frec_site_locked(frec_sites_seq_id(v));
+	if (!site)
+		return 0;	/* being registered: not yet readable */
+	seq_printf(m, "%u %s %u ", frec_sites_seq_id(v), frec_level_name(site->code_level),
+		   site->line);
+	frec_sites_seq_quote(m, site->modname);
+	seq_putc(m, ' ');
+	frec_sites_seq_quote(m, site->file);
+	seq_putc(m, ' ');
+	frec_sites_seq_quote(m, site->func);
+	seq_printf(m, " 0x%lx ", READ_ONCE(site->caller));
+	frec_sites_seq_quote(m, frec_site_caller_symbol(site, sym));
+	seq_putc(m, ' ');
+	frec_sites_seq_quote(m, site->fmt);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations frec_sites_seq_ops = {
+	.start = frec_sites_seq_start,
+	.next = frec_sites_seq_next,
+	.stop = frec_sites_seq_stop,
+	.show = frec_sites_show,
+};
+
+static int frec_sites_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &frec_sites_seq_ops);
+}
+
+const struct file_operations frec_sites_fops = {
+	.owner = THIS_MODULE,
+	.open = frec_sites_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* Copy @s to *@p, move *@p past it; the copy. */
+static const char *frec_site_keep_string(char **p, const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *copy = memcpy(*p, s, n);
+
+	*p += n;
+	return copy;
+}
+
+/* A copy of @site that frec owns, or NULL if out of memory. */
+static struct frec_site *frec_site_keep(const struct frec_site *site)
+{
+	struct frec_site_kept *k;
+	char sym[KSYM_SYMBOL_LEN];
+	const char *caller;
+	size_t bytes;
+	char *p;
+
+	caller = frec_site_caller_symbol(site, sym);
+	bytes = strlen(site->fmt) + strlen(site->file) + strlen(site->func) +
+		strlen(site->modname) + strlen(caller) + 5;
+	k = kmalloc(struct_size(k, text, bytes), GFP_KERNEL);
+	if (!k)
+		return NULL;
+	k->site = *site;
+	k->site.flags |= FREC_SITE_KEPT;
+	p = k->text;
+	k->site.fmt = frec_site_keep_string(&p, site->fmt);
+	k->site.file = frec_site_keep_string(&p, site->file);
+	k->site.func = frec_site_keep_string(&p, site->func);
+	k->site.modname = frec_site_keep_string(&p, site->modname);
+	k->caller_symbol = frec_site_keep_string(&p, caller);
+	return &k->site;
+}
+
+/**
+ * frec_sites_going() - keep the texts of @mod's sites
+ * @mod: a module going, its memory still there.
+ *
+ * Replaces every table entry in @mod's memory by a copy frec owns.
+ *
+ * Context: Process context, the module notifier (frec_modules.c).
+ */
+void frec_sites_going(struct module *mod)
+{
+	unsigned int registered, refused, capacity, id;
+	struct frec_site *site, *kept;
+	bool replaced = false;
+
+	mutex_lock(&frec_sites_lock);
+	frec_sites_counts(&registered, &refused, &capacity);
+	for (id = 1; id <= registered; id++) {
+		site = frec_site_locked(id);
+		if (!site || (site->flags & FREC_SITE_KEPT) ||
+		    !within_module((unsigned long)site, mod))
+			continue;
+		kept = frec_site_keep(site);
+		if (!kept)
+			pr_err("%s: out of memory: site %u's text is lost\n", mod->name, id);
+		rcu_assign_pointer(frec_sites_table[id], kept);
+		replaced = true;
+	}
+	mutex_unlock(&frec_sites_lock);
+	/* Readers that found the module's site are done with it. */
+	if (replaced)
+		synchronize_rcu();
+}
+
+static void frec_site_found(struct module *mod, void *site)
+{
+	frec_site_register(site);
+}
+
+/**
+ * frec_sites_coming() - number every site of @mod
+ * @mod: a module being loaded, before its init function.
+ *
+ * Context: Process context, the module notifier (frec_modules.c).
+ */
+void frec_sites_coming(struct module *mod)
+{
+	frec_module_objects(mod, FREC_SITE_SYMBOL, sizeof(struct frec_site), frec_site_found);
+}
+
+/**
+ * frec_sites_init() - allocate the table
+ *
+ * Context: Process context, when frec loads.
+ * Return: 0, -EINVAL for a bad sites_max, -ENOMEM.
+ */
+int frec_sites_init(void)
+{
+	if (!sites_max || sites_max >= FREC_SITE_ID_LIMIT) {
+		pr_err("sites_max=%u: must be 1 to %u\n", sites_max, FREC_SITE_ID_LIMIT - 1);
+		return -EINVAL;
+	}
+	/* A site word below the limit is an id: no address may be there. */
+	if ((unsigned long)frec_sites_init < FREC_SITE_ID_LIMIT) {
+		pr_err("kernel addresses below %u cannot be told from site ids\n",
+		       FREC_SITE_ID_LIMIT);
+		return -EINVAL;
+	}
+	frec_sites_table = vzalloc(array_size(sites_max + 1, sizeof(*frec_sites_table)));
+	if (!frec_sites_table)
+		return -ENOMEM;
+	return 0;
+}
+
+/**
+ * frec_sites_exit() - free the table and every copy
+ *
+ * Context: Process context, when frec unloads (no client is loaded),
+ * after frec_modules_exit().
+ */
+void frec_sites_exit(void)
+{
+	unsigned int registered, refused, capacity, id;
+	struct frec_site *site;
+
+	mutex_lock(&frec_sites_lock);
+	frec_sites_counts(&registered, &refused, &capacity);
+	for (id = 1; id <= registered; id++) {
+		site = frec_site_locked(id);
+		if (site && (site->flags & FREC_SITE_KEPT))
+			kfree(container_of(site, struct frec_site_kept, site));
+	}
+	mutex_unlock(&frec_sites_lock);
+	vfree(frec_sites_table);
+}
