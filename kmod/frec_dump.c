@@ -173,6 +173,7 @@ static void frec_dump_raw_ring(struct frec_dump_file *df, unsigned int index,
 static void frec_dump_raw_record(struct frec_dump_file *df, const struct frec_reader_record *rec)
 {
 	struct frec_raw_record *r = (struct frec_raw_record *)(df->chunk + df->chunk_len);
+	const char *text;
 	unsigned int i;
 
 	memset(r, 0, sizeof(*r));
@@ -187,9 +188,10 @@ static void frec_dump_raw_record(struct frec_dump_file *df, const struct frec_re
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			r->args[i] = rec->ent.args[i];
 	} else {
-		r->len = rec->ent.len;
-		memcpy(r + 1, rec->payload, rec->ent.len);
-		memset((char *)(r + 1) + rec->ent.len, 0, ALIGN(rec->ent.len, 8) - rec->ent.len);
+		/* A record of arguments is text here too: uapi/frec_raw.h. */
+		text = frec_format_kernel_text(&df->fk, rec, &r->len);
+		memcpy(r + 1, text, r->len);
+		memset((char *)(r + 1) + r->len, 0, ALIGN(r->len, 8) - r->len);
 	}
 	r->head.bytes = sizeof(*r) + ALIGN(r->len, 8);
 	df->chunk_len += r->head.bytes;

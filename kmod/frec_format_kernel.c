@@ -28,6 +28,7 @@
 
 #include "frec_format_kernel.h"
 #include "frec_formats.h"
+#include "frec_printk_args.h"
 #include "frec_sites.h"
 
 /**
@@ -165,6 +166,43 @@ void frec_format_kernel_init(struct frec_format_kernel *fk, bool console)
 }
 
 /**
+ * frec_format_kernel_text() - a record ring's record as text
+ * @fk: scratch space, from frec_format_kernel_init().
+ * @rec: the record.
+ * @len: the text's length goes here.
+ *
+ * The payload of a text record; a frec_printk() record of arguments
+ * formatted with its site's format into @fk->text, cut where the call's
+ * text would have been (frec_printk_args.c).
+ *
+ * Context: Any context, as frec_format_kernel_line().
+ * Return: the text (not NUL-terminated), valid until @fk is used again.
+ */
+const char *frec_format_kernel_text(struct frec_format_kernel *fk,
+				    const struct frec_reader_record *rec, unsigned int *len)
+{
+	unsigned int size = min_t(unsigned int, FREC_PRINTK_MAX, rec->ring->max_record_len) + 1;
+	u64 args[FREC_PRINTK_ARGS_MAX];
+	char addr[24];
+	int n = -1;
+
+	if (!rec->ent.printk_args) {
+		*len = rec->ent.len;
+		return rec->payload;
+	}
+	if (frec_site_format(fk->fmt, sizeof(fk->fmt), rec->ent.site) >= 0)
+		n = frec_printk_args_unpack(args, fk->fmt, rec->payload, rec->ent.len);
+	if (n >= 0) {
+		*len = frec_format_message(fk->text, size, fk->fmt, args, n, &fk->env, NULL);
+	} else {
+		/* As FREC_FORMAT_UNREADABLE in frec_format.h says. */
+		snprintf(addr, sizeof(addr), "0x%llx", (u64)rec->ent.site);
+		*len = scnprintf(fk->text, sizeof(fk->text), FREC_FORMAT_UNREADABLE, addr);
+	}
+	return fk->text;
+}
+
+/**
  * frec_format_kernel_line() - a record's line of text, into @fk->line
  * @fk: the scratch space.
  * @rec: the record.
@@ -206,8 +244,7 @@ size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 						FREC_FORMAT_UNREADABLE, addr);
 		}
 	} else {
-		fr.text = rec->payload;
-		fr.text_len = rec->ent.len;
+		fr.text = frec_format_kernel_text(fk, rec, &fr.text_len);
 	}
 	return frec_format_line(fk->line, sizeof(fk->line), &fr, &fk->env);
 }

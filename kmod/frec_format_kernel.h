@@ -7,6 +7,8 @@
 
 #include <linux/kallsyms.h>
 
+#include <frec.h>
+
 #include "frec_format.h"
 #include "frec_reader.h"
 
@@ -18,12 +20,14 @@
  * @env: the lookups, with ctx pointing here.
  * @sym: sprint_symbol()'s buffer.
  * @fmt: the format, copied out of memory that may go away.
+ * @text: a frec_printk() record of arguments, formatted.
  * @line: the formatted line.
  */
 struct frec_format_kernel {
 	struct frec_format_env env;
 	char sym[KSYM_SYMBOL_LEN];
 	char fmt[FREC_FORMAT_FMT_MAX];
+	char text[FREC_PRINTK_MAX + 1];
 	char line[FREC_FORMAT_LINE_MAX];
 };
 
@@ -32,5 +36,7 @@ int frec_format_kernel_string(char *buf, size_t size, u64 addr);
 int frec_format_kernel_symbol_name(char *buf, u64 addr, char ext);
 size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 			       const struct frec_reader_record *rec);
+const char *frec_format_kernel_text(struct frec_format_kernel *fk,
+				    const struct frec_reader_record *rec, unsigned int *len);
 
 #endif /* _FREC_FORMAT_KERNEL_H */

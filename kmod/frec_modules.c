@@ -82,10 +82,8 @@ static struct notifier_block frec_modules_nb = {
 /**
  * frec_modules_init() - start watching modules come and go
  *
- * Called when frec loads, last: no client is loaded yet (they depend on
- * frec).
- *
- * Context: Process context.
+ * Context: Process context, last when frec loads: no client is loaded yet
+ * (they depend on frec).
  * Return: 0 or a negative errno.
  */
 int frec_modules_init(void)

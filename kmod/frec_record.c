@@ -44,6 +44,7 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
  */
 #define FREC_RB_INLINE_WRITES
 #include "frec_rb.c"
+#include "frec_printk_args.h"
 #include "frec_record.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
@@ -163,10 +164,12 @@ EXPORT_SYMBOL_GPL(__frec_record);
 int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long caller, const char *fmt, ...)
 {
-	char text[FREC_PRINTK_MAX + 1];
+	/* The arguments, or the text, and its NUL. */
+	u64 payload[FREC_PRINTK_MAX / sizeof(u64) + 1];
+	char *text = (char *)payload;
 	struct frec_ring_store *store;
 	struct frec_rb_cpu *rc;
-	unsigned int size;
+	unsigned int size, flags = FREC_RECORD_ARGS;
 	va_list ap;
 	int len = 0, ret = -ENOSPC;
 	u64 seq;
@@ -174,21 +177,35 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 	lockdep_assert_preemption_disabled();
 	if (unlikely(ring->kind != FREC_RING_RECORDS))
 		return -EINVAL;
-	size = min_t(unsigned int, sizeof(text), ring->max_record_len + 1);
+	size = min_t(unsigned int, FREC_PRINTK_MAX, ring->max_record_len);
 	store = rcu_dereference_sched(ring->store);
 	rc = this_cpu_ptr(store->cpus);
 	if (!frec_record_enter(rc))
 		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc)) {
 		va_start(ap, fmt);
-		len = vscnprintf(text, size, fmt, ap);
+		len = frec_printk_args_pack(payload, size, fmt, ap);
 		va_end(ap);
+		if (len < 0) {
+			/* A call frec_printk_args.c cannot store: its text. */
+			va_start(ap, fmt);
+			len = vscnprintf(text, size + 1, fmt, ap);
+			va_end(ap);
+			flags = 0;
+		}
 		ret = frec_rb_write_record(&store->layout, rc,
 					   frec_site_word(site, ring, caller),
-					   caller, text, len, &seq);
+					   caller, payload, len | flags, &seq);
 	}
-	if (!ret)
+	if (!ret && trace_frec_printk_enabled()) {
+		/* The tracepoint shows text: the record is stored, reuse the buffer. */
+		if (flags) {
+			va_start(ap, fmt);
+			len = vscnprintf(text, size + 1, fmt, ap);
+			va_end(ap);
+		}
 		trace_frec_printk(ring->name, seq, caller, text, len);
+	}
 	frec_record_leave();
 	return ret;
 }

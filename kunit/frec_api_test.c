@@ -142,6 +142,7 @@ static void api_printk_stores_text(struct kunit *test)
 	struct frec_rb_cursor cur;
 	struct frec_rb_entry e;
 	char *text, *long_word, sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN];
+	u64 words[2];
 	int cpu, n = 0;
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
@@ -161,16 +162,26 @@ static void api_printk_stores_text(struct kunit *test)
 	rc = per_cpu_ptr(store->cpus, cpu);
 	frec_rb_cursor_init(&store->layout, rc, &cur);
 	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&store->layout, rc, &cur, &e, text, 200));
-	KUNIT_EXPECT_EQ(test, e.len, 14U);
-	KUNIT_EXPECT_EQ(test, memcmp(text, "hello world 42", 14), 0);
-	/* A text record names its site too. */
+	/*
+	 * Its arguments, not its text (uapi/frec_raw.h): the string's copy
+	 * at 16, then 42.
+	 */
+	KUNIT_EXPECT_TRUE(test, e.printk_args);
+	KUNIT_EXPECT_EQ(test, e.len, 22U);
+	memcpy(words, text, sizeof(words));
+	KUNIT_EXPECT_EQ(test, words[0], FREC_RECORD_ARG_STRING | 16);
+	KUNIT_EXPECT_EQ(test, words[1], 42ULL);
+	KUNIT_EXPECT_STREQ(test, text + 16, "world");
+	/* A record of arguments names its site too. */
 	KUNIT_EXPECT_TRUE(test, e.site && e.site < FREC_SITE_ID_LIMIT);
 	KUNIT_EXPECT_EQ(test, frec_site_format(sym, sizeof(sym), e.site), 11);
 	KUNIT_EXPECT_STREQ(test, sym, "hello %s %d");
 	snprintf(sym, sizeof(sym), "%ps", (void *)e.caller);
 	snprintf(want, sizeof(want), "%s [%s]", __func__, KBUILD_MODNAME);
 	KUNIT_EXPECT_STREQ(test, sym, want);
+	/* A string too long for the record: formatted at the call, as text. */
 	KUNIT_ASSERT_TRUE(test, frec_rb_cursor_next(&store->layout, rc, &cur, &e, text, 200));
+	KUNIT_EXPECT_FALSE(test, e.printk_args);
 	KUNIT_EXPECT_EQ(test, e.len, 100U);
 	KUNIT_EXPECT_EQ(test, memcmp(text, long_word, 100), 0);
 	while (frec_rb_cursor_next(&frec_test_store(ring)->layout, rc, &cur, &e, text, 200))

@@ -121,6 +121,25 @@ struct frec_slot {
  *   data[4..6] the first FREC_RECORD_HEAD_BYTES bytes of payload;
  * each continuation slot: data[0..6], FREC_RECORD_CONT_BYTES more bytes.
  */
+/*
+ * Bit 31 of a record's length (data[3], low 32 bits): the payload is not
+ * text but frec_printk()'s arguments, to be formatted with its site's
+ * format when read (kmod/frec_printk_args.c):
+ *
+ *   __u64 arg[n]     the format's n arguments, in order, each as wide as
+ *                    the recording kernel's unsigned long or long long;
+ *                    a %s argument is FREC_RECORD_ARG_STRING | the offset
+ *                    of its copy in the payload, or, if it was not copied,
+ *                    its value (NULL, an address the kernel would not
+ *                    read), or 1 (it could not be read)
+ *   char strings[]   the %s strings copied, each NUL-terminated
+ *
+ * Readers of the raw dump never see one: frec writes it as text there.
+ */
+#define FREC_RECORD_ARGS	0x80000000U
+#define FREC_RECORD_LEN_MASK	0x7fffffffU
+#define FREC_RECORD_ARG_STRING	0x8000000000000000ULL
+
 #define FREC_RECORD_TS		0
 #define FREC_RECORD_SITE	1
 #define FREC_RECORD_CALLER	2

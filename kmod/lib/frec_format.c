@@ -760,6 +760,74 @@ int frec_format_arg_types(const char *fmt, char *types, unsigned int max)
 	return (int)n;
 }
 
+/* How frec_format_arg_kinds() takes a conversion's value. */
+static int frec_arg_kind(const struct frec_conv *cv)
+{
+	switch (cv->type) {
+	case 'c':
+		return FREC_ARG_INT;
+	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
+		if (cv->qualifier == 'l' || cv->qualifier == 'z' || cv->qualifier == 't')
+			return FREC_ARG_LONG;
+		if (cv->qualifier == 'L' || cv->qualifier == 'j')
+			return FREC_ARG_LLONG;
+		return FREC_ARG_INT;
+	case 's':
+		return FREC_ARG_STRING;
+	default:
+		/*
+		 * %p: vsnprintf() hashes %p and %pK and prints %px without a
+		 * "0x", other extensions read memory, and a symbol's module may
+		 * be gone when the record is read.
+		 */
+		return -1;	/* floating point, %n */
+	}
+}
+
+/**
+ * frec_format_arg_kinds() - how to store a format's arguments
+ * @fmt: the format.
+ * @kinds: one enum frec_arg_kind per argument goes here.
+ * @max: bytes at @kinds.
+ *
+ * For a caller that stores a call's arguments to format them later with
+ * frec_format_message(), which then prints what vsnprintf() prints now: a
+ * format qualifies if every conversion is an integer (d i u o x X c, any
+ * length), %s (whose string the caller copies) or %%.  No %p does (%p
+ * and %pK are hashed, %px printed without "0x", %pS names a module that
+ * may be gone by then, other extensions read memory), nor floating point
+ * or %n.
+ *
+ * Context: Any context.
+ * Return: how many arguments @fmt takes, or -1 if it does not qualify, is
+ * malformed, or takes more than @max.
+ */
+int frec_format_arg_kinds(const char *fmt, unsigned char *kinds, unsigned int max)
+{
+	const char *pct;
+	struct frec_conv cv;
+	unsigned int n = 0;
+	int kind;
+
+	while ((pct = strchr(fmt, '%'))) {
+		if (!frec_parse_conv(pct, &cv))
+			return -1;
+		fmt = cv.end;
+		if (cv.type == '%')
+			continue;
+		kind = frec_arg_kind(&cv);
+		if (kind < 0 ||
+		    n + !!(cv.stars & FREC_STAR_WIDTH) + !!(cv.stars & FREC_STAR_PRECISION) >= max)
+			return -1;
+		if (cv.stars & FREC_STAR_WIDTH)
+			kinds[n++] = FREC_ARG_INT;
+		if (cv.stars & FREC_STAR_PRECISION)
+			kinds[n++] = FREC_ARG_INT;
+		kinds[n++] = kind;
+	}
+	return (int)n;
+}
+
 /**
  * frec_format_pointer_args() - which arguments a format reads memory at
  * @fmt: the format.

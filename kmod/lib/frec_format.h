@@ -170,6 +170,18 @@ struct frec_format_ptr_args {
 	char ext[FREC_FORMAT_PTR_ARGS];
 };
 
+/*
+ * How a stored argument was taken from the caller's va_list
+ * (frec_format_arg_kinds()): as an int, a long, a long long, or a string
+ * (copied).
+ */
+enum frec_arg_kind {
+	FREC_ARG_INT,
+	FREC_ARG_LONG,
+	FREC_ARG_LLONG,
+	FREC_ARG_STRING,
+};
+
 int frec_format_message(char *buf, size_t size, const char *fmt,
 			const u64 *args, unsigned int nr_args,
 			const struct frec_format_env *env, size_t *bad_offset);
@@ -178,5 +190,6 @@ size_t frec_format_line(char *buf, size_t size,
 			const struct frec_format_env *env);
 int frec_format_arg_types(const char *fmt, char *types, unsigned int max);
 unsigned int frec_format_pointer_args(const char *fmt, struct frec_format_ptr_args *pa);
+int frec_format_arg_kinds(const char *fmt, unsigned char *kinds, unsigned int max);
 
 #endif /* _FREC_FORMAT_H */

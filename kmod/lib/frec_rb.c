@@ -557,7 +557,8 @@ static void frec_rb_fill_words(u64 *words, unsigned int nwords,
  * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
  * @caller: caller address.
  * @payload: the bytes to store.
- * @len: their number, at most the ring's maximum record length.
+ * @len: their number, at most the ring's maximum record length, OR'ed
+ *	with FREC_RECORD_ARGS for a payload of arguments (uapi/frec_raw.h).
  * @seqp: if not NULL, where the stored record's sequence number goes.
  *
  * Context: Any context, NMI included, with preemption disabled.
@@ -570,12 +571,15 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 				       unsigned long caller, const void *payload,
 				       unsigned int len, u64 *seqp)
 {
-	unsigned int k = frec_rb_record_slots(len), i, n;
+	const u64 len_word = len;
+	unsigned int k, i, n;
 	const u8 *src = payload;
 	struct frec_slot *slot;
 	unsigned long pos;
 	u64 seq = 0, ts;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
 
+	len &= FREC_RECORD_LEN_MASK;
+	k = frec_rb_record_slots(len);
 	if (unlikely(!ring->max_record_len))
 		return -EINVAL;
 	if (unlikely(len > ring->max_record_len)) {
@@ -592,7 +596,7 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 	WRITE_ONCE(slot->data[FREC_RECORD_TS], ts);
 	WRITE_ONCE(slot->data[FREC_RECORD_SITE], site);
 	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], caller);
-	WRITE_ONCE(slot->data[FREC_RECORD_LEN], (u64)k << 32 | len);
+	WRITE_ONCE(slot->data[FREC_RECORD_LEN], (u64)k << 32 | len_word);
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
 	frec_rb_fill_words(&slot->data[FREC_RECORD_PAYLOAD],
 			   FREC_SLOT_WORDS - FREC_RECORD_PAYLOAD, src, n);
@@ -681,16 +685,18 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			ent->args[i] = READ_ONCE(first->data[FREC_EVENT_ARG0 + i]);
 		ent->len = 0;
+		ent->printk_args = false;
 		return 1;
 	}
 
 	word = READ_ONCE(first->data[FREC_RECORD_LEN]);
 	k = word >> 32;
-	len = (u32)word;
+	len = (u32)word & FREC_RECORD_LEN_MASK;
 	if (k < 1 || k > ring->max_record_slots || pos + k > cur->end ||
 	    frec_rb_record_slots(len) != k || (buf && len > buf_len))
 		return 0;
 	ent->len = len;
+	ent->printk_args = (u32)word & FREC_RECORD_ARGS;
 	memset(ent->args, 0, sizeof(ent->args));
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
 	if (buf) {

@@ -138,6 +138,8 @@ struct frec_rb {
  * @caller: caller address.
  * @args: the four arguments of an event.
  * @len: payload length of a variable-size record, 0 for an event.
+ * @printk_args: the payload is frec_printk()'s arguments, not text
+ *	(FREC_RECORD_ARGS).
  * @payload: the reader's buffer the payload was copied into.
  */
 struct frec_rb_entry {
@@ -147,6 +149,7 @@ struct frec_rb_entry {
 	unsigned long caller;
 	unsigned long args[FREC_EVENT_MAX_ARGS];
 	unsigned int len;
+	bool printk_args;
 	void *payload;
 };
 

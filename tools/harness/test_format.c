@@ -925,6 +925,51 @@ static void argument_types_are_read_as_the_formatter_reads(struct ht_case *c)
 	expect_types(c, __LINE__, "%s %", -1, "s");
 }
 
+/* @want: one letter per argument: i int, l long, L long long, s string. */
+static void expect_kinds(struct ht_case *c, int line, const char *fmt, int n, const char *want)
+{
+	static const char letters[] = {
+		[FREC_ARG_INT] = 'i', [FREC_ARG_LONG] = 'l', [FREC_ARG_LLONG] = 'L',
+		[FREC_ARG_STRING] = 's',
+	};
+	unsigned char kinds[6];
+	char got_letters[7] = { 0 };
+	int got = frec_format_arg_kinds(fmt, kinds, sizeof(kinds)), i;
+
+	for (i = 0; i < got && i < 6; i++)
+		got_letters[i] = letters[kinds[i]];
+	HT_EXPECT(c, got == n && (n < 0 || !strcmp(got_letters, want)),
+		  "line %d: \"%s\": %d \"%s\", expected %d \"%s\"", line, fmt,
+		  got, got_letters, n, want);
+}
+
+static void argument_kinds_say_how_frec_printk_stores(struct ht_case *c)
+{
+	expect_kinds(c, __LINE__, "", 0, "");
+	expect_kinds(c, __LINE__, "100%% %5% no args", 0, "");
+	expect_kinds(c, __LINE__, "%d %i %u %o %x %c", 6, "iiiiii");
+	expect_kinds(c, __LINE__, "%hhd %hd %ld %lld %Lu %qx", 6, "iilLLL");
+	expect_kinds(c, __LINE__, "%zu %Zd %td %jd %lc", 5, "lllLi");
+	expect_kinds(c, __LINE__, "%*.*s %u", 4, "iisi");
+	expect_kinds(c, __LINE__, "%-*d", 2, "ii");
+	/* Printed otherwise when read than vsnprintf() prints at the call. */
+	expect_kinds(c, __LINE__, "%p", -1, "");
+	expect_kinds(c, __LINE__, "%pK", -1, "");
+	expect_kinds(c, __LINE__, "%px", -1, "");
+	expect_kinds(c, __LINE__, "%d %pS", -1, "");
+	expect_kinds(c, __LINE__, "%ps", -1, "");
+	expect_kinds(c, __LINE__, "%pB", -1, "");
+	expect_kinds(c, __LINE__, "%pI4", -1, "");
+	expect_kinds(c, __LINE__, "%f", -1, "");
+	expect_kinds(c, __LINE__, "%n", -1, "");
+	/* Malformed, and more arguments than there is room for. */
+	expect_kinds(c, __LINE__, "%d %y", -1, "");
+	expect_kinds(c, __LINE__, "%d %", -1, "");
+	expect_kinds(c, __LINE__, "%d%d%d%d%d%d", 6, "iiiiii");
+	expect_kinds(c, __LINE__, "%d%d%d%d%d%d%d", -1, "");
+	expect_kinds(c, __LINE__, "%d%d%d%d%d%*d", -1, "");
+}
+
 static void expect_pointer_args(struct ht_case *c, int line, const char *fmt,
 				unsigned int n, unsigned int strings, unsigned int symbols,
 				const char *exts)
@@ -1052,6 +1097,7 @@ static struct ht_case cases[] = {
 	HT_CASE(long_lines_are_cut_with_a_mark),
 	HT_CASE(cut_lines_are_the_ideal_lines_prefix),
 	HT_CASE(argument_types_are_read_as_the_formatter_reads),
+	HT_CASE(argument_kinds_say_how_frec_printk_stores),
 	HT_CASE(pointer_args_are_read_as_the_formatter_reads),
 	HT_CASE(quoting_matches_printk_formats_but_backslash),
 	HT_CASE(unquoting_reads_frec_and_kernel_quoting),

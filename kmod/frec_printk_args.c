@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_printk_args.c - frec_printk() stores its arguments, not its text,
+ * and the record is formatted when it is read, as trace_printk() stores
+ * its arguments with vbin_printf().  Formatting costs the reader, once,
+ * instead of every call.
+ *
+ * A record of arguments (FREC_RECORD_ARGS, laid out in uapi/frec_raw.h)
+ * holds each argument as a word, taken from the va_list as the format
+ * says (frec_format_arg_kinds()), and copies of the %s strings after them,
+ * so a string freed right after the call still prints.  It is formatted
+ * with the site's format by frec_format_message(), which prints those
+ * conversions exactly as vsnprintf() would have at the call, and cut
+ * where the call's text would have been cut.
+ *
+ * A call whose format has a conversion frec_format_message() would not
+ * print as vsnprintf() does at the call (any %p: %p and %pK are hashed,
+ * %px has no "0x", %pS names a module that may be gone by then, %pI4 and
+ * the like read memory; %n, floating point), more than
+ * FREC_PRINTK_ARGS_MAX arguments, or a string that does not fit whole, is
+ * formatted at the call, into text.  Both
+ * take no lock and allocate nothing: any context.
+ */
+#include <linux/err.h>
+#include <linux/mm.h>
+#include <linux/string.h>
+
+#include "frec_format.h"
+#include "frec_format_kernel.h"
+#include "frec_printk_args.h"
+
+/**
+ * frec_printk_args_pack() - a frec_printk() call's arguments, as a payload
+ * @buf: where the payload goes, 8-byte aligned.
+ * @size: bytes at @buf.
+ * @fmt: the call's format.
+ * @ap: its arguments; the caller's copy (va_copy()) stays unread.
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: the payload's length, or -1 if the call is to be stored as text.
+ */
+int frec_printk_args_pack(u64 *buf, unsigned int size, const char *fmt, va_list ap)
+{
+	unsigned char kinds[FREC_PRINTK_ARGS_MAX];
+	char *bytes = (char *)buf;
+	unsigned int off;
+	const char *s;
+	int n, i, len;
+
+	n = frec_format_arg_kinds(fmt, kinds, FREC_PRINTK_ARGS_MAX);
+	if (n < 0 || n * sizeof(u64) > size)
+		return -1;
+	off = n * sizeof(u64);
+	for (i = 0; i < n; i++) {
+		switch (kinds[i]) {
+		case FREC_ARG_INT:
+			/* As frec_record() stores an int: sign-extended. */
+			buf[i] = (unsigned long)va_arg(ap, int);
+			break;
+		case FREC_ARG_LONG:
+			buf[i] = va_arg(ap, unsigned long);
+			break;
+		case FREC_ARG_LLONG:
+			buf[i] = va_arg(ap, unsigned long long);
+			break;
+		default:
+			s = va_arg(ap, const char *);
+			/* Printed as "(null)" or "(efault)" without a read. */
+			if ((unsigned long)s < PAGE_SIZE || IS_ERR(s)) {
+				buf[i] = (unsigned long)s;
+				break;
+			}
+			if (off >= size)
+				return -1;
+			len = frec_format_kernel_string(bytes + off, size - off, (unsigned long)s);
+			if (len < 0) {
+				buf[i] = 1;	/* "(efault)", as vsnprintf() */
+				break;
+			}
+			/* Maybe cut: the text would hold more of it. */
+			if (len + 1 >= size - off)
+				return -1;
+			buf[i] = FREC_RECORD_ARG_STRING | off;
+			off += len + 1;
+		}
+	}
+	return off;
+}
+
+/**
+ * frec_printk_args_unpack() - a record of arguments, ready to format
+ * @args: FREC_PRINTK_ARGS_MAX words go here; a %s one points into
+ *	@payload, which must stay while they are used.
+ * @fmt: the record's format (its site's).
+ * @payload: the payload, as read out of the ring.
+ * @len: its length.
+ *
+ * A %s word that does not point at a NUL-terminated copy in @payload
+ * (a corrupt record) becomes one that prints "(efault)".
+ *
+ * Context: Any context, NMI included.
+ * Return: the number of arguments, or -1 if @fmt does not fit @payload.
+ */
+int frec_printk_args_unpack(u64 *args, const char *fmt, const void *payload,
+			    unsigned int len)
+{
+	unsigned char kinds[FREC_PRINTK_ARGS_MAX];
+	unsigned int off;
+	int n, i;
+
+	n = frec_format_arg_kinds(fmt, kinds, FREC_PRINTK_ARGS_MAX);
+	if (n < 0 || n * sizeof(u64) > len)
+		return -1;
+	memcpy(args, payload, n * sizeof(u64));
+	for (i = 0; i < n; i++) {
+		if (kinds[i] != FREC_ARG_STRING ||
+		    (args[i] & ~(u64)U32_MAX) != FREC_RECORD_ARG_STRING)
+			continue;
+		off = (u32)args[i];
+		if (off < n * sizeof(u64) || off >= len ||
+		    !memchr((const char *)payload + off, '\0', len - off))
+			args[i] = 1;
+		else
+			args[i] = (unsigned long)payload + off;
+	}
+	return n;
+}
