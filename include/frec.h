@@ -151,8 +151,9 @@ struct frec_site {
  * @ring: a ring, or NULL (a static ring that failed to register).
  * @level: enum frec_level.
  *
- * What frec_record() and frec_printk() test before they call into frec:
- * a static branch and one load.
+ * The ring's part of what frec_record() and frec_printk() test before
+ * they call into frec (after their call site's level): a static branch
+ * and one load.
  *
  * Context: Any context.  @ring must stay valid: see frec_ring_destroy().
  * Return: true unless frec or @ring is disabled, @ring is NULL or @level

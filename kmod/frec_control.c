@@ -46,6 +46,7 @@
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uio.h>
 
 #include "frec_debugfs.h"
 #include "frec_format_quote.h"
@@ -294,9 +295,14 @@ static unsigned int frec_control_apply(const struct frec_control_cmd *cmd)
 	return n;
 }
 
-static ssize_t frec_control_write(struct file *file, const char __user *ubuf,
-				  size_t count, loff_t *ppos)
+/*
+ * A write, through write_iter() so that a module can write it too
+ * (kernel_write() takes only write_iter()): frec_bench does.
+ */
+static ssize_t frec_control_write_iter(struct kiocb *iocb, struct iov_iter *from)
 {
+	struct file *file = iocb->ki_filp;
+	size_t count = iov_iter_count(from);
 	struct frec_control_cmd *cmds;
 	unsigned int nr = 0, i, changed = 0;
 	char *buf, *scratch, *s, *one;
@@ -308,7 +314,13 @@ static ssize_t frec_control_write(struct file *file, const char __user *ubuf,
 	if (!buf || !cmds)
 		goto out;
 	scratch = buf + FREC_CONTROL_MAX;
-	err = frec_debugfs_get_input(file, ubuf, count, ppos, buf, FREC_CONTROL_MAX);
+	err = frec_debugfs_check_size(file, count, iocb->ki_pos, FREC_CONTROL_MAX);
+	if (err)
+		goto out;
+	err = -EFAULT;
+	if (copy_from_iter(buf, count, from) != count)
+		goto out;
+	err = frec_debugfs_check_line(file, buf, count);
 	if (err)
 		goto out;
 	/* Parse all, then change: a bad command changes nothing. */
@@ -348,7 +360,7 @@ const struct file_operations frec_control_fops = {
 	.owner = THIS_MODULE,
 	.open = frec_control_open,
 	.read = seq_read,
-	.write = frec_control_write,
+	.write_iter = frec_control_write_iter,
 	.llseek = seq_lseek,
 	.release = seq_release,
 };

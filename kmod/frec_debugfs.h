@@ -44,6 +44,8 @@ void frec_debugfs_create_uint(const char *name, struct dentry *dir,
 void frec_debugfs_refuse(struct file *file, const char *what, const char *why);
 int frec_debugfs_get_input(struct file *file, const char __user *ubuf, size_t count,
 			   loff_t *ppos, char *buf, size_t size);
+int frec_debugfs_check_size(struct file *file, size_t count, loff_t pos, size_t size);
+int frec_debugfs_check_line(struct file *file, char *buf, size_t count);
 int frec_debugfs_parse_u64(struct file *file, const char *s, u64 max, u64 *val);
 int frec_debugfs_get_bool(struct file *file, const char __user *ubuf, size_t count,
 			  loff_t *ppos, bool *val);

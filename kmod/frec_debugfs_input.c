@@ -57,15 +57,53 @@ void frec_debugfs_refuse(struct file *file, const char *what, const char *why)
 int frec_debugfs_get_input(struct file *file, const char __user *ubuf, size_t count,
 			   loff_t *ppos, char *buf, size_t size)
 {
-	size_t len = count;
+	int err = frec_debugfs_check_size(file, count, *ppos, size);
 
-	if (*ppos || !count || count >= size) {
-		frec_debugfs_refuse(file, "", *ppos ? "not written at offset 0" :
+	if (err)
+		return err;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	return frec_debugfs_check_line(file, buf, count);
+}
+
+/**
+ * frec_debugfs_check_size() - is a control file's write of a size it takes?
+ * @file: the file written, named in the log when the write is refused.
+ * @count: the write's length.
+ * @pos: its file position, which must be 0.
+ * @size: the buffer it goes to; a write of @size bytes or more is refused.
+ *
+ * The first half of frec_debugfs_get_input(), for a write_iter() handler.
+ *
+ * Context: Process context (a write handler).
+ * Return: 0, or -EINVAL (logged).
+ */
+int frec_debugfs_check_size(struct file *file, size_t count, loff_t pos, size_t size)
+{
+	if (pos || !count || count >= size) {
+		frec_debugfs_refuse(file, "", pos ? "not written at offset 0" :
 				    !count ? "empty write" : "too long");
 		return -EINVAL;
 	}
-	if (copy_from_user(buf, ubuf, count))
-		return -EFAULT;
+	return 0;
+}
+
+/**
+ * frec_debugfs_check_line() - is a control file's write one line of text?
+ * @file: the file written, named in the log when the write is refused.
+ * @buf: the @count bytes written, with room for one more.
+ * @count: their number, checked by frec_debugfs_check_size().
+ *
+ * The second half of frec_debugfs_get_input(): NUL-terminates @buf and
+ * removes one final newline.
+ *
+ * Context: Process context (a write handler).
+ * Return: 0, or -EINVAL (logged) for a NUL byte or an inner newline.
+ */
+int frec_debugfs_check_line(struct file *file, char *buf, size_t count)
+{
+	size_t len = count;
+
 	buf[count] = '\0';
 	if (buf[len - 1] == '\n')
 		buf[--len] = '\0';
