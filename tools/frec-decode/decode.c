@@ -284,12 +284,12 @@ static void decode_event_format(struct frec_decoder *d,
 	size_t bad;
 	int n;
 
-	r->rec.fmt = frec_formats_find(d->formats, rec->fmt);
+	r->rec.fmt = frec_formats_find(d->formats, rec->site);
 	if (!r->rec.fmt) {
-		report_missing(d, rec->fmt, item->offset);
+		report_missing(d, rec->site, item->offset);
 		n = snprintf(d->msg, sizeof(d->msg),
 			     "[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
-			     (unsigned long long)rec->fmt,
+			     (unsigned long long)rec->site,
 			     (unsigned long long)rec->args[0],
 			     (unsigned long long)rec->args[1],
 			     (unsigned long long)rec->args[2],
@@ -302,14 +302,14 @@ static void decode_event_format(struct frec_decoder *d,
 	}
 	r->rec.args = rec->args;
 	r->rec.nr_args = FREC_EVENT_MAX_ARGS;
-	checked = frec_formats_checked(d->formats, rec->fmt);
+	checked = frec_formats_checked(d->formats, rec->site);
 	if (!*checked) {
 		*checked = true;
 		frec_format_message(NULL, 0, r->rec.fmt, rec->args,
 				    FREC_EVENT_MAX_ARGS, &d->env, &bad);
 		if (bad != (size_t)-1)
 			frec_warn(d, "offset %llu: format 0x%llx: bad format at byte %zu",
-				  item->offset, (unsigned long long)rec->fmt, bad);
+				  item->offset, (unsigned long long)rec->site, bad);
 	}
 	if (d->opts.output != FREC_OUT_TEXT) {
 		r->msg = d->msg;
@@ -488,7 +488,7 @@ static void decode_print(struct frec_decoder *d, const struct frec_stored *st)
 	r.rec.ring = r.ring->name;
 	r.rec.caller = rec->caller;
 	if (item.type == FREC_RAW_EVENT) {
-		r.fmt_addr = rec->fmt;
+		r.fmt_addr = rec->site;
 		decode_event_format(d, &item, &r);
 	} else {
 		r.rec.text = item.text;

@@ -415,7 +415,7 @@ static void write_record(FILE *f, const struct frec_raw_record *rec,
 	r.head.bytes = out32((__u32)bytes);
 	r.seq = out64(rec->seq);
 	r.ts = out64(rec->ts);
-	r.fmt = out64(rec->fmt);
+	r.site = out64(rec->site);
 	r.caller = out64(rec->caller);
 	r.ring = out32(rec->ring);
 	r.cpu = out32(rec->cpu);
@@ -584,11 +584,11 @@ static size_t gen_line(char *line, size_t size, char *msg, size_t msg_size,
 	if (g->text) {
 		fr.text = g->text;
 		fr.text_len = rec->len;
-	} else if (rec->fmt != g->gf->addr) {
+	} else if (rec->site != g->gf->addr) {
 		/* frec-decode's stand-in for a format it does not have */
 		len = (size_t)snprintf(msg, msg_size,
 			"[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
-			(unsigned long long)rec->fmt,
+			(unsigned long long)rec->site,
 			(unsigned long long)rec->args[0],
 			(unsigned long long)rec->args[1],
 			(unsigned long long)rec->args[2],
@@ -789,11 +789,11 @@ int main(int argc, char **argv)
 				cpus[cpu].depth++;
 			else if (gf == &formats[3] && cpus[cpu].depth)
 				cpus[cpu].depth--;
-			rec->fmt = gf->addr;
+			rec->site = gf->addr;
 			for (a = 0; gf->kinds[a] && a < FREC_EVENT_MAX_ARGS; a++)
 				rec->args[a] = pick_arg(gf->kinds[a]);
 			if (opt_missing && !rnd_below(40))
-				rec->fmt = 0xffffffffc0f00000ULL + 8 * rnd_below(4);
+				rec->site = 0xffffffffc0f00000ULL + 8 * rnd_below(4);
 		}
 		g->ring = ring;
 		g->gf = gf;

@@ -351,12 +351,12 @@ static void dump_header(struct dump *d)
 	dump_header_as(d, FREC_RAW_CLOCK_SYNCED, FREC_RING_ORDER_CPU);
 }
 
-static void dump_event(struct dump *d, u64 seq, u64 ts, u64 fmt, u64 caller,
+static void dump_event(struct dump *d, u64 seq, u64 ts, u64 site, u64 caller,
 		       unsigned int cpu, u64 a0, u64 a1)
 {
 	struct frec_raw_record r = {
 		.head = { FREC_RAW_EVENT, sizeof(r) }, .seq = seq, .ts = ts,
-		.fmt = fmt, .caller = caller, .ring = 7, .cpu = cpu,
+		.site = site, .caller = caller, .ring = 7, .cpu = cpu,
 		.args = { a0, a1 },
 	};
 
@@ -425,7 +425,7 @@ static void raw_reader_reads_and_swaps(struct ht_case *c)
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
 	HT_EXPECT(c, item.ring_id == 7, "swapped ring id %u", item.ring_id);
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
-	HT_EXPECT(c, item.rec.seq == 5 && item.rec.ts == 1000 && item.rec.fmt == 0x1000 &&
+	HT_EXPECT(c, item.rec.seq == 5 && item.rec.ts == 1000 && item.rec.site == 0x1000 &&
 		  item.rec.cpu == 3 && item.rec.ring == 7 && item.rec.args[0] == 42 &&
 		  item.rec.args[1] == 0xff, "swapped event seq %llu",
 		  (unsigned long long)item.rec.seq);
@@ -767,15 +767,22 @@ static void decoder_refuses_other_versions(struct ht_case *c)
 	struct dump d;
 	struct run run;
 
-	dump_header(&d);
-	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
-	h = (struct frec_raw_header *)d.bytes;
-	h->version = 1;
-	run_decoder(&run, &d, &all);
-	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
-	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 12: version 1; "
-			     "this frec-decode reads version 2\n"), "errs: %s", run.errs);
-	HT_EXPECT(c, !run.out[0], "got:\n%s", run.out);
+	static const unsigned int versions[] = { 1, 2, 4, 0x03000000 };
+	char want[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		dump_header(&d);
+		dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
+		h = (struct frec_raw_header *)d.bytes;
+		h->version = versions[i];
+		run_decoder(&run, &d, &all);
+		HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
+		snprintf(want, sizeof(want), "frec-decode: mem: offset 12: version %u; "
+			 "this frec-decode reads version 3\n", versions[i]);
+		HT_EXPECT(c, !strcmp(run.errs, want), "errs: %s", run.errs);
+		HT_EXPECT(c, !run.out[0], "got:\n%s", run.out);
+	}
 }
 
 static struct ht_case cases[] = {

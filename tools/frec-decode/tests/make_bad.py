@@ -23,7 +23,7 @@ CLOCK_SYNCED = 0x1
 MERGE_BY_SEQ = 0x2
 
 
-def header(magic=MAGIC, order=ORDER, version=2, header_bytes=48,
+def header(magic=MAGIC, order=ORDER, version=3, header_bytes=48,
            slot_bytes=64, word_bytes=8, flags=CLOCK_SYNCED, clock=b"local",
            extra=b"", e="<"):
     return struct.pack(e + "8sIIIIII16s", magic, order, version, header_bytes,
@@ -34,12 +34,12 @@ def ring(rid=7, kind=0, name=b"events", order=0, bytes_=56, e="<"):
     return struct.pack(e + "IIIIII32s", 1, bytes_, rid, kind, order, 0, name)
 
 
-def record(seq, typ=2, ts=1000, fmt=0xffffffffc0a80000, caller=0xffffffff81000010,
+def record(seq, typ=2, ts=1000, site=0xffffffffc0a80000, caller=0xffffffff81000010,
            rid=7, cpu=0, text=b"", length=None, bytes_=None, args=(1, 2, 0, 0),
            e="<"):
     n = len(text) if length is None else length
     size = (88 + len(text) + 7) // 8 * 8 if bytes_ is None else bytes_
-    body = struct.pack(e + "IIQQQQIIII4Q", typ, size, seq, ts, fmt, caller,
+    body = struct.pack(e + "IIQQQQIIII4Q", typ, size, seq, ts, site, caller,
                        rid, cpu, n, 0, *args) + text
     return body + b"\0" * ((-len(body)) % 8)
 
@@ -55,12 +55,16 @@ CASES = {
     "short-header": (GOOD[:20], 1, "offset 0: truncated header: 20 of 48 bytes"),
     "byte-order": (header(order=0x11223344) + GOOD[48:], 1,
                    "offset 8: byte order word 0x11223344 is neither"),
-    "version": (header(version=3) + GOOD[48:], 1,
-                "offset 12: version 3; this frec-decode reads version 2"),
+    "version": (header(version=4) + GOOD[48:], 1,
+                "offset 12: version 4; this frec-decode reads version 3"),
     # the layout before per-CPU seqs: its ring entries are 8 bytes shorter
     "version-1": (header(version=1) + struct.pack("<IIII32s", 1, 48, 7, 0, b"events")
                   + record(1), 1,
-                  "offset 12: version 1; this frec-decode reads version 2"),
+                  "offset 12: version 1; this frec-decode reads version 3"),
+    # the layout before site words: the same bytes, a format address where
+    # the site word is
+    "version-2": (header(version=2) + GOOD[48:], 1,
+                  "offset 12: version 2; this frec-decode reads version 3"),
     "header-bytes": (header(header_bytes=52) + GOOD[48:], 1,
                      "offset 16: header_bytes 52: not a multiple of 8"),
     "header-bytes-huge": (header(header_bytes=1 << 20) + GOOD[48:], 1,
@@ -114,7 +118,7 @@ CASES = {
             "offset 148: cpu 70000, more than 65535"),
     "event-text": (header() + ring() + record(1, text=b"12345678"), 1,
                    "offset 152: event with 8 bytes of text"),
-    "text-len": (header() + ring(kind=1) + record(1, typ=3, fmt=0, text=b"hi",
+    "text-len": (header() + ring(kind=1) + record(1, typ=3, site=0, text=b"hi",
                                                   length=500), 1,
                  "offset 152: text of 500 bytes in an entry of 96"),
     "event-short": (header() + ring() + struct.pack("<II", 2, 16) + b"\0" * 8, 1,
@@ -134,11 +138,11 @@ CASES = {
                          + record(1), 0, ""),
     "ok-header-only": (header(), 0, ""),
     "ok-text-padding": (header() + ring(rid=2, kind=1, name=b"log")
-                        + record(1, typ=3, fmt=0, rid=2, text=b"line\n"), 0, ""),
-    "ok-bad-format": (header() + ring() + record(1, fmt=0xffffffffc0a80040), 3,
+                        + record(1, typ=3, site=0, rid=2, text=b"line\n"), 0, ""),
+    "ok-bad-format": (header() + ring() + record(1, site=0xffffffffc0a80040), 3,
                       "offset 104: format 0xffffffffc0a80040: bad format at byte 4"),
-    "ok-missing-format": (header() + ring() + record(1, fmt=0x1234)
-                          + record(2, fmt=0x1234), 3,
+    "ok-missing-format": (header() + ring() + record(1, site=0x1234)
+                          + record(2, site=0x1234), 3,
                           "offset 104: format 0x1234 is not in the formats file"),
     # seqs are per (ring, CPU): the same seq on two CPUs, listed out of the
     # merged order, a CPU whose first records were overwritten
