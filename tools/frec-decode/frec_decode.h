@@ -5,6 +5,7 @@
  *   raw.c          reads the raw dump (uapi/frec_raw.h) front to back
  *   addr_table.c   a text file's lines as a table sorted by address
  *   formats.c      the formats file: address -> format or %s string
+ *   sites.c        the sites file: site id -> format, and caller names
  *   kallsyms.c     the symbol table: address -> "sym+0xoff/0xsize [mod]"
  *   decode.c       rings, per-(ring, CPU) sources and their checks, the
  *                  merge (kmod/lib/frec_merge.c), the filter
@@ -39,7 +40,7 @@
 #define FREC_DECODE_RINGS_MAX	65536		/* ring entries in a dump */
 #define FREC_DECODE_CPUS_MAX	65536		/* CPU numbers 0..this-1 */
 #define FREC_DECODE_HEADER_MAX	4096		/* header_bytes */
-#define FREC_DECODE_FILE_MAX	(256u << 20)	/* formats, kallsyms */
+#define FREC_DECODE_FILE_MAX	(256u << 20)	/* formats, sites, kallsyms */
 
 /* Exit codes. */
 #define FREC_EXIT_OK		0	/* decoded to the end */
@@ -125,8 +126,11 @@ typedef int (*frec_addr_line_fn)(void *ctx, void *entry, const char *s, size_t l
 
 void *frec_addr_table_read(const char *data, size_t len, size_t size, size_t *nr,
 			   frec_addr_line_fn line, void *ctx, struct frec_err *err);
+void frec_addr_table_sort(void *entries, size_t nr, size_t size);
 void *frec_addr_table_find(const void *entries, size_t nr, size_t size, u64 addr);
 size_t frec_addr_parse_hex(const char *s, size_t len, u64 *addr);
+int frec_addr_unquote(char *block, size_t *used, const char *q, size_t n,
+		      size_t *off, size_t *len);
 
 /* ---- formats.c ------------------------------------------------------- */
 
@@ -149,6 +153,62 @@ const char *frec_formats_symbol(const struct frec_formats *t, u64 addr);
 bool *frec_formats_checked(const struct frec_formats *t, u64 addr);
 int frec_formats_string(void *ctx, char *buf, size_t size, u64 addr);
 void frec_formats_free(struct frec_formats *t);
+
+/* ---- sites.c --------------------------------------------------------- */
+
+/**
+ * struct frec_site - a call site: one line of the sites file
+ * @key: key.addr is the site's id, key.line its line in the file.
+ * @caller: the caller address of the first record the site stored, 0 if
+ *	it stored none.
+ * @level: the level written at the call, as enum frec_level numbers it
+ *	(include/frec.h): 1 err, 2 warn, 3 info, 4 debug, 5 trace.
+ * @line: the line of the call in @file.
+ * @module: the module's name.
+ * @file: the source file.
+ * @function: the function.
+ * @caller_symbol: @caller as the dump prints a caller; "" if none.
+ * @format: the format (a frec_printk() site's too; its records hold text).
+ * @checked: the decoder has checked @format (and reported it if bad).
+ */
+struct frec_site {
+	struct frec_addr_key key;
+	u64 caller;
+	unsigned int level;
+	unsigned int line;
+	const char *module;
+	const char *file;
+	const char *function;
+	const char *caller_symbol;
+	const char *format;
+	bool checked;
+};
+
+/* The level words of the sites file, by enum frec_level; [0] is NULL. */
+extern const char *const frec_site_levels[6];
+
+/**
+ * struct frec_sites - the sites file
+ * @sites: one per line, sorted by id.
+ * @nr: how many.
+ * @callers: the sites with a caller and its symbol, sorted by caller
+ *	address, one per address (the lowest id's).
+ * @nr_callers: how many.
+ * @text: the unquoted strings, each NUL-terminated.
+ */
+struct frec_sites {
+	struct frec_site *sites;
+	size_t nr;
+	struct frec_site_caller *callers;
+	size_t nr_callers;
+	char *text;
+};
+
+int frec_sites_parse(struct frec_sites *t, const char *data, size_t len,
+		     struct frec_err *err);
+struct frec_site *frec_sites_find(const struct frec_sites *t, u64 id);
+const char *frec_sites_caller(const struct frec_sites *t, u64 addr);
+void frec_sites_free(struct frec_sites *t);
 
 /* ---- kallsyms.c ------------------------------------------------------ */
 

@@ -7,13 +7,16 @@
  *   0-5  a raw dump, decoded to text, JSON or CSV (byte % 3), with and
  *        without deltas, against a small fixed formats and kallsyms table;
  *        5 through a filter with ring globs, CPUs and text; a first byte
- *        of 100 or more (its last digit 0-5) prints --stats instead
+ *        of 110 or more (its remainder by 11 0-5) prints --stats instead
  *   6    a formats file, then lookups of addresses taken from its bytes
  *   7    a kallsyms file, then lookups of addresses taken from its bytes
  *   8    a format string, formatted with arguments taken from its bytes
  *   9    a filter line (kmod/lib/frec_filter.c): parsed; if it parses,
  *        its print must parse back to the same filter (abort() if not),
  *        and it is matched against rings, CPUs, numbers and a line
+ *   10   a sites file, then lookups of ids and callers taken from its bytes
+ *
+ * (the first byte modulo 11 picks the mode)
  *
  * Output goes to /dev/null; a crash, a sanitizer report, a leak or a hang
  * is what is looked for.
@@ -114,6 +117,30 @@ static void fuzz_formats_file(const uint8_t *data, size_t size)
 					    strtoull(hex, NULL, 16) + i % 5);
 	}
 	frec_formats_free(&t);
+}
+
+static void fuzz_sites_file(const uint8_t *data, size_t size)
+{
+	struct frec_sites t;
+	struct frec_err err;
+	size_t i;
+
+	if (!frec_sites_parse(&t, (const char *)data, size, &err))
+		for (i = 0; i < size; i += 8) {
+			u64 a = fuzz_u64(data, size, i);
+
+			frec_sites_find(&t, a % 64);
+			frec_sites_find(&t, a);
+			frec_sites_caller(&t, a);
+		}
+	for (i = 0; i < t.nr; i++) {	/* hits: the lines' own ids and callers */
+		const struct frec_site *s = frec_sites_find(&t, t.sites[i].key.addr);
+
+		if (!s || s->key.addr != t.sites[i].key.addr)
+			abort();	/* every id listed is found */
+		frec_sites_caller(&t, t.sites[i].caller);
+	}
+	frec_sites_free(&t);
 }
 
 static void fuzz_kallsyms_file(const uint8_t *data, size_t size)
@@ -235,7 +262,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!size)
 		return 0;
-	switch (data[0] % 10) {
+	switch (data[0] % 11) {
 	case 6:
 		fuzz_formats_file(data + 1, size - 1);
 		break;
@@ -248,8 +275,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 9:
 		fuzz_filter_line(data + 1, size - 1);
 		break;
+	case 10:
+		fuzz_sites_file(data + 1, size - 1);
+		break;
 	default:
-		fuzz_raw(data + 1, size - 1, data[0] % 10, data[0] >= 100, &formats,
+		fuzz_raw(data + 1, size - 1, data[0] % 11, data[0] >= 110, &formats,
 			 &kallsyms, devnull);
 	}
 	return 0;

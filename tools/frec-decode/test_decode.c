@@ -128,6 +128,148 @@ static void formats_symbols_are_names_not_strings(struct ht_case *c)
 			     "0x10 listed on line 1 with another string");
 }
 
+/* ---- sites -------------------------------------------------------------- */
+
+/* A sites file as the module writes it, and what a reader may meet. */
+static const char small_sites[] =
+	"# frec sites: <id> <level> <line> \"<module>\" \"<file>\" ...\n"
+	"1 info 57 \"frec_hanoi\" \"/src/frec/kmod/samples/frec_hanoi.c\" \"hanoi_move\" "
+	"0xffffffffc0a0109a \"hanoi_move+0x1a/0x80 [frec_hanoi]\" \"disk %u from %c to %c\"\n"
+	"2 err 3 \"\" \"a \\\"q\\\" \\\\ b\" \"fn\" 0x0 \"\" \"tab\\there\\n\"\n"
+	"\n"
+	"#3 is below, out of order\n"
+	"4 trace 4294967295 \"m\" \"f\" \"g\" 0xffffffffc0a0109a \"other+0x0/0x10\" \"x\"\n"
+	"5 debug 0 \"m\" \"f\" \"g\" 0xFFFFFFFF81000010 \"do_work+0x10/0x80\" \"y %d\"\n"
+	"3 warn 1 \"m\" \"f\" \"g\" 0x1234 \"\" \"z\"";
+
+static void sites_parse_and_find(struct ht_case *c)
+{
+	static const char sparse[] =
+		"20 info 1 \"m\" \"f\" \"g\" 0x0 \"\" \"b\"\n"
+		"10 info 1 \"m\" \"f\" \"g\" 0x0 \"\" \"a\"\n";
+	struct frec_sites t;
+	struct frec_err err;
+	const struct frec_site *s;
+	const char *name;
+
+	HT_EXPECT_EQ(c, frec_sites_parse(&t, small_sites, strlen(small_sites), &err), 0);
+	HT_EXPECT_EQ(c, t.nr, 5);
+	s = frec_sites_find(&t, 1);
+	HT_EXPECT(c, s && s->key.addr == 1 && s->key.line == 2 && s->level == 3 &&
+		  s->line == 57 && !strcmp(s->module, "frec_hanoi") &&
+		  !strcmp(s->file, "/src/frec/kmod/samples/frec_hanoi.c") &&
+		  !strcmp(s->function, "hanoi_move") && s->caller == 0xffffffffc0a0109aULL &&
+		  !strcmp(s->caller_symbol, "hanoi_move+0x1a/0x80 [frec_hanoi]") &&
+		  !strcmp(s->format, "disk %u from %c to %c") && !s->checked, "site 1");
+	s = frec_sites_find(&t, 2);
+	HT_EXPECT(c, s && s->level == 1 && !strcmp(s->module, "") &&
+		  !strcmp(s->file, "a \"q\" \\ b") && !s->caller &&
+		  !strcmp(s->caller_symbol, "") && !strcmp(s->format, "tab\there\n"),
+		  "site 2: file \"%s\" format \"%s\"", s ? s->file : "", s ? s->format : "");
+	s = frec_sites_find(&t, 3);
+	HT_EXPECT(c, s && s->level == 2 && s->line == 1 && !strcmp(s->format, "z"), "site 3");
+	s = frec_sites_find(&t, 4);
+	HT_EXPECT(c, s && s->level == 5 && s->line == 4294967295U, "site 4");
+	s = frec_sites_find(&t, 5);
+	HT_EXPECT(c, s && s->level == 4 && !strcmp(frec_site_levels[s->level], "debug"),
+		  "site 5");
+	HT_EXPECT(c, !frec_sites_find(&t, 0) && !frec_sites_find(&t, 6) &&
+		  !frec_sites_find(&t, FREC_SITE_ID_LIMIT) && !frec_sites_find(&t, ~0ULL),
+		  "no such ids");
+	/* callers: the lowest id's name for an address; none for "" or 0 */
+	name = frec_sites_caller(&t, 0xffffffffc0a0109aULL);
+	HT_EXPECT(c, name && !strcmp(name, "hanoi_move+0x1a/0x80 [frec_hanoi]"), "%s", name);
+	name = frec_sites_caller(&t, 0xffffffff81000010ULL);
+	HT_EXPECT(c, name && !strcmp(name, "do_work+0x10/0x80"), "%s", name);
+	HT_EXPECT(c, !frec_sites_caller(&t, 0x1234) && !frec_sites_caller(&t, 0) &&
+		  !frec_sites_caller(&t, 0xffffffffc0a0109bULL), "no caller names");
+	frec_sites_free(&t);
+
+	/* ids need not be 1, 2, 3...: found by binary search */
+	HT_EXPECT_EQ(c, frec_sites_parse(&t, sparse, strlen(sparse), &err), 0);
+	s = frec_sites_find(&t, 10);
+	HT_EXPECT(c, s && !strcmp(s->format, "a"), "site 10");
+	s = frec_sites_find(&t, 20);
+	HT_EXPECT(c, s && !strcmp(s->format, "b"), "site 20");
+	HT_EXPECT(c, !frec_sites_find(&t, 1) && !frec_sites_find(&t, 2) &&
+		  !frec_sites_find(&t, 15), "between");
+	frec_sites_free(&t);
+	HT_EXPECT_EQ(c, frec_sites_parse(&t, "# nothing yet\n", 14, &err), 0);
+	HT_EXPECT(c, !t.nr && !frec_sites_find(&t, 1) && !frec_sites_caller(&t, 1), "empty");
+	frec_sites_free(&t);
+}
+
+static void expect_sites_error(struct ht_case *c, int line, const char *data,
+			       size_t len, unsigned long long where, const char *msg)
+{
+	struct frec_sites t;
+	struct frec_err err = { "", 0 };
+
+	HT_EXPECT(c, frec_sites_parse(&t, data, len, &err) == -1 && err.where == where &&
+		  strstr(err.msg, msg), "line %d: \"%s\": line %llu \"%s\", expected \"%s\"",
+		  line, data, err.where, err.msg, msg);
+	frec_sites_free(&t);
+}
+
+#define EXPECT_SITES_ERROR(c, data, where, msg) \
+	expect_sites_error(c, __LINE__, data, strlen(data), where, msg)
+
+/* The fields after the level and the line: module to format, good. */
+#define SITE_REST " \"m\" \"f\" \"g\" 0x10 \"s\" \"fmt\""
+
+static void sites_errors_name_the_line_and_field(struct ht_case *c)
+{
+	static const char nul[] = "1 info 1 \"m\" \"f\0x\" \"g\" 0x0 \"\" \"f\"\n";
+
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST "\nx info 1" SITE_REST, 2,
+			   "id 'x': not a decimal number");
+	EXPECT_SITES_ERROR(c, "-1 info 1" SITE_REST, 1, "id '-1': not a decimal number");
+	EXPECT_SITES_ERROR(c, " 1 info 1" SITE_REST, 1, "id '': not a decimal number");
+	EXPECT_SITES_ERROR(c, "0 info 1" SITE_REST, 1, "id 0: site ids start at 1");
+	EXPECT_SITES_ERROR(c, "16777216 info 1" SITE_REST, 1, "id 16777216: not below 16777216");
+	EXPECT_SITES_ERROR(c, "99999999999999999999999 info 1" SITE_REST, 1,
+			   "id 99999999999999999999999: not below 16777216");
+	EXPECT_SITES_ERROR(c, "#\n7 info 1" SITE_REST "\n\n7 info 1" SITE_REST, 4,
+			   "id 7: listed on line 2 already");
+	EXPECT_SITES_ERROR(c, "1 fatal 1" SITE_REST, 1,
+			   "level 'fatal': not err, warn, info, debug or trace");
+	EXPECT_SITES_ERROR(c, "1 INFO 1" SITE_REST, 1, "level 'INFO'");
+	EXPECT_SITES_ERROR(c, "1  info 1" SITE_REST, 1, "level '': not");
+	EXPECT_SITES_ERROR(c, "1 info x" SITE_REST, 1, "line 'x': not a decimal number");
+	EXPECT_SITES_ERROR(c, "1 info 4294967296" SITE_REST, 1,
+			   "line 4294967296: not below 4294967296");
+	EXPECT_SITES_ERROR(c, "1 info 1 m \"f\" \"g\" 0x10 \"s\" \"fmt\"", 1,
+			   "module: expected a quoted string");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\"x \"g\" 0x10 \"s\" \"fmt\"", 1,
+			   "file: a byte after the closing quote");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\" \"fmt", 1,
+			   "format: no closing quote");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\" \"fmt\\\"", 1,
+			   "format: no closing quote");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\\\" \"fmt\"", 1,
+			   "caller symbol: a byte after the closing quote");
+	expect_sites_error(c, __LINE__, nul, sizeof(nul) - 1, 1,
+			   "file: a NUL byte inside the string");
+	EXPECT_SITES_ERROR(c, "1", 1, "missing level");
+	EXPECT_SITES_ERROR(c, "1 info", 1, "missing line");
+	EXPECT_SITES_ERROR(c, "1 info 1", 1, "missing module");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\"", 1, "missing function");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\"", 1, "missing caller");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10", 1, "missing caller symbol");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\"\n", 1, "missing format");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\" ", 1,
+			   "format: expected a quoted string");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 10 \"s\" \"fmt\"", 1,
+			   "caller '10': not 0x and 1 to 16 hex digits");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x \"s\" \"fmt\"", 1, "caller '0x'");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x1g \"s\" \"fmt\"", 1, "caller '0x1g'");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x12345678901234567 \"s\" \"fmt\"",
+			   1, "caller '0x12345678901234567'");
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST " \"more\"", 1, "a byte after the format");
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST " ", 1, "a byte after the format");
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST "x", 1, "format: a byte after the closing quote");
+}
+
 /* ---- kallsyms ----------------------------------------------------------- */
 
 static const char small_kallsyms[] =
@@ -789,6 +931,8 @@ static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_errors_name_the_line),
 	HT_CASE(formats_symbols_are_names_not_strings),
+	HT_CASE(sites_parse_and_find),
+	HT_CASE(sites_errors_name_the_line_and_field),
 	HT_CASE(kallsyms_names_as_the_kernel),
 	HT_CASE(kallsyms_of_zeros_is_detected),
 	HT_CASE(kallsyms_errors_name_the_line),
