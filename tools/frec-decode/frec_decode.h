@@ -302,8 +302,9 @@ struct frec_source {
 };
 
 /**
- * struct frec_missing - a format address found missing, and reported
- * @addr: the address.
+ * struct frec_missing - a site id or format address found missing, and
+ *	reported
+ * @addr: the site word.
  * @used: this slot holds one.
  */
 struct frec_missing {
@@ -318,7 +319,6 @@ struct frec_missing {
  * @msg: the message alone (frec_format_message(), or the text), raw.
  * @msg_len: its length.
  * @caller: the caller as a line names it.
- * @fmt_addr: an event's format address, 0 for text.
  * @delta: ns since the previous printed record, if opts.deltas.
  * @line_len: the text line is in the decoder's line buffer already (the
  *	filter's text= term read it), this long; 0 if not.
@@ -329,7 +329,6 @@ struct frec_decoded {
 	const char *msg;
 	size_t msg_len;
 	const char *caller;
-	u64 fmt_addr;
 	long long delta;
 	size_t line_len;
 };
@@ -338,6 +337,7 @@ struct frec_decoded {
  * struct frec_decoder - one decoding run
  * @opts: what to print.
  * @formats: the formats table.
+ * @sites: the sites table.
  * @kallsyms: the symbol table, or NULL.
  * @out: where output goes.
  * @errs: where warnings go, NULL for none (fuzzing).
@@ -350,7 +350,8 @@ struct frec_decoded {
  * @depth: JSON: open begin/end slices per track, plus one: 0 is a track
  *	not seen yet.
  * @depth_cap: its size.
- * @missing: format addresses reported missing (open addressing).
+ * @missing: site ids and format addresses reported missing (open
+ *	addressing).
  * @nr_missing: how many.
  * @events: JSON: events written, for the commas between them.
  * @stored: the records read, in the dump's order.
@@ -364,6 +365,8 @@ struct frec_decoded {
  * @nr_sources: sources in it.
  * @raw_flags: the dump header's flags.
  * @order: the order the records are merged in, frec_format_order()'s name.
+ * @site: the site of the record being printed, if its site word is an id
+ *	the sites file has; else NULL.
  * @prev_ts: timestamp of the last record printed.
  * @printed: records printed.
  * @records: records read.
@@ -376,6 +379,7 @@ struct frec_decoded {
 struct frec_decoder {
 	struct frec_decode_opts opts;
 	struct frec_formats *formats;
+	struct frec_sites *sites;
 	struct frec_kallsyms *kallsyms;
 	FILE *out;
 	FILE *errs;
@@ -401,6 +405,7 @@ struct frec_decoder {
 	size_t nr_sources;
 	unsigned int raw_flags;
 	const char *order;
+	struct frec_site *site;
 	u64 prev_ts;
 	unsigned long long printed;
 	unsigned long long records;
@@ -477,7 +482,7 @@ void frec_write_delta(struct frec_decoder *d, long long delta);
 
 void frec_decoder_init(struct frec_decoder *d,
 		       const struct frec_decode_opts *opts,
-		       struct frec_formats *formats,
+		       struct frec_formats *formats, struct frec_sites *sites,
 		       struct frec_kallsyms *kallsyms, FILE *out, FILE *errs);
 int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name);
 void frec_decoder_free(struct frec_decoder *d);

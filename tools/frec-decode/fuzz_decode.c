@@ -5,7 +5,8 @@
  * The first byte picks what the rest is fed to:
  *
  *   0-5  a raw dump, decoded to text, JSON or CSV (byte % 3), with and
- *        without deltas, against a small fixed formats and kallsyms table;
+ *        without deltas, against a small fixed formats, sites and kallsyms
+ *        table;
  *        5 through a filter with ring globs, CPUs and text; a first byte
  *        of 110 or more (its remainder by 11 0-5) prints --stats instead
  *   6    a formats file, then lookups of addresses taken from its bytes
@@ -39,6 +40,13 @@ static const char fuzz_formats[] =
 	"0xffffffff82000000 : \"alpha\"\n"
 	"0xffffffff82000008 : \"a string\\twith a tab\\n\"\n";
 
+/* Sites 1 to 3, two naming callers the kallsyms table has too. */
+static const char fuzz_sites[] =
+	"1 info 1 \"frec\" \"f.c\" \"fn\" 0xffffffffc0a00010 \"frec_fn+0x10/0x100 [frec]\" "
+	"\"irq %d status %#lx %pS\"\n"
+	"2 err 2 \"\" \"g.c\" \"g\" 0x0 \"\" \"> work %s\"\n"
+	"3 trace 3 \"\" \"h.c\" \"h\" 0xffffffff81000104 \"do_work+0x4/0x300\" \"bad %y\"\n";
+
 static const char fuzz_kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
 	"ffffffff81000000 T _stext\n"
@@ -60,7 +68,7 @@ static u64 fuzz_u64(const uint8_t *data, size_t size, size_t at)
 }
 
 static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
-		     bool stats, struct frec_formats *formats,
+		     bool stats, struct frec_formats *formats, struct frec_sites *sites,
 		     struct frec_kallsyms *kallsyms, FILE *devnull)
 {
 	static struct frec_decoder d;
@@ -81,7 +89,7 @@ static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 	in = fmemopen((void *)data, size, "rb");
 	if (!in)
 		return;
-	frec_decoder_init(&d, &opts, formats, kallsyms, devnull, NULL);
+	frec_decoder_init(&d, &opts, formats, sites, kallsyms, devnull, NULL);
 	frec_decode_stream(&d, in, "fuzz");
 	frec_decoder_free(&d);
 	fclose(in);
@@ -249,6 +257,7 @@ static void fuzz_filter_line(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct frec_formats formats;
+	static struct frec_sites sites;
 	static struct frec_kallsyms kallsyms;
 	static FILE *devnull;
 	struct frec_err err;
@@ -257,6 +266,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devnull = fopen("/dev/null", "w");
 		if (!devnull ||
 		    frec_formats_parse(&formats, fuzz_formats, strlen(fuzz_formats), &err) ||
+		    frec_sites_parse(&sites, fuzz_sites, strlen(fuzz_sites), &err) ||
 		    frec_kallsyms_parse(&kallsyms, fuzz_kallsyms, strlen(fuzz_kallsyms), &err))
 			abort();
 	}
@@ -280,7 +290,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	default:
 		fuzz_raw(data + 1, size - 1, data[0] % 11, data[0] >= 110, &formats,
-			 &kallsyms, devnull);
+			 &sites, &kallsyms, devnull);
 	}
 	return 0;
 }

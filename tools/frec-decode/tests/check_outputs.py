@@ -53,7 +53,7 @@ class Checker:
         return prefix
 
     def decode(self, prefix, *args, stdin=None, raw=True, kallsyms=True):
-        cmd = [self.decoder, "-f", prefix + ".formats"]
+        cmd = [self.decoder, "-f", prefix + ".formats", "-s", "/dev/null"]
         if kallsyms:
             cmd += ["-k", prefix + ".kallsyms"]
         cmd += list(args)

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Write the crafted inputs of testdata/: raw dumps broken in one way each,
-their MANIFEST (what frec-decode must answer), and the small formats and
-kallsyms files they are decoded against.  Run from anywhere:
+bad formats, sites and kallsyms files, their MANIFEST (what frec-decode
+must answer), and the small formats, sites and kallsyms files they are
+decoded against.  Run from anywhere:
 
     python3 tools/frec-decode/tests/make_bad.py
 
@@ -141,9 +142,15 @@ CASES = {
                         + record(1, typ=3, site=0, rid=2, text=b"line\n"), 0, ""),
     "ok-bad-format": (header() + ring() + record(1, site=0xffffffffc0a80040), 3,
                       "offset 104: format 0xffffffffc0a80040: bad format at byte 4"),
-    "ok-missing-format": (header() + ring() + record(1, site=0x1234)
-                          + record(2, site=0x1234), 3,
-                          "offset 104: format 0x1234 is not in the formats file"),
+    "ok-missing-format": (header() + ring() + record(1, site=0xffffffffc0f01234)
+                          + record(2, site=0xffffffffc0f01234), 3,
+                          "offset 104: format 0xffffffffc0f01234 is not in the formats file"),
+    # site words below FREC_SITE_ID_LIMIT are ids in the sites file
+    "ok-site": (header() + ring() + record(1, site=1) + record(2, ts=2000, cpu=1, site=1), 0, ""),
+    "ok-unknown-site": (header() + ring() + record(1, site=1) + record(2, ts=2000, site=0x1234),
+                        3, "offset 192: site 4660 is not in the sites file"),
+    "ok-bad-site-format": (header() + ring() + record(1, site=2, args=(1, 2, 3, 4)), 3,
+                           "offset 104: site 2: bad format at byte 4"),
     # seqs are per (ring, CPU): the same seq on two CPUs, listed out of the
     # merged order, a CPU whose first records were overwritten
     "ok-seq-per-cpu": (header() + ring() + record(1, ts=3000) + record(2, ts=4000)
@@ -158,6 +165,12 @@ FORMATS = (
     '0xffffffffc0a80000 : "irq %d status %#lx"\n'
     '0xffffffffc0a80040 : "bad %y"\n'
     '0xffffffff82000000 : "alpha"\n'
+)
+SITES = (
+    "# id level line module file function caller caller-symbol format\n"
+    '1 info 7 "frec" "/src/frec/kmod/frec.c" "frec_fn" 0xffffffffc0a00010 '
+    '"frec_fn+0x10/0x100 [frec]" "irq %d status %#lx"\n'
+    '2 warn 9 "" "kernel/x.c" "do_work" 0x0 "" "bad %y"\n'
 )
 KALLSYMS = (
     "0000000000000000 A fixed_percpu_data\n"
@@ -176,6 +189,22 @@ TABLES = {
                             "line 1: expected"),
     "formats-dup.formats": ('0x10 : "a"\n0x10 : "b"\n', "-f", 1,
                             "line 2: 0x10 listed on line 1 with another string"),
+    "sites-id.sites": ('1 info 1 "m" "f" "g" 0x0 "" "a"\nx1 info 1 "m" "f" "g" 0x0 "" "a"\n',
+                       "-s", 1, "sites-id.sites: line 2: id 'x1': not a decimal number"),
+    "sites-id-zero.sites": ('0 info 1 "m" "f" "g" 0x0 "" "a"\n', "-s", 1,
+                            "line 1: id 0: site ids start at 1"),
+    "sites-id-limit.sites": ('16777216 info 1 "m" "f" "g" 0x0 "" "a"\n', "-s", 1,
+                             "line 1: id 16777216: not below 16777216"),
+    "sites-dup.sites": ('# c\n5 info 1 "m" "f" "g" 0x0 "" "a"\n5 info 1 "m" "f" "g" 0x0 "" "a"\n',
+                        "-s", 1, "line 3: id 5: listed on line 2 already"),
+    "sites-level.sites": ('1 fatal 1 "m" "f" "g" 0x0 "" "a"\n', "-s", 1,
+                          "line 1: level 'fatal': not err, warn, info, debug or trace"),
+    "sites-quote.sites": ('1 info 1 "m" "f" "g" 0x0 "" "a\\"\n', "-s", 1,
+                          "line 1: format: no closing quote"),
+    "sites-missing.sites": ('1 info 1 "m" "f" "g" 0x0\n', "-s", 1,
+                            "line 1: missing caller symbol"),
+    "sites-trailing.sites": ('1 info 1 "m" "f" "g" 0x0 "" "a" 7\n', "-s", 1,
+                             "line 1: a byte after the format"),
     "kallsyms-syntax.kallsyms": ("ffffffff81000000 T a\nffffffff81000100\n", "-k", 1,
                                  "kallsyms-syntax.kallsyms: line 2: expected <hex address>"),
     "kallsyms-module.kallsyms": ("ffffffff81000000 t a\t[mod\n", "-k", 1,
@@ -192,6 +221,8 @@ def main():
         os.unlink(os.path.join(bad, name))
     with open(os.path.join(OUT, "small.formats"), "w") as f:
         f.write(FORMATS)
+    with open(os.path.join(OUT, "small.sites"), "w") as f:
+        f.write(SITES)
     with open(os.path.join(OUT, "small.kallsyms"), "w") as f:
         f.write(KALLSYMS)
     manifest = ["# file|option|exit code|text stderr must hold (empty: nothing)"]
