@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * addr_table.c - what the formats file and kallsyms have in common: a text
- * file read line by line (numbered from 1, empty lines skipped), one entry
- * per line in an array sorted by address (file order among equal
- * addresses: a stable sort), and the lookup of the entry at or below an
- * address by binary search.  formats.c and kallsyms.c say what a line
- * holds and what an entry found means.
+ * addr_table.c - what the formats, sites and kallsyms files have in
+ * common: a text file read line by line (numbered from 1, empty lines
+ * skipped), one entry per line in an array sorted by a key, an address or
+ * a site id (file order among equal keys: a stable sort), the lookup of
+ * the entry at or below a key by binary search, and quoted strings read
+ * into one block.  formats.c, sites.c and kallsyms.c say what a line holds
+ * and what an entry found means.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "frec_decode.h"
+#include "frec_format_quote.h"
 
 static int addr_key_cmp(const void *a, const void *b)
 {
@@ -70,8 +72,21 @@ void *frec_addr_table_read(const char *data, size_t len, size_t size, size_t *nr
 		key->line = line_no;
 		*nr += (size_t)kept;
 	}
-	qsort(entries, *nr, size, addr_key_cmp);
+	frec_addr_table_sort(entries, *nr, size);
 	return entries;
+}
+
+/**
+ * frec_addr_table_sort() - sort entries by address, file order among equals
+ * @entries: the entries; each starts with a struct frec_addr_key.
+ * @nr: how many.
+ * @size: bytes per entry.
+ *
+ * Context: userspace.
+ */
+void frec_addr_table_sort(void *entries, size_t nr, size_t size)
+{
+	qsort(entries, nr, size, addr_key_cmp);
 }
 
 /**
@@ -129,4 +144,30 @@ size_t frec_addr_parse_hex(const char *s, size_t len, u64 *addr)
 	for (i = 0; i < len && i < 17 && (d = hex_digit(s[i])) >= 0; i++)
 		*addr = *addr << 4 | (u64)d;
 	return i > 16 ? 0 : i;
+}
+
+/**
+ * frec_addr_unquote() - a quoted string of a line, into a table's text block
+ * @block: the block; a file's strings fit in its size plus one byte, as a
+ *	string and its NUL never take more bytes than the string quoted.
+ * @used: bytes of @block used; moved past the string and its NUL.
+ * @q: the bytes between the quotes.
+ * @n: how many.
+ * @off: set to where the string starts in @block.
+ * @len: set to its length.
+ *
+ * Unquoted with frec_format_unquote(), the one the module quotes with.
+ *
+ * Context: userspace.
+ * Return: 0, or -1 if the string holds a NUL byte (nothing is used).
+ */
+int frec_addr_unquote(char *block, size_t *used, const char *q, size_t n,
+		      size_t *off, size_t *len)
+{
+	if (memchr(q, '\0', n))
+		return -1;
+	*off = *used;
+	*len = frec_format_unquote(block + *used, n + 1, q, n);
+	*used += *len + 1;
+	return 0;
 }

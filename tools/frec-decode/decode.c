@@ -10,10 +10,11 @@
  * engine, so the records come out in the order the module's dump prints
  * them whatever order the dump lists them in.  Each merged record is then
  * filtered (kmod/lib/frec_filter.c, the module's own), its message
- * formatted with kmod/frec_format.c against the formats and kallsyms
- * tables, and handed to the writer of the output format.  A bad or
- * missing format is reported once per address, and the record is still
- * printed.  A ring glob of the filter without wildcards that names no
+ * formatted with kmod/frec_format.c against the sites, formats and
+ * kallsyms tables, and handed to the writer of the output format.  An
+ * event's site word is a site id (its format from the sites file) or a
+ * format's address (from the formats file).  A bad or missing format is
+ * reported once per site id or address, and the record is still printed.  A ring glob of the filter without wildcards that names no
  * ring of the dump is an error, found at the end of the dump (a ring may
  * be defined anywhere before its first record).
  */
@@ -23,7 +24,7 @@
 
 #include "frec_decode.h"
 
-/* Missing format addresses reported, before saying no more will be. */
+/* Missing site ids and format addresses reported, before saying no more will be. */
 #define FREC_MISSING_MAX	1024
 
 /**
@@ -70,16 +71,30 @@ void frec_warn(struct frec_decoder *d, const char *fmt, ...)
 	fputc('\n', d->errs);
 }
 
+/*
+ * struct frec_format_env's symbol(): a name the module gave the address,
+ * else kallsyms'.  The module names, as its dump prints them: the caller
+ * of a site's first record ("S" only, the form a caller is printed in;
+ * the record's own site first, as it is nearly always that one), and any
+ * code address of a module that has gone (the formats file).
+ */
 static int decode_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
 {
 	struct frec_decoder *d = ctx;
-	const char *saved = d->formats ? frec_formats_symbol(d->formats, addr) : NULL;
+	const char *name = NULL;
 	size_t n;
 
-	/* Named when its module went, as the module's dump prints it. */
-	if (saved) {
-		n = strlen(saved);
-		memcpy(buf, saved, n < size - 1 ? n : size - 1);
+	if (ext == 'S' && addr) {
+		if (d->site && d->site->caller == addr && d->site->caller_symbol[0])
+			name = d->site->caller_symbol;
+		else if (d->sites)
+			name = frec_sites_caller(d->sites, addr);
+	}
+	if (!name && d->formats)
+		name = frec_formats_symbol(d->formats, addr);
+	if (name) {
+		n = strlen(name);
+		memcpy(buf, name, n < size - 1 ? n : size - 1);
 		buf[n < size - 1 ? n : size - 1] = '\0';
 		return (int)n;
 	}
@@ -98,7 +113,9 @@ static int decode_string(void *ctx, char *buf, size_t size, u64 addr)
  * @d: the decoder.
  * @opts: what to print.
  * @formats: the formats table.
- * @kallsyms: the symbol table, or NULL to print callers as addresses.
+ * @sites: the sites table.
+ * @kallsyms: the symbol table, or NULL to print callers as addresses
+ *	(those the sites or formats table names excepted).
  * @out: where the output goes.
  * @errs: where warnings and errors go, or NULL.
  *
@@ -106,12 +123,13 @@ static int decode_string(void *ctx, char *buf, size_t size, u64 addr)
  */
 void frec_decoder_init(struct frec_decoder *d,
 		       const struct frec_decode_opts *opts,
-		       struct frec_formats *formats,
+		       struct frec_formats *formats, struct frec_sites *sites,
 		       struct frec_kallsyms *kallsyms, FILE *out, FILE *errs)
 {
 	memset(d, 0, sizeof(*d));
 	d->opts = *opts;
 	d->formats = formats;
+	d->sites = sites;
 	d->kallsyms = kallsyms;
 	d->out = out;
 	d->errs = errs;
@@ -242,10 +260,22 @@ static int decode_ring(struct frec_decoder *d, const struct frec_raw_item *item,
 	return 0;
 }
 
-/* Report a format address missing from the table, once per address. */
+/* A site word as messages name it: "site 3", "format 0xffffffffc0a80000". */
+static const char *word_name(char *buf, size_t size, u64 word)
+{
+	snprintf(buf, size, word < FREC_SITE_ID_LIMIT ? "site %llu" : "format 0x%llx",
+		 (unsigned long long)word);
+	return buf;
+}
+
+/*
+ * Report a site word whose format is missing: a site id not in the sites
+ * file or an address not in the formats file, once per word.
+ */
 static void report_missing(struct frec_decoder *d, u64 addr,
 			   unsigned long long offset)
 {
+	char name[32];
 	size_t i;
 
 	if (!d->missing) {
@@ -259,7 +289,7 @@ static void report_missing(struct frec_decoder *d, u64 addr,
 			return;
 	if (d->nr_missing == FREC_MISSING_MAX) {
 		d->nr_missing++;
-		frec_warn(d, "offset %llu: more than %u formats missing, not reporting more",
+		frec_warn(d, "offset %llu: more than %u sites or formats missing, not reporting more",
 			  offset, FREC_MISSING_MAX);
 		return;
 	}
@@ -270,26 +300,38 @@ static void report_missing(struct frec_decoder *d, u64 addr,
 	d->missing[i].addr = addr;
 	d->missing[i].used = true;
 	d->nr_missing++;
-	frec_warn(d, "offset %llu: format 0x%llx is not in the formats file",
-		  offset, (unsigned long long)addr);
+	frec_warn(d, "offset %llu: %s is not in the %s file", offset,
+		  word_name(name, sizeof(name), addr),
+		  addr < FREC_SITE_ID_LIMIT ? "sites" : "formats");
 }
 
-/* An event's format: from the table, checked once; or a stand-in text. */
+/*
+ * An event's format, from its site (d->site) or, for a site word at or
+ * above FREC_SITE_ID_LIMIT, from the formats table at that address;
+ * checked once per site or address; or a stand-in text.
+ */
 static void decode_event_format(struct frec_decoder *d,
 				const struct frec_raw_item *item,
 				struct frec_decoded *r)
 {
 	const struct frec_raw_record *rec = &item->rec;
+	char name[32];
 	bool *checked;
 	size_t bad;
 	int n;
 
-	r->rec.fmt = frec_formats_find(d->formats, rec->fmt);
+	if (rec->site < FREC_SITE_ID_LIMIT) {
+		r->rec.fmt = d->site ? d->site->format : NULL;
+		checked = d->site ? &d->site->checked : NULL;
+	} else {
+		r->rec.fmt = frec_formats_find(d->formats, rec->site);
+		checked = frec_formats_checked(d->formats, rec->site);
+	}
 	if (!r->rec.fmt) {
-		report_missing(d, rec->fmt, item->offset);
+		report_missing(d, rec->site, item->offset);
 		n = snprintf(d->msg, sizeof(d->msg),
 			     "[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
-			     (unsigned long long)rec->fmt,
+			     (unsigned long long)rec->site,
 			     (unsigned long long)rec->args[0],
 			     (unsigned long long)rec->args[1],
 			     (unsigned long long)rec->args[2],
@@ -302,14 +344,13 @@ static void decode_event_format(struct frec_decoder *d,
 	}
 	r->rec.args = rec->args;
 	r->rec.nr_args = FREC_EVENT_MAX_ARGS;
-	checked = frec_formats_checked(d->formats, rec->fmt);
 	if (!*checked) {
 		*checked = true;
 		frec_format_message(NULL, 0, r->rec.fmt, rec->args,
 				    FREC_EVENT_MAX_ARGS, &d->env, &bad);
 		if (bad != (size_t)-1)
-			frec_warn(d, "offset %llu: format 0x%llx: bad format at byte %zu",
-				  item->offset, (unsigned long long)rec->fmt, bad);
+			frec_warn(d, "offset %llu: %s: bad format at byte %zu", item->offset,
+				  word_name(name, sizeof(name), rec->site), bad);
 	}
 	if (d->opts.output != FREC_OUT_TEXT) {
 		r->msg = d->msg;
@@ -487,8 +528,10 @@ static void decode_print(struct frec_decoder *d, const struct frec_stored *st)
 	r.rec.cpu = rec->cpu;
 	r.rec.ring = r.ring->name;
 	r.rec.caller = rec->caller;
+	/* Its site names its format and, usually, its caller. */
+	d->site = rec->site < FREC_SITE_ID_LIMIT && d->sites ?
+		  frec_sites_find(d->sites, rec->site) : NULL;
 	if (item.type == FREC_RAW_EVENT) {
-		r.fmt_addr = rec->fmt;
 		decode_event_format(d, &item, &r);
 	} else {
 		r.rec.text = item.text;

@@ -25,7 +25,6 @@
 #include <string.h>
 
 #include "frec_decode.h"
-#include "frec_format_quote.h"
 
 /**
  * struct frec_formats_entry - one line of the formats file
@@ -60,7 +59,6 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 	struct formats_reading *r = ctx;
 	struct frec_formats_entry *e = entry;
 	size_t n = 0;
-	const char *q;
 
 	if (len >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		n = frec_addr_parse_hex(s + 2, len - 2, &e->key.addr);
@@ -78,14 +76,10 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 		return frec_errf(err, line_no,
 				 "expected 0x<address> : [symbol ]\"<string>\"");
 	n++;
-	q = s + n;
-	e->off = r->used;
-	e->len = frec_format_unquote(r->t->text + r->used, len - n, q,
-				     (size_t)(s + len - 1 - q));
-	if (memchr(q, '\0', (size_t)(s + len - 1 - q)))
+	if (frec_addr_unquote(r->t->text, &r->used, s + n, len - 1 - n, &e->off,
+			      &e->len))
 		return frec_errf(err, line_no, "a NUL byte inside the string");
 	e->checked = false;
-	r->used += e->len + 1;
 	return 1;
 }
 

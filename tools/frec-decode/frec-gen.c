@@ -7,21 +7,31 @@
  *            [--unknown] [--global] [--shuffle] [--lose] [--unsynced]
  *            [--no-expected] PREFIX
  *
- * writes PREFIX.raw, PREFIX.formats, PREFIX.kallsyms, PREFIX.txt and
- * PREFIX.stats (what frec-decode --stats prints).  The
- * records are events and text records on three rings and CPUS CPUs, with
- * formats that use every kind of conversion, %s literals (and pointers
- * into them), callers in vmlinux and in modules (and some that resolve
- * nowhere), nested begin/end pairs ('>' and '<' formats) and texts with
- * control bytes, trailing newlines and bytes that are not UTF-8.
+ * writes PREFIX.raw, PREFIX.formats, PREFIX.sites, PREFIX.kallsyms,
+ * PREFIX.txt, PREFIX.nokallsyms.txt and PREFIX.stats (what frec-decode
+ * --stats prints).  The records are events and text records on three
+ * rings and CPUS CPUs, from call sites whose formats use every kind of
+ * conversion, %s literals (and pointers into them), callers in vmlinux
+ * and in modules (and some that resolve nowhere), nested begin/end pairs
+ * ('>' and '<' formats) and texts with control bytes, trailing newlines
+ * and bytes that are not UTF-8.
+ *
+ * Most sites have an id, the site word of their records, and a line in
+ * PREFIX.sites; a few have none (the module's table was full) and their
+ * records hold their format's address.  A site's records mostly come from
+ * one caller, its first; some from others (a site in an inline function).
+ * Some sites never record: their caller is 0x0 and "".
  *
  * PREFIX.txt is the expected output of frec-decode: the generator knows
  * what every address holds, names symbols with its own lookup (a linear
  * scan, written apart from frec-decode's) and formats lines with
- * kmod/frec_format.c, as the module does.  --bad adds events with a bad
- * format, --missing events whose format is not in the formats file (the
- * text is then frec-decode's stand-in), --unknown entries of a type no
- * decoder knows, --swap writes the dump in the other byte order.
+ * kmod/frec_format.c, as the module does.  PREFIX.nokallsyms.txt is the
+ * expected output without kallsyms (-n): the callers (and %pS arguments)
+ * that are some site's first caller named as PREFIX.sites names them,
+ * every other address as an address.  --bad adds events with a bad
+ * format, --missing events whose format or site id is in neither file
+ * (the text is then frec-decode's stand-in), --unknown entries of a type
+ * no decoder knows, --swap writes the dump in the other byte order.
  *
  * Records are numbered per (ring, CPU) from 1, as the module numbers them,
  * or from one counter shared by all with --global (the rings are then
@@ -125,6 +135,37 @@ static const char *const texts[] = {
 };
 
 #define NR_TEXTS	(sizeof(texts) / sizeof(texts[0]))
+
+/* What frec_printk() sites of the log ring were called with. */
+static struct gen_format printk_formats[] = {
+	{ .fmt = "%s" }, { .fmt = "log: %s\n" }, { .fmt = "%s %d" },
+};
+
+#define NR_PRINTK_FORMATS	(sizeof(printk_formats) / sizeof(printk_formats[0]))
+
+/*
+ * A call site: its format (gf, an event's or a frec_printk()'s), where it
+ * is, and its id (0: none, its records hold its format's address).
+ * @home is the caller most of its records come from; @first the caller of
+ * its first record, 0 until it records.
+ */
+struct gen_site {
+	unsigned int id;
+	const struct gen_format *gf;
+	bool printk;
+	unsigned int level;
+	unsigned int line;
+	const char *module;
+	char file[48];
+	char function[32];
+	u64 home;
+	u64 first;
+	char first_symbol[96];
+};
+
+#define GEN_SITES_MAX	128
+static struct gen_site sites[GEN_SITES_MAX];
+static unsigned int nr_sites, nr_site_ids;
 
 struct gen_ring {
 	unsigned int id;
@@ -303,6 +344,10 @@ static void place_strings(void)
 		bad_formats[i].addr = addr;
 		addr += (strlen(bad_formats[i].fmt) + 8) & ~7ULL;
 	}
+	for (i = 0; i < NR_PRINTK_FORMATS; i++) {
+		printk_formats[i].addr = addr;
+		addr += (strlen(printk_formats[i].fmt) + 8) & ~7ULL;
+	}
 	addr = 0xffffffff82000000ULL;	/* %s literals in vmlinux rodata */
 	for (i = 0; i < NR_STRINGS; i++) {
 		strings[i].addr = addr;
@@ -328,18 +373,147 @@ static int gen_string(void *ctx, char *buf, size_t size, u64 addr)
 	return -1;
 }
 
-static void write_quoted_line(FILE *f, u64 addr, const char *s)
+/* @s in quotes, quoted as the module's formats and sites files quote it. */
+static void write_quoted(FILE *f, const char *s)
 {
 	char chunk[64];
 	size_t used, n;
 
-	fprintf(f, "0x%llx : \"", (unsigned long long)addr);
+	fputc('"', f);
 	while (*s) {
 		n = frec_format_quote(chunk, sizeof(chunk), s, &used);
 		fwrite(chunk, 1, n, f);
 		s += used;
 	}
-	fputs("\"\n", f);
+	fputc('"', f);
+}
+
+static void write_quoted_line(FILE *f, u64 addr, const char *s)
+{
+	fprintf(f, "0x%llx : ", (unsigned long long)addr);
+	write_quoted(f, s);
+	fputc('\n', f);
+}
+
+/* ---- call sites ------------------------------------------------------------ */
+
+static struct gen_site *add_site(const struct gen_format *gf, bool printk, bool id)
+{
+	static const char *const mods[] = { "frec_hanoi", "", "nvme", "frec" };
+	struct gen_site *site = &sites[nr_sites++];
+	unsigned int n = nr_sites;
+
+	site->id = id ? ++nr_site_ids : 0;
+	site->gf = gf;
+	site->printk = printk;
+	site->level = 1 + n % 5;
+	site->line = 10 + 7 * n;
+	site->module = mods[n % 4];
+	/* now and then a path that needs quoting */
+	snprintf(site->file, sizeof(site->file), n % 9 ? "drivers/gen/site_%u.c" :
+		 "drivers/\"gen\" \\ %u.c", n);
+	snprintf(site->function, sizeof(site->function), "site_fn_%u", n);
+	site->home = pick_caller();
+	return site;
+}
+
+/*
+ * A site per format with an id, a second for some (one format used in two
+ * places), and some without (the table was full): for events, bad formats
+ * and frec_printk() formats; and two sites that never record.
+ */
+static void make_sites(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_GOOD_FORMATS; i++) {
+		add_site(&formats[i], false, true);
+		if (i % 4 == 1)
+			add_site(&formats[i], false, true);
+		if (i % 7 == 3)
+			add_site(&formats[i], false, false);
+	}
+	for (i = 0; i < sizeof(bad_formats) / sizeof(bad_formats[0]); i++)
+		add_site(&bad_formats[i], false, i != 1);
+	for (i = 0; i < NR_PRINTK_FORMATS; i++)
+		add_site(&printk_formats[i], true, i != 2);
+	add_site(&formats[0], false, true);
+	add_site(&printk_formats[0], true, true);
+}
+
+/* A site of format @gf (an event's), or of a frec_printk() if @gf is NULL. */
+static struct gen_site *pick_site(const struct gen_format *gf)
+{
+	struct gen_site *site;
+
+	/* the last two sites never record */
+	do
+		site = &sites[rnd_below(nr_sites - 2)];
+	while (gf ? site->gf != gf : !site->printk);
+	return site;
+}
+
+/* A record's caller: its site's home mostly, and the first one it records. */
+static u64 site_caller(struct gen_site *site)
+{
+	u64 caller = rnd_below(10) ? site->home : pick_caller();
+
+	if (!site->first) {
+		site->first = caller;
+		/* named as the module's dump names a caller */
+		if (gen_symbol(NULL, site->first_symbol, sizeof(site->first_symbol),
+			       caller, 'S') < 0)
+			snprintf(site->first_symbol, sizeof(site->first_symbol), "0x%llx",
+				 (unsigned long long)caller);
+	}
+	return caller;
+}
+
+/* The record's site word: the site's id, or its format's address. */
+static u64 site_word(const struct gen_site *site)
+{
+	return site->id ? site->id : site->gf->addr;
+}
+
+/* PREFIX.sites, as the module's debugfs sites file: sites with ids only. */
+static void write_sites(FILE *f)
+{
+	static const char *const levels[] = { "", "err", "warn", "info", "debug", "trace" };
+	const struct gen_site *site;
+	unsigned int id, i;
+
+	fputs("# id level line \"module\" \"file\" \"function\" 0xcaller "
+	      "\"caller symbol\" \"format\"\n", f);
+	for (id = 1; id <= nr_site_ids; id++) {
+		for (i = 0, site = sites; site->id != id; site = &sites[++i])
+			;
+		fprintf(f, "%u %s %u ", id, levels[site->level], site->line);
+		write_quoted(f, site->module);
+		fputc(' ', f);
+		write_quoted(f, site->file);
+		fputc(' ', f);
+		write_quoted(f, site->function);
+		fprintf(f, " 0x%llx ", (unsigned long long)site->first);
+		write_quoted(f, site->first_symbol);
+		fputc(' ', f);
+		write_quoted(f, site->gf->fmt);
+		fputc('\n', f);
+	}
+}
+
+/*
+ * The expected symbol without kallsyms: a caller's form ('S') of an
+ * address that is some site's first caller, as the sites file names it;
+ * nothing else resolves.
+ */
+static int gen_site_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
+{
+	unsigned int i;
+
+	for (i = 0; ext == 'S' && addr && i < nr_sites; i++)
+		if (sites[i].id && sites[i].first == addr)
+			return snprintf(buf, size, "%s", sites[i].first_symbol);
+	return -1;
 }
 
 /* ---- the raw dump ------------------------------------------------------- */
@@ -415,7 +589,7 @@ static void write_record(FILE *f, const struct frec_raw_record *rec,
 	r.head.bytes = out32((__u32)bytes);
 	r.seq = out64(rec->seq);
 	r.ts = out64(rec->ts);
-	r.fmt = out64(rec->fmt);
+	r.site = out64(rec->site);
 	r.caller = out64(rec->caller);
 	r.ring = out32(rec->ring);
 	r.cpu = out32(rec->cpu);
@@ -449,8 +623,8 @@ static u64 pick_arg(char k)
 			return rnd_below(2) ? 0 : 0xffffffffc0deadULL;	/* (null), (efault) */
 		s = &strings[rnd_below(NR_STRINGS)];
 		return s->addr + (rnd_below(4) ? 0 : rnd_below((unsigned int)strlen(s->s) + 1));
-	case 'S':
-		return pick_caller();
+	case 'S':	/* now and then a site's caller: %pS names it, %ps not */
+		return rnd_below(3) ? pick_caller() : sites[rnd_below(nr_sites)].home;
 	case 'p':
 		return 0xffff888000000000ULL + (rnd() & 0xffffffffULL);
 	default:
@@ -477,10 +651,15 @@ static FILE *open_out(const char *prefix, const char *ext)
 
 #define NR_RINGS	(sizeof(rings) / sizeof(rings[0]))
 
+/*
+ * A record: @gf is an event's format, NULL for text; @missing says its
+ * site word is in neither file.
+ */
 struct gen_rec {
 	struct frec_raw_record rec;
 	struct gen_ring *ring;
 	const struct gen_format *gf;
+	bool missing;
 	const char *text;
 };
 
@@ -584,11 +763,11 @@ static size_t gen_line(char *line, size_t size, char *msg, size_t msg_size,
 	if (g->text) {
 		fr.text = g->text;
 		fr.text_len = rec->len;
-	} else if (rec->fmt != g->gf->addr) {
+	} else if (g->missing) {
 		/* frec-decode's stand-in for a format it does not have */
 		len = (size_t)snprintf(msg, msg_size,
 			"[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
-			(unsigned long long)rec->fmt,
+			(unsigned long long)rec->site,
 			(unsigned long long)rec->args[0],
 			(unsigned long long)rec->args[1],
 			(unsigned long long)rec->args[2],
@@ -672,11 +851,14 @@ int main(int argc, char **argv)
 	static const struct frec_format_env env = {
 		.symbol = gen_symbol, .string = gen_string,
 	};
+	static const struct frec_format_env env_sites = {
+		.symbol = gen_site_symbol, .string = gen_string,
+	};
 	static char line[FREC_FORMAT_LINE_MAX], msg[256];
 	struct gen_cpu *cpus;
 	struct gen_rec *recs;
 	unsigned long long *seqs;
-	FILE *raw, *fmts, *ksyms, *txt = NULL;
+	FILE *raw, *fmts, *ksyms, *txt = NULL, *ntxt = NULL;
 	unsigned long long n, nr_recs = 0;
 	unsigned int i, a;
 	size_t len;
@@ -733,6 +915,7 @@ int main(int argc, char **argv)
 
 	make_symbols();
 	place_strings();
+	make_sites();
 	ksyms = open_out(argv[optind], "kallsyms");
 	for (i = 0; i < nr_syms; i++)
 		fprintf(ksyms, "%016llx %c %s%s%s%s\n", (unsigned long long)syms[i].addr,
@@ -744,6 +927,8 @@ int main(int argc, char **argv)
 		write_quoted_line(fmts, formats[i].addr, formats[i].fmt);
 	for (i = 0; i < sizeof(bad_formats) / sizeof(bad_formats[0]); i++)
 		write_quoted_line(fmts, bad_formats[i].addr, bad_formats[i].fmt);
+	for (i = 0; i < NR_PRINTK_FORMATS; i++)
+		write_quoted_line(fmts, printk_formats[i].addr, printk_formats[i].fmt);
 	for (i = 0; i < NR_STRINGS; i++)
 		write_quoted_line(fmts, strings[i].addr, strings[i].s);
 	fclose(fmts);
@@ -761,6 +946,7 @@ int main(int argc, char **argv)
 		struct gen_rec *g = &recs[nr_recs];
 		struct frec_raw_record *rec = &g->rec;
 		const struct gen_format *gf = NULL;
+		struct gen_site *site;
 		unsigned int r = rnd_below(NR_RINGS);
 		struct gen_ring *ring = &rings[r];
 		unsigned int cpu = rnd_below(opt_cpus);
@@ -772,8 +958,8 @@ int main(int argc, char **argv)
 		rec->ts = cpus[cpu].ts;
 		rec->cpu = cpu;
 		rec->ring = ring->id;
-		rec->caller = pick_caller();
 		if (ring->kind == 1) {
+			site = pick_site(NULL);
 			rec->head.type = FREC_RAW_TEXT;
 			text = texts[rnd_below(NR_TEXTS)];
 			rec->len = (__u32)strlen(text);
@@ -789,11 +975,17 @@ int main(int argc, char **argv)
 				cpus[cpu].depth++;
 			else if (gf == &formats[3] && cpus[cpu].depth)
 				cpus[cpu].depth--;
-			rec->fmt = gf->addr;
+			site = pick_site(gf);
 			for (a = 0; gf->kinds[a] && a < FREC_EVENT_MAX_ARGS; a++)
 				rec->args[a] = pick_arg(gf->kinds[a]);
-			if (opt_missing && !rnd_below(40))
-				rec->fmt = 0xffffffffc0f00000ULL + 8 * rnd_below(4);
+		}
+		rec->caller = site_caller(site);
+		rec->site = site_word(site);
+		/* a format address, or a site id, that neither file has */
+		if (!text && opt_missing && !rnd_below(40)) {
+			rec->site = rnd_below(2) ? 0xffffffffc0f00000ULL + 8 * rnd_below(4) :
+				    nr_site_ids + 1 + rnd_below(4);
+			g->missing = true;
 		}
 		g->ring = ring;
 		g->gf = gf;
@@ -822,20 +1014,33 @@ int main(int argc, char **argv)
 	if (!opt_shuffle)
 		for (n = 0; n < nr_recs; n++)
 			write_gen_rec(raw, &recs[n]);
+	/* every site has recorded now: its first caller is known */
+	fmts = open_out(argv[optind], "sites");
+	write_sites(fmts);
+	if (fclose(fmts)) {
+		perror("frec-gen");
+		return 1;
+	}
 	if (opt_expected) {
 		txt = open_out(argv[optind], "txt");
+		ntxt = open_out(argv[optind], "nokallsyms.txt");
 		fprintf(txt, FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
+			frec_format_order(raw_flags()));
+		fprintf(ntxt, FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
 			frec_format_order(raw_flags()));
 		for (n = 0; n < nr_recs; n++) {
 			len = gen_line(line, sizeof(line), msg, sizeof(msg), &recs[n], &env);
 			fwrite(line, 1, len, txt);
+			len = gen_line(line, sizeof(line), msg, sizeof(msg), &recs[n],
+				       &env_sites);
+			fwrite(line, 1, len, ntxt);
 		}
 		write_stats(argv[optind], recs, nr_recs);
 	}
 	free(recs);
 	free(seqs);
 	free(cpus);
-	if (fclose(raw) || (txt && fclose(txt))) {
+	if (fclose(raw) || (txt && fclose(txt)) || (ntxt && fclose(ntxt))) {
 		perror("frec-gen");
 		return 1;
 	}

@@ -5,6 +5,7 @@
  *   raw.c          reads the raw dump (uapi/frec_raw.h) front to back
  *   addr_table.c   a text file's lines as a table sorted by address
  *   formats.c      the formats file: address -> format or %s string
+ *   sites.c        the sites file: site id -> format, and caller names
  *   kallsyms.c     the symbol table: address -> "sym+0xoff/0xsize [mod]"
  *   decode.c       rings, per-(ring, CPU) sources and their checks, the
  *                  merge (kmod/lib/frec_merge.c), the filter
@@ -39,7 +40,7 @@
 #define FREC_DECODE_RINGS_MAX	65536		/* ring entries in a dump */
 #define FREC_DECODE_CPUS_MAX	65536		/* CPU numbers 0..this-1 */
 #define FREC_DECODE_HEADER_MAX	4096		/* header_bytes */
-#define FREC_DECODE_FILE_MAX	(256u << 20)	/* formats, kallsyms */
+#define FREC_DECODE_FILE_MAX	(256u << 20)	/* formats, sites, kallsyms */
 
 /* Exit codes. */
 #define FREC_EXIT_OK		0	/* decoded to the end */
@@ -125,8 +126,11 @@ typedef int (*frec_addr_line_fn)(void *ctx, void *entry, const char *s, size_t l
 
 void *frec_addr_table_read(const char *data, size_t len, size_t size, size_t *nr,
 			   frec_addr_line_fn line, void *ctx, struct frec_err *err);
+void frec_addr_table_sort(void *entries, size_t nr, size_t size);
 void *frec_addr_table_find(const void *entries, size_t nr, size_t size, u64 addr);
 size_t frec_addr_parse_hex(const char *s, size_t len, u64 *addr);
+int frec_addr_unquote(char *block, size_t *used, const char *q, size_t n,
+		      size_t *off, size_t *len);
 
 /* ---- formats.c ------------------------------------------------------- */
 
@@ -149,6 +153,62 @@ const char *frec_formats_symbol(const struct frec_formats *t, u64 addr);
 bool *frec_formats_checked(const struct frec_formats *t, u64 addr);
 int frec_formats_string(void *ctx, char *buf, size_t size, u64 addr);
 void frec_formats_free(struct frec_formats *t);
+
+/* ---- sites.c --------------------------------------------------------- */
+
+/**
+ * struct frec_site - a call site: one line of the sites file
+ * @key: key.addr is the site's id, key.line its line in the file.
+ * @caller: the caller address of the first record the site stored, 0 if
+ *	it stored none.
+ * @level: the level written at the call, as enum frec_level numbers it
+ *	(include/frec.h): 1 err, 2 warn, 3 info, 4 debug, 5 trace.
+ * @line: the line of the call in @file.
+ * @module: the module's name.
+ * @file: the source file.
+ * @function: the function.
+ * @caller_symbol: @caller as the dump prints a caller; "" if none.
+ * @format: the format (a frec_printk() site's too; its records hold text).
+ * @checked: the decoder has checked @format (and reported it if bad).
+ */
+struct frec_site {
+	struct frec_addr_key key;
+	u64 caller;
+	unsigned int level;
+	unsigned int line;
+	const char *module;
+	const char *file;
+	const char *function;
+	const char *caller_symbol;
+	const char *format;
+	bool checked;
+};
+
+/* The level words of the sites file, by enum frec_level; [0] is NULL. */
+extern const char *const frec_site_levels[6];
+
+/**
+ * struct frec_sites - the sites file
+ * @sites: one per line, sorted by id.
+ * @nr: how many.
+ * @callers: the sites with a caller and its symbol, sorted by caller
+ *	address, one per address (the lowest id's).
+ * @nr_callers: how many.
+ * @text: the unquoted strings, each NUL-terminated.
+ */
+struct frec_sites {
+	struct frec_site *sites;
+	size_t nr;
+	struct frec_site_caller *callers;
+	size_t nr_callers;
+	char *text;
+};
+
+int frec_sites_parse(struct frec_sites *t, const char *data, size_t len,
+		     struct frec_err *err);
+struct frec_site *frec_sites_find(const struct frec_sites *t, u64 id);
+const char *frec_sites_caller(const struct frec_sites *t, u64 addr);
+void frec_sites_free(struct frec_sites *t);
 
 /* ---- kallsyms.c ------------------------------------------------------ */
 
@@ -242,8 +302,9 @@ struct frec_source {
 };
 
 /**
- * struct frec_missing - a format address found missing, and reported
- * @addr: the address.
+ * struct frec_missing - a site id or format address found missing, and
+ *	reported
+ * @addr: the site word.
  * @used: this slot holds one.
  */
 struct frec_missing {
@@ -258,7 +319,6 @@ struct frec_missing {
  * @msg: the message alone (frec_format_message(), or the text), raw.
  * @msg_len: its length.
  * @caller: the caller as a line names it.
- * @fmt_addr: an event's format address, 0 for text.
  * @delta: ns since the previous printed record, if opts.deltas.
  * @line_len: the text line is in the decoder's line buffer already (the
  *	filter's text= term read it), this long; 0 if not.
@@ -269,7 +329,6 @@ struct frec_decoded {
 	const char *msg;
 	size_t msg_len;
 	const char *caller;
-	u64 fmt_addr;
 	long long delta;
 	size_t line_len;
 };
@@ -278,6 +337,7 @@ struct frec_decoded {
  * struct frec_decoder - one decoding run
  * @opts: what to print.
  * @formats: the formats table.
+ * @sites: the sites table.
  * @kallsyms: the symbol table, or NULL.
  * @out: where output goes.
  * @errs: where warnings go, NULL for none (fuzzing).
@@ -290,7 +350,8 @@ struct frec_decoded {
  * @depth: JSON: open begin/end slices per track, plus one: 0 is a track
  *	not seen yet.
  * @depth_cap: its size.
- * @missing: format addresses reported missing (open addressing).
+ * @missing: site ids and format addresses reported missing (open
+ *	addressing).
  * @nr_missing: how many.
  * @events: JSON: events written, for the commas between them.
  * @stored: the records read, in the dump's order.
@@ -304,6 +365,8 @@ struct frec_decoded {
  * @nr_sources: sources in it.
  * @raw_flags: the dump header's flags.
  * @order: the order the records are merged in, frec_format_order()'s name.
+ * @site: the site of the record being printed, if its site word is an id
+ *	the sites file has; else NULL.
  * @prev_ts: timestamp of the last record printed.
  * @printed: records printed.
  * @records: records read.
@@ -316,6 +379,7 @@ struct frec_decoded {
 struct frec_decoder {
 	struct frec_decode_opts opts;
 	struct frec_formats *formats;
+	struct frec_sites *sites;
 	struct frec_kallsyms *kallsyms;
 	FILE *out;
 	FILE *errs;
@@ -341,6 +405,7 @@ struct frec_decoder {
 	size_t nr_sources;
 	unsigned int raw_flags;
 	const char *order;
+	struct frec_site *site;
 	u64 prev_ts;
 	unsigned long long printed;
 	unsigned long long records;
@@ -417,7 +482,7 @@ void frec_write_delta(struct frec_decoder *d, long long delta);
 
 void frec_decoder_init(struct frec_decoder *d,
 		       const struct frec_decode_opts *opts,
-		       struct frec_formats *formats,
+		       struct frec_formats *formats, struct frec_sites *sites,
 		       struct frec_kallsyms *kallsyms, FILE *out, FILE *errs);
 int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name);
 void frec_decoder_free(struct frec_decoder *d);

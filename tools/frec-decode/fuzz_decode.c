@@ -5,15 +5,19 @@
  * The first byte picks what the rest is fed to:
  *
  *   0-5  a raw dump, decoded to text, JSON or CSV (byte % 3), with and
- *        without deltas, against a small fixed formats and kallsyms table;
+ *        without deltas, against a small fixed formats, sites and kallsyms
+ *        table;
  *        5 through a filter with ring globs, CPUs and text; a first byte
- *        of 100 or more (its last digit 0-5) prints --stats instead
+ *        of 110 or more (its remainder by 11 0-5) prints --stats instead
  *   6    a formats file, then lookups of addresses taken from its bytes
  *   7    a kallsyms file, then lookups of addresses taken from its bytes
  *   8    a format string, formatted with arguments taken from its bytes
  *   9    a filter line (kmod/lib/frec_filter.c): parsed; if it parses,
  *        its print must parse back to the same filter (abort() if not),
  *        and it is matched against rings, CPUs, numbers and a line
+ *   10   a sites file, then lookups of ids and callers taken from its bytes
+ *
+ * (the first byte modulo 11 picks the mode)
  *
  * Output goes to /dev/null; a crash, a sanitizer report, a leak or a hang
  * is what is looked for.
@@ -36,6 +40,13 @@ static const char fuzz_formats[] =
 	"0xffffffff82000000 : \"alpha\"\n"
 	"0xffffffff82000008 : \"a string\\twith a tab\\n\"\n";
 
+/* Sites 1 to 3, two naming callers the kallsyms table has too. */
+static const char fuzz_sites[] =
+	"1 info 1 \"frec\" \"f.c\" \"fn\" 0xffffffffc0a00010 \"frec_fn+0x10/0x100 [frec]\" "
+	"\"irq %d status %#lx %pS\"\n"
+	"2 err 2 \"\" \"g.c\" \"g\" 0x0 \"\" \"> work %s\"\n"
+	"3 trace 3 \"\" \"h.c\" \"h\" 0xffffffff81000104 \"do_work+0x4/0x300\" \"bad %y\"\n";
+
 static const char fuzz_kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
 	"ffffffff81000000 T _stext\n"
@@ -57,7 +68,7 @@ static u64 fuzz_u64(const uint8_t *data, size_t size, size_t at)
 }
 
 static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
-		     bool stats, struct frec_formats *formats,
+		     bool stats, struct frec_formats *formats, struct frec_sites *sites,
 		     struct frec_kallsyms *kallsyms, FILE *devnull)
 {
 	static struct frec_decoder d;
@@ -78,7 +89,7 @@ static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 	in = fmemopen((void *)data, size, "rb");
 	if (!in)
 		return;
-	frec_decoder_init(&d, &opts, formats, kallsyms, devnull, NULL);
+	frec_decoder_init(&d, &opts, formats, sites, kallsyms, devnull, NULL);
 	frec_decode_stream(&d, in, "fuzz");
 	frec_decoder_free(&d);
 	fclose(in);
@@ -114,6 +125,30 @@ static void fuzz_formats_file(const uint8_t *data, size_t size)
 					    strtoull(hex, NULL, 16) + i % 5);
 	}
 	frec_formats_free(&t);
+}
+
+static void fuzz_sites_file(const uint8_t *data, size_t size)
+{
+	struct frec_sites t;
+	struct frec_err err;
+	size_t i;
+
+	if (!frec_sites_parse(&t, (const char *)data, size, &err))
+		for (i = 0; i < size; i += 8) {
+			u64 a = fuzz_u64(data, size, i);
+
+			frec_sites_find(&t, a % 64);
+			frec_sites_find(&t, a);
+			frec_sites_caller(&t, a);
+		}
+	for (i = 0; i < t.nr; i++) {	/* hits: the lines' own ids and callers */
+		const struct frec_site *s = frec_sites_find(&t, t.sites[i].key.addr);
+
+		if (!s || s->key.addr != t.sites[i].key.addr)
+			abort();	/* every id listed is found */
+		frec_sites_caller(&t, t.sites[i].caller);
+	}
+	frec_sites_free(&t);
 }
 
 static void fuzz_kallsyms_file(const uint8_t *data, size_t size)
@@ -222,6 +257,7 @@ static void fuzz_filter_line(const uint8_t *data, size_t size)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct frec_formats formats;
+	static struct frec_sites sites;
 	static struct frec_kallsyms kallsyms;
 	static FILE *devnull;
 	struct frec_err err;
@@ -230,12 +266,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devnull = fopen("/dev/null", "w");
 		if (!devnull ||
 		    frec_formats_parse(&formats, fuzz_formats, strlen(fuzz_formats), &err) ||
+		    frec_sites_parse(&sites, fuzz_sites, strlen(fuzz_sites), &err) ||
 		    frec_kallsyms_parse(&kallsyms, fuzz_kallsyms, strlen(fuzz_kallsyms), &err))
 			abort();
 	}
 	if (!size)
 		return 0;
-	switch (data[0] % 10) {
+	switch (data[0] % 11) {
 	case 6:
 		fuzz_formats_file(data + 1, size - 1);
 		break;
@@ -248,9 +285,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 9:
 		fuzz_filter_line(data + 1, size - 1);
 		break;
+	case 10:
+		fuzz_sites_file(data + 1, size - 1);
+		break;
 	default:
-		fuzz_raw(data + 1, size - 1, data[0] % 10, data[0] >= 100, &formats,
-			 &kallsyms, devnull);
+		fuzz_raw(data + 1, size - 1, data[0] % 11, data[0] >= 110, &formats,
+			 &sites, &kallsyms, devnull);
 	}
 	return 0;
 }

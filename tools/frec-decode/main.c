@@ -13,6 +13,7 @@
 
 #define FREC_DECODE_VERSION	"0.1"
 #define DEFAULT_FORMATS		"/sys/kernel/debug/frec/formats"
+#define DEFAULT_SITES		"/sys/kernel/debug/frec/sites"
 #define DEFAULT_KALLSYMS	"/proc/kallsyms"
 
 static const char usage_text[] =
@@ -21,8 +22,10 @@ static const char usage_text[] =
 "by cat /sys/kernel/debug/frec/raw, into the dump's text, JSON or CSV.\n"
 "\n"
 "  -f, --formats=FILE    the formats table (default " DEFAULT_FORMATS ")\n"
+"  -s, --sites=FILE      the call sites (default " DEFAULT_SITES ")\n"
 "  -k, --kallsyms=FILE   the symbol table (default " DEFAULT_KALLSYMS ")\n"
-"  -n, --no-kallsyms     print callers and %pS as addresses\n"
+"  -n, --no-kallsyms     print callers and %pS as addresses, except those\n"
+"                        the sites and formats files name\n"
 "  -o, --output=FILE     write to FILE instead of standard output\n"
 "  -F, --format=FORMAT   text (the module's dump, the default), json\n"
 "                        (Chrome trace events, for ui.perfetto.dev) or csv\n"
@@ -34,7 +37,7 @@ static const char usage_text[] =
 "                        may be given again)\n"
 "  -c, --cpu=LIST        cpu=LIST: these CPUs, e.g. 0,2,4-7 (may be given\n"
 "                        again)\n"
-"  -s, --seq=FROM-TO     seq=FROM-TO: seq from FROM to TO, inclusive\n"
+"      --seq=FROM-TO     seq=FROM-TO: seq from FROM to TO, inclusive\n"
 "                        (100-, -200, 150)\n"
 "  -t, --time=FROM-TO    time=FROM-TO: timestamps from FROM to TO seconds\n"
 "                        (12.5-13.000250, 12.5-, -13)\n"
@@ -49,7 +52,8 @@ static const char usage_text[] =
 "  frec-decode: FILE: offset N: WHAT\n"
 "Exit status: 0 decoded; 1 bad input, unreadable file or write error;\n"
 "2 bad usage, or a filter naming a ring the dump does not have; 3 decoded\n"
-"to the end, with warnings (bad or missing formats, no readable kallsyms).\n";
+"to the end, with warnings (bad or missing formats or sites, no readable\n"
+"formats, sites or kallsyms file).\n";
 
 static void die_usage(const char *fmt, const char *arg)
 {
@@ -206,16 +210,23 @@ static int parse_formats(void *t, const char *data, size_t len,
 	return frec_formats_parse(t, data, len, err);
 }
 
+static int parse_sites(void *t, const char *data, size_t len,
+		       struct frec_err *err)
+{
+	return frec_sites_parse(t, data, len, err);
+}
+
 static int parse_kallsyms(void *k, const char *data, size_t len,
 			  struct frec_err *err)
 {
 	return frec_kallsyms_parse(k, data, len, err);
 }
 
-enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS };
+enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_SEQ };
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
+	{ "sites", required_argument, NULL, 's' },
 	{ "kallsyms", required_argument, NULL, 'k' },
 	{ "no-kallsyms", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
@@ -224,7 +235,7 @@ static const struct option long_options[] = {
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "ring", required_argument, NULL, 'r' },
 	{ "cpu", required_argument, NULL, 'c' },
-	{ "seq", required_argument, NULL, 's' },
+	{ "seq", required_argument, NULL, OPT_SEQ },
 	{ "time", required_argument, NULL, 't' },
 	{ "delta", no_argument, NULL, 'd' },
 	{ "stats", no_argument, NULL, OPT_STATS },
@@ -238,21 +249,27 @@ int main(int argc, char **argv)
 	struct frec_decode_opts opts = { 0 };
 	struct filter_opts filter = { 0 };
 	const char *formats_path = DEFAULT_FORMATS, *kallsyms_path = DEFAULT_KALLSYMS;
+	const char *sites_path = DEFAULT_SITES;
 	const char *out_path = NULL, *in_path = "-", *in_name;
 	bool formats_named = false, kallsyms_named = false, use_kallsyms = true;
-	bool missing, warned = false;
+	bool sites_named = false, missing, warned = false;
 	struct frec_formats formats = { 0 };
+	struct frec_sites sites = { 0 };
 	struct frec_kallsyms kallsyms = { 0 };
 	struct frec_decoder *d;
 	FILE *in = stdin, *out = stdout;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "f:k:no:F:r:c:s:t:dhV", long_options,
+	while ((c = getopt_long(argc, argv, "f:s:k:no:F:r:c:t:dhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			formats_path = optarg;
 			formats_named = true;
+			break;
+		case 's':
+			sites_path = optarg;
+			sites_named = true;
 			break;
 		case 'k':
 			kallsyms_path = optarg;
@@ -293,9 +310,9 @@ int main(int argc, char **argv)
 		case 'c':
 			filter.cpu = append(filter.cpu, ",", shorthand(optarg));
 			break;
-		case 's':
+		case OPT_SEQ:
 		case 't':
-			filter.terms = append(filter.terms, " ", c == 's' ? "seq=" : "time=");
+			filter.terms = append(filter.terms, " ", c == 't' ? "time=" : "seq=");
 			filter.terms = append(filter.terms, "", shorthand(optarg));
 			break;
 		case 'd':
@@ -324,6 +341,9 @@ int main(int argc, char **argv)
 
 	ret = FREC_EXIT_INPUT;
 	if (!load_table(formats_path, formats_named, &missing, &formats, parse_formats))
+		goto out_tables;
+	warned |= missing;
+	if (!load_table(sites_path, sites_named, &missing, &sites, parse_sites))
 		goto out_tables;
 	warned |= missing;
 	if (use_kallsyms) {
@@ -366,7 +386,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "frec-decode: out of memory\n");
 		goto out_out;
 	}
-	frec_decoder_init(d, &opts, &formats, use_kallsyms ? &kallsyms : NULL,
+	frec_decoder_init(d, &opts, &formats, &sites, use_kallsyms ? &kallsyms : NULL,
 			  out, stderr);
 	ret = frec_decode_stream(d, in, in_name);
 	if (ret == FREC_EXIT_OK && warned)
@@ -383,6 +403,7 @@ out_in:
 		fclose(in);
 out_tables:
 	frec_formats_free(&formats);
+	frec_sites_free(&sites);
 	frec_kallsyms_free(&kallsyms);
 	return ret;
 }

@@ -199,7 +199,7 @@ static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
 	memcpy(rec, r->entry, sizeof(*rec));
 	rec->seq = raw_get64(r, rec->seq);
 	rec->ts = raw_get64(r, rec->ts);
-	rec->fmt = raw_get64(r, rec->fmt);
+	rec->site = raw_get64(r, rec->site);
 	rec->caller = raw_get64(r, rec->caller);
 	rec->ring = raw_get32(r, rec->ring);
 	rec->cpu = raw_get32(r, rec->cpu);

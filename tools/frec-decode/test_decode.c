@@ -128,6 +128,148 @@ static void formats_symbols_are_names_not_strings(struct ht_case *c)
 			     "0x10 listed on line 1 with another string");
 }
 
+/* ---- sites -------------------------------------------------------------- */
+
+/* A sites file as the module writes it, and what a reader may meet. */
+static const char small_sites[] =
+	"# frec sites: <id> <level> <line> \"<module>\" \"<file>\" ...\n"
+	"1 info 57 \"frec_hanoi\" \"/src/frec/kmod/samples/frec_hanoi.c\" \"hanoi_move\" "
+	"0xffffffffc0a0109a \"hanoi_move+0x1a/0x80 [frec_hanoi]\" \"disk %u from %c to %c\"\n"
+	"2 err 3 \"\" \"a \\\"q\\\" \\\\ b\" \"fn\" 0x0 \"\" \"tab\\there\\n\"\n"
+	"\n"
+	"#3 is below, out of order\n"
+	"4 trace 4294967295 \"m\" \"f\" \"g\" 0xffffffffc0a0109a \"other+0x0/0x10\" \"x\"\n"
+	"5 debug 0 \"m\" \"f\" \"g\" 0xFFFFFFFF81000010 \"do_work+0x10/0x80\" \"y %d\"\n"
+	"3 warn 1 \"m\" \"f\" \"g\" 0x1234 \"\" \"z\"";
+
+static void sites_parse_and_find(struct ht_case *c)
+{
+	static const char sparse[] =
+		"20 info 1 \"m\" \"f\" \"g\" 0x0 \"\" \"b\"\n"
+		"10 info 1 \"m\" \"f\" \"g\" 0x0 \"\" \"a\"\n";
+	struct frec_sites t;
+	struct frec_err err;
+	const struct frec_site *s;
+	const char *name;
+
+	HT_EXPECT_EQ(c, frec_sites_parse(&t, small_sites, strlen(small_sites), &err), 0);
+	HT_EXPECT_EQ(c, t.nr, 5);
+	s = frec_sites_find(&t, 1);
+	HT_EXPECT(c, s && s->key.addr == 1 && s->key.line == 2 && s->level == 3 &&
+		  s->line == 57 && !strcmp(s->module, "frec_hanoi") &&
+		  !strcmp(s->file, "/src/frec/kmod/samples/frec_hanoi.c") &&
+		  !strcmp(s->function, "hanoi_move") && s->caller == 0xffffffffc0a0109aULL &&
+		  !strcmp(s->caller_symbol, "hanoi_move+0x1a/0x80 [frec_hanoi]") &&
+		  !strcmp(s->format, "disk %u from %c to %c") && !s->checked, "site 1");
+	s = frec_sites_find(&t, 2);
+	HT_EXPECT(c, s && s->level == 1 && !strcmp(s->module, "") &&
+		  !strcmp(s->file, "a \"q\" \\ b") && !s->caller &&
+		  !strcmp(s->caller_symbol, "") && !strcmp(s->format, "tab\there\n"),
+		  "site 2: file \"%s\" format \"%s\"", s ? s->file : "", s ? s->format : "");
+	s = frec_sites_find(&t, 3);
+	HT_EXPECT(c, s && s->level == 2 && s->line == 1 && !strcmp(s->format, "z"), "site 3");
+	s = frec_sites_find(&t, 4);
+	HT_EXPECT(c, s && s->level == 5 && s->line == 4294967295U, "site 4");
+	s = frec_sites_find(&t, 5);
+	HT_EXPECT(c, s && s->level == 4 && !strcmp(frec_site_levels[s->level], "debug"),
+		  "site 5");
+	HT_EXPECT(c, !frec_sites_find(&t, 0) && !frec_sites_find(&t, 6) &&
+		  !frec_sites_find(&t, FREC_SITE_ID_LIMIT) && !frec_sites_find(&t, ~0ULL),
+		  "no such ids");
+	/* callers: the lowest id's name for an address; none for "" or 0 */
+	name = frec_sites_caller(&t, 0xffffffffc0a0109aULL);
+	HT_EXPECT(c, name && !strcmp(name, "hanoi_move+0x1a/0x80 [frec_hanoi]"), "%s", name);
+	name = frec_sites_caller(&t, 0xffffffff81000010ULL);
+	HT_EXPECT(c, name && !strcmp(name, "do_work+0x10/0x80"), "%s", name);
+	HT_EXPECT(c, !frec_sites_caller(&t, 0x1234) && !frec_sites_caller(&t, 0) &&
+		  !frec_sites_caller(&t, 0xffffffffc0a0109bULL), "no caller names");
+	frec_sites_free(&t);
+
+	/* ids need not be 1, 2, 3...: found by binary search */
+	HT_EXPECT_EQ(c, frec_sites_parse(&t, sparse, strlen(sparse), &err), 0);
+	s = frec_sites_find(&t, 10);
+	HT_EXPECT(c, s && !strcmp(s->format, "a"), "site 10");
+	s = frec_sites_find(&t, 20);
+	HT_EXPECT(c, s && !strcmp(s->format, "b"), "site 20");
+	HT_EXPECT(c, !frec_sites_find(&t, 1) && !frec_sites_find(&t, 2) &&
+		  !frec_sites_find(&t, 15), "between");
+	frec_sites_free(&t);
+	HT_EXPECT_EQ(c, frec_sites_parse(&t, "# nothing yet\n", 14, &err), 0);
+	HT_EXPECT(c, !t.nr && !frec_sites_find(&t, 1) && !frec_sites_caller(&t, 1), "empty");
+	frec_sites_free(&t);
+}
+
+static void expect_sites_error(struct ht_case *c, int line, const char *data,
+			       size_t len, unsigned long long where, const char *msg)
+{
+	struct frec_sites t;
+	struct frec_err err = { "", 0 };
+
+	HT_EXPECT(c, frec_sites_parse(&t, data, len, &err) == -1 && err.where == where &&
+		  strstr(err.msg, msg), "line %d: \"%s\": line %llu \"%s\", expected \"%s\"",
+		  line, data, err.where, err.msg, msg);
+	frec_sites_free(&t);
+}
+
+#define EXPECT_SITES_ERROR(c, data, where, msg) \
+	expect_sites_error(c, __LINE__, data, strlen(data), where, msg)
+
+/* The fields after the level and the line: module to format, good. */
+#define SITE_REST " \"m\" \"f\" \"g\" 0x10 \"s\" \"fmt\""
+
+static void sites_errors_name_the_line_and_field(struct ht_case *c)
+{
+	static const char nul[] = "1 info 1 \"m\" \"f\0x\" \"g\" 0x0 \"\" \"f\"\n";
+
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST "\nx info 1" SITE_REST, 2,
+			   "id 'x': not a decimal number");
+	EXPECT_SITES_ERROR(c, "-1 info 1" SITE_REST, 1, "id '-1': not a decimal number");
+	EXPECT_SITES_ERROR(c, " 1 info 1" SITE_REST, 1, "id '': not a decimal number");
+	EXPECT_SITES_ERROR(c, "0 info 1" SITE_REST, 1, "id 0: site ids start at 1");
+	EXPECT_SITES_ERROR(c, "16777216 info 1" SITE_REST, 1, "id 16777216: not below 16777216");
+	EXPECT_SITES_ERROR(c, "99999999999999999999999 info 1" SITE_REST, 1,
+			   "id 99999999999999999999999: not below 16777216");
+	EXPECT_SITES_ERROR(c, "#\n7 info 1" SITE_REST "\n\n7 info 1" SITE_REST, 4,
+			   "id 7: listed on line 2 already");
+	EXPECT_SITES_ERROR(c, "1 fatal 1" SITE_REST, 1,
+			   "level 'fatal': not err, warn, info, debug or trace");
+	EXPECT_SITES_ERROR(c, "1 INFO 1" SITE_REST, 1, "level 'INFO'");
+	EXPECT_SITES_ERROR(c, "1  info 1" SITE_REST, 1, "level '': not");
+	EXPECT_SITES_ERROR(c, "1 info x" SITE_REST, 1, "line 'x': not a decimal number");
+	EXPECT_SITES_ERROR(c, "1 info 4294967296" SITE_REST, 1,
+			   "line 4294967296: not below 4294967296");
+	EXPECT_SITES_ERROR(c, "1 info 1 m \"f\" \"g\" 0x10 \"s\" \"fmt\"", 1,
+			   "module: expected a quoted string");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\"x \"g\" 0x10 \"s\" \"fmt\"", 1,
+			   "file: a byte after the closing quote");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\" \"fmt", 1,
+			   "format: no closing quote");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\" \"fmt\\\"", 1,
+			   "format: no closing quote");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\\\" \"fmt\"", 1,
+			   "caller symbol: a byte after the closing quote");
+	expect_sites_error(c, __LINE__, nul, sizeof(nul) - 1, 1,
+			   "file: a NUL byte inside the string");
+	EXPECT_SITES_ERROR(c, "1", 1, "missing level");
+	EXPECT_SITES_ERROR(c, "1 info", 1, "missing line");
+	EXPECT_SITES_ERROR(c, "1 info 1", 1, "missing module");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\"", 1, "missing function");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\"", 1, "missing caller");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10", 1, "missing caller symbol");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\"\n", 1, "missing format");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x10 \"s\" ", 1,
+			   "format: expected a quoted string");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 10 \"s\" \"fmt\"", 1,
+			   "caller '10': not 0x and 1 to 16 hex digits");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x \"s\" \"fmt\"", 1, "caller '0x'");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x1g \"s\" \"fmt\"", 1, "caller '0x1g'");
+	EXPECT_SITES_ERROR(c, "1 info 1 \"m\" \"f\" \"g\" 0x12345678901234567 \"s\" \"fmt\"",
+			   1, "caller '0x12345678901234567'");
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST " \"more\"", 1, "a byte after the format");
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST " ", 1, "a byte after the format");
+	EXPECT_SITES_ERROR(c, "1 info 1" SITE_REST "x", 1, "format: a byte after the closing quote");
+}
+
 /* ---- kallsyms ----------------------------------------------------------- */
 
 static const char small_kallsyms[] =
@@ -351,16 +493,32 @@ static void dump_header(struct dump *d)
 	dump_header_as(d, FREC_RAW_CLOCK_SYNCED, FREC_RING_ORDER_CPU);
 }
 
-static void dump_event(struct dump *d, u64 seq, u64 ts, u64 fmt, u64 caller,
+static void dump_event(struct dump *d, u64 seq, u64 ts, u64 site, u64 caller,
 		       unsigned int cpu, u64 a0, u64 a1)
 {
 	struct frec_raw_record r = {
 		.head = { FREC_RAW_EVENT, sizeof(r) }, .seq = seq, .ts = ts,
-		.fmt = fmt, .caller = caller, .ring = 7, .cpu = cpu,
+		.site = site, .caller = caller, .ring = 7, .cpu = cpu,
 		.args = { a0, a1 },
 	};
 
 	dump_put(d, &r, sizeof(r));
+}
+
+static void dump_text(struct dump *d, u64 seq, u64 ts, u64 site, u64 caller,
+		      unsigned int cpu, const char *text)
+{
+	static const char pad[8];
+	size_t len = strlen(text);
+	struct frec_raw_record r = {
+		.head = { FREC_RAW_TEXT, (__u32)((sizeof(r) + len + 7) & ~(size_t)7) },
+		.seq = seq, .ts = ts, .site = site, .caller = caller, .ring = 7,
+		.cpu = cpu, .len = (__u32)len,
+	};
+
+	dump_put(d, &r, sizeof(r));
+	dump_put(d, text, len);
+	dump_put(d, pad, r.head.bytes - sizeof(r) - len);
 }
 
 static void raw_reader_reads_and_swaps(struct ht_case *c)
@@ -425,7 +583,7 @@ static void raw_reader_reads_and_swaps(struct ht_case *c)
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
 	HT_EXPECT(c, item.ring_id == 7, "swapped ring id %u", item.ring_id);
 	HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
-	HT_EXPECT(c, item.rec.seq == 5 && item.rec.ts == 1000 && item.rec.fmt == 0x1000 &&
+	HT_EXPECT(c, item.rec.seq == 5 && item.rec.ts == 1000 && item.rec.site == 0x1000 &&
 		  item.rec.cpu == 3 && item.rec.ring == 7 && item.rec.args[0] == 42 &&
 		  item.rec.args[1] == 0xff, "swapped event seq %llu",
 		  (unsigned long long)item.rec.seq);
@@ -441,29 +599,64 @@ struct run {
 	int ret;
 };
 
-static void run_decoder(struct run *run, const struct dump *d,
-			const struct frec_decode_opts *opts)
+/*
+ * The decoder's tables: formats at kernel addresses (site words below
+ * FREC_SITE_ID_LIMIT are site ids), and sites whose first callers are
+ * named otherwise than kallsyms would (site 1, as if its module had
+ * moved) or alike (site 2, 4).
+ */
+#define F(x)	(0xffffffffc0000000ULL | (x))
+
+static const char dec_formats[] =
+	"0xffffffffc0001000 : \"irq %d status %#lx\"\n"
+	"0xffffffffc0002000 : \"hello world\"\n"
+	"0xffffffffc0002006 : \"world\"\n"
+	"0xffffffffc0005000 : \"bad %y\"\n"
+	"0xffffffffc0006000 : symbol \"gone_fn+0x0/0x10 [gone]\"\n";
+
+static const char dec_sites[] =
+	"1 info 10 \"frec_hanoi\" \"hanoi.c\" \"hanoi_move\" 0xffffffffc0a00015 "
+	"\"hanoi_move+0x15/0x80 [frec_hanoi]\" \"disk %u to %c\"\n"
+	"2 warn 20 \"\" \"irq.c\" \"handle\" 0xffffffff81000110 \"do_work+0x10/0x80\" "
+	"\"at %pS (%ps)\"\n"
+	"3 err 30 \"\" \"x.c\" \"bad\" 0x0 \"\" \"bad %y\"\n"
+	"4 info 40 \"m\" \"t.c\" \"log\" 0xffffffff81000120 \"do_work+0x20/0x80\" \"%s\"\n";
+
+/* Decode @d with the decoder's tables, kallsyms too if @kallsyms. */
+static void run_decoder_with(struct run *run, const struct dump *d,
+			     const struct frec_decode_opts *opts, bool with_kallsyms)
 {
 	struct frec_formats formats;
+	struct frec_sites sites;
 	struct frec_kallsyms kallsyms;
 	static struct frec_decoder dec;
 	struct frec_err err;
 	FILE *in, *out, *errs;
 
-	frec_formats_parse(&formats, small_formats, strlen(small_formats), &err);
-	frec_kallsyms_parse(&kallsyms, small_kallsyms, strlen(small_kallsyms), &err);
+	if (frec_formats_parse(&formats, dec_formats, strlen(dec_formats), &err) ||
+	    frec_sites_parse(&sites, dec_sites, strlen(dec_sites), &err) ||
+	    frec_kallsyms_parse(&kallsyms, small_kallsyms, strlen(small_kallsyms), &err))
+		abort();
 	memset(run, 0, sizeof(*run));
 	in = fmemopen((void *)d->bytes, d->len, "rb");
 	out = fmemopen(run->out, sizeof(run->out) - 1, "w");
 	errs = fmemopen(run->errs, sizeof(run->errs) - 1, "w");
-	frec_decoder_init(&dec, opts, &formats, &kallsyms, out, errs);
+	frec_decoder_init(&dec, opts, &formats, &sites, with_kallsyms ? &kallsyms : NULL,
+			  out, errs);
 	run->ret = frec_decode_stream(&dec, in, "mem");
 	frec_decoder_free(&dec);
 	fclose(in);
 	fclose(out);
 	fclose(errs);
 	frec_formats_free(&formats);
+	frec_sites_free(&sites);
 	frec_kallsyms_free(&kallsyms);
+}
+
+static void run_decoder(struct run *run, const struct dump *d,
+			const struct frec_decode_opts *opts)
+{
+	run_decoder_with(run, d, opts, true);
 }
 
 static const struct frec_decode_opts all = { 0 };
@@ -474,8 +667,8 @@ static void decoder_prints_the_dump(struct ht_case *c)
 	struct run run;
 
 	dump_header(&d);
-	dump_event(&d, 1, 12027638123ULL, 0x1000, 0xffffffff81000110ULL, 1, (u64)-3, 255);
-	dump_event(&d, 2, 12027638200ULL, 0x2006, 0xffffffffc0a00005ULL, 0, 0, 0);
+	dump_event(&d, 1, 12027638123ULL, F(0x1000), 0xffffffff81000110ULL, 1, (u64)-3, 255);
+	dump_event(&d, 2, 12027638200ULL, F(0x2006), 0xffffffffc0a00005ULL, 0, 0, 0);
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
@@ -493,36 +686,115 @@ static void decoder_reports_bad_and_missing_formats_once(struct ht_case *c)
 	struct run run;
 
 	dump_header(&d);
-	dump_event(&d, 1, 10, 0x5000, 0x20, 0, 0, 0);	/* offset 104 */
-	dump_event(&d, 2, 20, 0x5000, 0x20, 0, 0, 0);
-	dump_event(&d, 3, 30, 0x9999, 0x20, 0, 1, 2);	/* offset 280 */
-	dump_event(&d, 4, 40, 0x9999, 0x20, 0, 3, 4);
-	dump_event(&d, 5, 50, 0x1004, 0x20, 0, 7, 8);	/* inside a format */
+	dump_event(&d, 1, 10, F(0x5000), 0x20, 0, 0, 0);	/* offset 104 */
+	dump_event(&d, 2, 20, F(0x5000), 0x20, 0, 0, 0);
+	dump_event(&d, 3, 30, F(0x9999), 0x20, 0, 1, 2);	/* offset 280 */
+	dump_event(&d, 4, 40, F(0x9999), 0x20, 0, 3, 4);
+	dump_event(&d, 5, 50, F(0x1004), 0x20, 0, 7, 8);	/* inside a format */
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_WARNINGS);
 	HT_EXPECT(c, strstr(run.out,
 		"1 [    0.000000010] cpu0 events: 0x20 bad [bad format at byte 4]\n"
 		"2 [    0.000000020] cpu0 events: 0x20 bad [bad format at byte 4]\n"
 		"3 [    0.000000030] cpu0 events: 0x20 "
-		"[format 0x9999 missing; args 0x1 0x2 0x0 0x0]\n"
+		"[format 0xffffffffc0009999 missing; args 0x1 0x2 0x0 0x0]\n"
 		"4 [    0.000000040] cpu0 events: 0x20 "
-		"[format 0x9999 missing; args 0x3 0x4 0x0 0x0]\n"
+		"[format 0xffffffffc0009999 missing; args 0x3 0x4 0x0 0x0]\n"
 		"5 [    0.000000050] cpu0 events: 0x20 7 status 0x8\n"),
 		"got:\n%s", run.out);
 	HT_EXPECT(c, !strcmp(run.errs,
-		"frec-decode: mem: offset 104: format 0x5000: bad format at byte 4\n"
-		"frec-decode: mem: offset 280: format 0x9999 is not in the formats file\n"),
+		"frec-decode: mem: offset 104: format 0xffffffffc0005000: bad format at byte 4\n"
+		"frec-decode: mem: offset 280: format 0xffffffffc0009999 is not in the formats file\n"),
 		"errs: %s", run.errs);
 
 	dump_header(&d);
-	dump_event(&d, 1, 10, 0x1000, 0x20, 0, 0, 0);
+	dump_event(&d, 1, 10, F(0x1000), 0x20, 0, 0, 0);
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 }
 
+/*
+ * A site id names the event's format; a caller that is a site's first
+ * caller is named by that site, kallsyms or not ('S' only: %ps is not
+ * the caller's form); a name saved in the formats file comes next, then
+ * kallsyms.
+ */
+static void decoder_formats_and_callers_from_sites(struct ht_case *c)
+{
+	static const char head[] =
+		"# frec dump: clock=local order=time\n"
+		"# seq [seconds] cpu ring: caller message\n";
+	static const char lines[] =
+		"1 [    0.000000010] cpu0 events: hanoi_move+0x15/0x80 [frec_hanoi] disk 3 to C\n"
+		"2 [    0.000000020] cpu0 events: do_work+0x10/0x80 at do_work+0x10/0x80 (%s)\n"
+		"3 [    0.000000030] cpu0 events: do_work+0x20/0x80 disk 4 to D\n"
+		"4 [    0.000000040] cpu0 events: %s disk 5 to E\n"
+		"5 [    0.000000050] cpu0 events: gone_fn+0x0/0x10 [gone] disk 6 to F\n"
+		"6 [    0.000000060] cpu0 events: do_work+0x20/0x80 a text %%d\n"
+		"7 [    0.000000070] cpu0 events: hanoi_move+0x15/0x80 [frec_hanoi] irq 1 status 0x2\n"
+		"8 [    0.000000080] cpu0 events: 0x0 not its site's text\n";
+	char want[2048];
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, 1, 0xffffffffc0a00015ULL, 0, 3, 'C');
+	dump_event(&d, 2, 20, 2, 0xffffffff81000110ULL, 0, 0xffffffff81000110ULL,
+		   0xffffffff81000110ULL);
+	dump_event(&d, 3, 30, 1, 0xffffffff81000120ULL, 0, 4, 'D');	/* site 4's */
+	dump_event(&d, 4, 40, 1, 0xffffffffc0a00016ULL, 0, 5, 'E');	/* no site's */
+	dump_event(&d, 5, 50, 1, F(0x6000), 0, 6, 'F');		/* saved */
+	dump_text(&d, 6, 60, 4, 0xffffffff81000120ULL, 0, "a text %d");
+	dump_event(&d, 7, 70, F(0x1000), 0xffffffffc0a00015ULL, 0, 1, 2);
+	dump_text(&d, 8, 80, 77, 0, 0, "not its site's text");	/* unknown: no matter */
+	run_decoder_with(&run, &d, &all, false);
+	strcpy(want, head);
+	snprintf(want + strlen(head), sizeof(want) - strlen(head), lines,
+		 "0xffffffff81000110", "0xffffffffc0a00016");
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !strcmp(run.out, want), "without kallsyms, got:\n%s", run.out);
+	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
+
+	/* with kallsyms: the sites' names still come first */
+	run_decoder(&run, &d, &all);
+	snprintf(want + strlen(head), sizeof(want) - strlen(head), lines,
+		 "do_work", "frec_fn+0x16/0x100 [frec]");
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !strcmp(run.out, want), "with kallsyms, got:\n%s", run.out);
+}
+
+/* An unknown site id is reported as a missing format is; a bad one once. */
+static void decoder_reports_unknown_and_bad_sites_once(struct ht_case *c)
+{
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, 9, 0x20, 0, 1, 2);	/* offset 104 */
+	dump_event(&d, 2, 20, 9, 0x20, 0, 3, 4);
+	dump_event(&d, 3, 30, 3, 0x20, 0, 0, 0);	/* offset 280 */
+	dump_event(&d, 4, 40, 3, 0x20, 0, 0, 0);
+	dump_event(&d, 5, 50, 0, 0x20, 0, 0, 0);	/* offset 456: ids start at 1 */
+	run_decoder(&run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_WARNINGS);
+	HT_EXPECT(c, strstr(run.out,
+		"1 [    0.000000010] cpu0 events: 0x20 [format 0x9 missing; args 0x1 0x2 0x0 0x0]\n"
+		"2 [    0.000000020] cpu0 events: 0x20 [format 0x9 missing; args 0x3 0x4 0x0 0x0]\n"
+		"3 [    0.000000030] cpu0 events: 0x20 bad [bad format at byte 4]\n"
+		"4 [    0.000000040] cpu0 events: 0x20 bad [bad format at byte 4]\n"
+		"5 [    0.000000050] cpu0 events: 0x20 [format 0x0 missing; args 0x0 0x0 0x0 0x0]\n"),
+		"got:\n%s", run.out);
+	HT_EXPECT(c, !strcmp(run.errs,
+		"frec-decode: mem: offset 104: site 9 is not in the sites file\n"
+		"frec-decode: mem: offset 280: site 3: bad format at byte 4\n"
+		"frec-decode: mem: offset 456: site 0 is not in the sites file\n"),
+		"errs: %s", run.errs);
+}
+
 static void decoder_json_slices_and_unmatched_ends(struct ht_case *c)
 {
-	static const char fmts[] = "0x10 : \"> work %d\"\n0x20 : \"< work %d\"\n";
+	static const char fmts[] = "0xffffffffc0000010 : \"> work %d\"\n"
+				   "0xffffffffc0000020 : \"< work %d\"\n";
 	struct frec_decode_opts opts = all;
 	struct frec_formats formats;
 	static struct frec_decoder dec;
@@ -532,15 +804,15 @@ static void decoder_json_slices_and_unmatched_ends(struct ht_case *c)
 	FILE *in, *out;
 
 	dump_header(&d);
-	dump_event(&d, 1, 1000, 0x20, 0, 0, 1, 0);	/* an end with no begin */
-	dump_event(&d, 2, 2000, 0x10, 0, 0, 2, 0);
-	dump_event(&d, 3, 3000, 0x20, 0, 0, 2, 0);
+	dump_event(&d, 1, 1000, F(0x20), 0, 0, 1, 0);	/* an end with no begin */
+	dump_event(&d, 2, 2000, F(0x10), 0, 0, 2, 0);
+	dump_event(&d, 3, 3000, F(0x20), 0, 0, 2, 0);
 	opts.output = FREC_OUT_JSON;
 	frec_formats_parse(&formats, fmts, strlen(fmts), &err);
 	memset(&run, 0, sizeof(run));
 	in = fmemopen(d.bytes, d.len, "rb");
 	out = fmemopen(run.out, sizeof(run.out) - 1, "w");
-	frec_decoder_init(&dec, &opts, &formats, NULL, out, NULL);
+	frec_decoder_init(&dec, &opts, &formats, NULL, NULL, out, NULL);
 	run.ret = frec_decode_stream(&dec, in, "mem");
 	frec_decoder_free(&dec);
 	fclose(in);
@@ -574,9 +846,9 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 
 	/* merged by seq (global-order rings), a CPU's clock may be behind */
 	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_GLOBAL);
-	dump_event(&d, 1, 5000000000ULL, 0x2000, 0, 0, 0, 0);
-	dump_event(&d, 2, 4999999999ULL, 0x2000, 0, 1, 0, 0);
-	dump_event(&d, 3, 6500000000ULL, 0x2000, 0, 2, 0, 0);
+	dump_event(&d, 1, 5000000000ULL, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 2, 4999999999ULL, F(0x2000), 0, 1, 0, 0);
+	dump_event(&d, 3, 6500000000ULL, F(0x2000), 0, 2, 0, 0);
 	opts.deltas = true;
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT(c, strstr(run.out, "# frec dump: clock=local order=global\n"
@@ -588,9 +860,9 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 		  "got:\n%s", run.out);
 	/* merged by time, the same records come in timestamp order */
 	dump_header_as(&d, 0, FREC_RING_ORDER_CPU);
-	dump_event(&d, 1, 5000000000ULL, 0x2000, 0, 0, 0, 0);
-	dump_event(&d, 2, 4999999999ULL, 0x2000, 0, 1, 0, 0);
-	dump_event(&d, 3, 6500000000ULL, 0x2000, 0, 2, 0, 0);
+	dump_event(&d, 1, 5000000000ULL, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 2, 4999999999ULL, F(0x2000), 0, 1, 0, 0);
+	dump_event(&d, 3, 6500000000ULL, F(0x2000), 0, 2, 0, 0);
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT(c, !strcmp(run.out, "# frec dump: clock=local order=time-approximate\n"
 			     "# seq [seconds] cpu ring: caller message\n"
@@ -622,9 +894,9 @@ static void decoder_text_filter_reads_the_line(struct ht_case *c)
 	struct run run;
 
 	dump_header(&d);
-	dump_event(&d, 1, 12027638123ULL, 0x1000, 0xffffffff81000110ULL, 1, (u64)-3, 255);
-	dump_event(&d, 2, 12027638200ULL, 0x2006, 0xffffffffc0a00005ULL, 0, 0, 0);
-	dump_event(&d, 3, 12027638300ULL, 0x1000, 0xffffffff81000110ULL, 1, 4, 255);
+	dump_event(&d, 1, 12027638123ULL, F(0x1000), 0xffffffff81000110ULL, 1, (u64)-3, 255);
+	dump_event(&d, 2, 12027638200ULL, F(0x2006), 0xffffffffc0a00005ULL, 0, 0, 0);
+	dump_event(&d, 3, 12027638300ULL, F(0x1000), 0xffffffff81000110ULL, 1, 4, 255);
 	use_filter(&opts, "text=cpu1 events: do_work+0x10/0x80 irq -3");
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
@@ -648,7 +920,7 @@ static void decoder_filter_ring_must_exist(struct ht_case *c)
 	struct run run;
 
 	dump_header(&d);
-	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
 	use_filter(&opts, "ring=nosuch,events");
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_USAGE);
@@ -670,12 +942,12 @@ static void decoder_merges_whatever_the_dump_order(struct ht_case *c)
 
 	dump_header(&d);
 	/* all of CPU 1, then all of CPU 0: the module would interleave them */
-	dump_event(&d, 1, 20, 0x2000, 0, 1, 0, 0);
-	dump_event(&d, 2, 40, 0x2000, 0, 1, 0, 0);
-	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
-	dump_event(&d, 2, 30, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 1, 20, F(0x2000), 0, 1, 0, 0);
+	dump_event(&d, 2, 40, F(0x2000), 0, 1, 0, 0);
+	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 2, 30, F(0x2000), 0, 0, 0, 0);
 	/* a tie on the timestamp goes to the lower CPU */
-	dump_event(&d, 3, 40, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 3, 40, F(0x2000), 0, 0, 0, 0);
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
@@ -701,10 +973,10 @@ static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
 	struct run run;
 
 	dump_header(&d);
-	dump_event(&d, 7, 10, 0x2000, 0, 0, 0, 0);
-	dump_event(&d, 7, 20, 0x2000, 0, 1, 0, 0);	/* another CPU: fine */
-	dump_event(&d, 6, 30, 0x2000, 0, 0, 0, 0);	/* seq back, time on: fine */
-	dump_event(&d, 8, 25, 0x2000, 0, 0, 0, 0);	/* offset 368: time back */
+	dump_event(&d, 7, 10, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 7, 20, F(0x2000), 0, 1, 0, 0);	/* another CPU: fine */
+	dump_event(&d, 6, 30, F(0x2000), 0, 0, 0, 0);	/* seq back, time on: fine */
+	dump_event(&d, 8, 25, F(0x2000), 0, 0, 0, 0);	/* offset 368: time back */
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
 	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 384: timestamp 25 after 30 "
@@ -714,7 +986,7 @@ static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
 		  strstr(run.out, "\n7 [    0.000000020] cpu1 events: "), "got:\n%s", run.out);
 
 	dump_header(&d);
-	dump_event(&d, 0, 10, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 0, 10, F(0x2000), 0, 0, 0, 0);
 	run_decoder(&run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
 	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 112: seq 0: seqs start at 1\n"),
@@ -736,11 +1008,11 @@ static void decoder_stats_prove_losses(struct ht_case *c)
 	struct run run;
 
 	dump_header(&d);
-	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
-	dump_event(&d, 2, 20, 0x2000, 0, 0, 0, 0);
-	dump_event(&d, 5, 30, 0x2000, 0, 0, 0, 0);	/* 3 and 4 lost */
-	dump_event(&d, 4, 15, 0x2000, 0, 2, 0, 0);	/* 1 to 3 lost */
-	dump_event(&d, 5, 25, 0x2000, 0, 2, 0, 0);
+	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 2, 20, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 5, 30, F(0x2000), 0, 0, 0, 0);	/* 3 and 4 lost */
+	dump_event(&d, 4, 15, F(0x2000), 0, 2, 0, 0);	/* 1 to 3 lost */
+	dump_event(&d, 5, 25, F(0x2000), 0, 2, 0, 0);
 	opts.stats = true;
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
@@ -753,8 +1025,8 @@ static void decoder_stats_prove_losses(struct ht_case *c)
 
 	/* a global seq's gaps are other CPUs' records: nothing to prove */
 	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_GLOBAL);
-	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
-	dump_event(&d, 3, 20, 0x2000, 0, 0, 0, 0);
+	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 3, 20, F(0x2000), 0, 0, 0, 0);
 	run_decoder(&run, &d, &opts);
 	HT_EXPECT(c, strstr(run.out, "\nevents 7 0 2 1 3 - -\n# total records 2 missing 0\n"),
 		  "got:\n%s", run.out);
@@ -767,21 +1039,30 @@ static void decoder_refuses_other_versions(struct ht_case *c)
 	struct dump d;
 	struct run run;
 
-	dump_header(&d);
-	dump_event(&d, 1, 10, 0x2000, 0, 0, 0, 0);
-	h = (struct frec_raw_header *)d.bytes;
-	h->version = 1;
-	run_decoder(&run, &d, &all);
-	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
-	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 12: version 1; "
-			     "this frec-decode reads version 2\n"), "errs: %s", run.errs);
-	HT_EXPECT(c, !run.out[0], "got:\n%s", run.out);
+	static const unsigned int versions[] = { 1, 2, 4, 0x03000000 };
+	char want[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(versions) / sizeof(versions[0]); i++) {
+		dump_header(&d);
+		dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
+		h = (struct frec_raw_header *)d.bytes;
+		h->version = versions[i];
+		run_decoder(&run, &d, &all);
+		HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
+		snprintf(want, sizeof(want), "frec-decode: mem: offset 12: version %u; "
+			 "this frec-decode reads version 3\n", versions[i]);
+		HT_EXPECT(c, !strcmp(run.errs, want), "errs: %s", run.errs);
+		HT_EXPECT(c, !run.out[0], "got:\n%s", run.out);
+	}
 }
 
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_errors_name_the_line),
 	HT_CASE(formats_symbols_are_names_not_strings),
+	HT_CASE(sites_parse_and_find),
+	HT_CASE(sites_errors_name_the_line_and_field),
 	HT_CASE(kallsyms_names_as_the_kernel),
 	HT_CASE(kallsyms_of_zeros_is_detected),
 	HT_CASE(kallsyms_errors_name_the_line),
@@ -790,6 +1071,8 @@ static struct ht_case cases[] = {
 	HT_CASE(raw_reader_reads_and_swaps),
 	HT_CASE(decoder_prints_the_dump),
 	HT_CASE(decoder_reports_bad_and_missing_formats_once),
+	HT_CASE(decoder_formats_and_callers_from_sites),
+	HT_CASE(decoder_reports_unknown_and_bad_sites_once),
 	HT_CASE(decoder_json_slices_and_unmatched_ends),
 	HT_CASE(decoder_deltas_and_filters),
 	HT_CASE(decoder_text_filter_reads_the_line),

@@ -21,7 +21,8 @@ for fmt in text json csv; do
 	for run in 1 2 3; do
 		t0=$(date +%s%N)
 		"$dir/frec-decode" -F "$fmt" -f "$work/bench.formats" \
-			-k "$work/bench.kallsyms" "$work/bench.raw" > /dev/null
+			-s "$work/bench.sites" -k "$work/bench.kallsyms" \
+			"$work/bench.raw" > /dev/null
 		t1=$(date +%s%N)
 		ns=$((t1 - t0))
 		if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then best=$ns; fi

@@ -15,8 +15,8 @@ import sys
 def main():
     testdata, decoder = sys.argv[1], sys.argv[2]
     bad = os.path.join(testdata, "bad")
-    formats = os.path.join(testdata, "small.formats")
-    kallsyms = os.path.join(testdata, "small.kallsyms")
+    tables = {opt: os.path.join(testdata, "small." + ext)
+              for opt, ext in (("-f", "formats"), ("-s", "sites"), ("-k", "kallsyms"))}
     good_raw = os.path.join(bad, "ok-unknown-entry.raw")
     passed = failed = 0
     with open(os.path.join(bad, "MANIFEST")) as f:
@@ -25,12 +25,9 @@ def main():
         name, opt, code, text = line.split("|", 3)
         path = os.path.join(bad, name)
         for fmt in ("text", "json", "csv"):
-            if opt == "-f":
-                args = ["-f", path, "-k", kallsyms, good_raw]
-            elif opt == "-k":
-                args = ["-f", formats, "-k", path, good_raw]
-            else:
-                args = ["-f", formats, "-k", kallsyms, path]
+            # the file under test in place of its option's small table
+            args = [a for o, t in tables.items() for a in (o, path if o == opt else t)]
+            args.append(good_raw if opt else path)
             try:
                 p = subprocess.run([decoder, "-F", fmt] + args, capture_output=True,
                                    timeout=10)

@@ -13,8 +13,12 @@
     --ring, --cpu, --seq, --time, combined) against the expected lines
     filtered here, a ring name the dump lacks, bad filters, and --delta
     against the timestamps;
-  - warnings and exit codes: bad and missing formats reported once each,
-    kallsyms of zeros, no kallsyms, no formats file, a truncated dump.
+  - callers without kallsyms (-n, or kallsyms of zeros): equal to
+    PREFIX.nokallsyms.txt, the sites' first callers named as the sites file
+    names them, every other address an address;
+  - warnings and exit codes: bad formats, missing formats and unknown site
+    ids reported once each, with their offset; kallsyms of zeros, no
+    kallsyms, no formats or sites file, a truncated dump.
 
     check_outputs.py BUILD_DIR FREC_DECODE
 BUILD_DIR holds frec-gen; files go to BUILD_DIR/check.  Prints
@@ -52,8 +56,8 @@ class Checker:
         subprocess.run([self.gen, *args, prefix], check=True)
         return prefix
 
-    def decode(self, prefix, *args, stdin=None, raw=True, kallsyms=True):
-        cmd = [self.decoder, "-f", prefix + ".formats"]
+    def decode(self, prefix, *args, stdin=None, raw=True, kallsyms=True, sites=None):
+        cmd = [self.decoder, "-f", prefix + ".formats", "-s", sites or prefix + ".sites"]
         if kallsyms:
             cmd += ["-k", prefix + ".kallsyms"]
         cmd += list(args)
@@ -85,9 +89,14 @@ def parse_line(line):
     return int(seq), int(s) * 10**9 + int(ns), int(cpu), ring, rest
 
 
-def check_text(c, prefix, name, code=0, *args):
-    rc, out, err = c.decode(prefix, *args)
-    with open(prefix + ".txt", "rb") as f:
+def check_text(c, prefix, name, code=0, *args, kallsyms=True):
+    """The text output against PREFIX.txt, or without kallsyms against
+    PREFIX.nokallsyms.txt."""
+    if not kallsyms:
+        args += ("--no-kallsyms",)
+        name += ", no kallsyms"
+    rc, out, err = c.decode(prefix, *args, kallsyms=kallsyms)
+    with open(prefix + (".txt" if kallsyms else ".nokallsyms.txt"), "rb") as f:
         want = f.read()
     c.check(f"{name}: text equals the expected dump", out == want,
             f"{len(out)} bytes, expected {len(want)}; first difference at "
@@ -279,6 +288,7 @@ def check_merge(c):
     s = c.make("shuffled", "-n", "3000", "-c", "4", "-s", "3", "--shuffle", "--lose",
                "--unknown")
     check_text(c, s, "shuffled, records lost")
+    check_text(c, s, "shuffled, records lost", kallsyms=False)
     want = check_stats(c, s, "shuffled, records lost")
     rows = [l.split() for l in want.decode().splitlines() if not l.startswith("#")]
     c.check("shuffled: stats show records lost, in gaps and before the first",
@@ -305,6 +315,7 @@ def main():
     c = Checker(sys.argv[1], sys.argv[2])
     a = c.make("plain", "-n", "3000", "-c", "4", "--unknown")
     check_text(c, a, "plain")
+    check_text(c, a, "plain", kallsyms=False)
     with open(a + ".raw", "rb") as f:
         rc, out, err = c.decode(a, stdin=f, raw=False)
     with open(a + ".txt", "rb") as f:
@@ -323,17 +334,34 @@ def main():
     b = c.make("odd", "-n", "3000", "-c", "3", "-s", "7", "--swap", "--bad",
                "--missing", "--unknown")
     err = check_text(c, b, "swapped, bad and missing formats", 3)
+    check_text(c, b, "swapped, bad and missing formats", 3, kallsyms=False)
     reports = [l for l in err.splitlines() if "bad format at byte" in l]
-    c.check("bad formats reported once each, with address and offset",
+    c.check("bad formats reported once each, with site or address and offset",
             reports and len(reports) == len(set(re.sub(r"offset \d+: ", "", l)
                                                 for l in reports))
-            and all(re.search(r"offset \d+: format 0x[0-9a-f]+: bad format at byte \d+$", l)
+            and any(": site " in l for l in reports) and any(": format " in l for l in reports)
+            and all(re.search(r"offset \d+: (site \d+|format 0x[0-9a-f]+): "
+                              r"bad format at byte \d+$", l)
                     for l in reports), str(reports))
-    missing = [l for l in err.splitlines() if "is not in the formats file" in l]
-    c.check("missing formats reported once each", missing and len(missing) ==
-            len(set(re.sub(r"offset \d+: ", "", l) for l in missing)), str(missing))
+    for what, word in (("formats", r"format 0x[0-9a-f]+"), ("sites", r"site \d+")):
+        missing = [l for l in err.splitlines() if f"is not in the {what} file" in l]
+        c.check(f"missing {what} reported once each, with their offset", missing and
+                len(missing) == len(set(re.sub(r"offset \d+: ", "", l) for l in missing))
+                and all(re.search(rf": offset \d+: {word} is not in the {what} file$", l)
+                        for l in missing), str(missing))
     check_json(c, b, "odd")
     check_csv(c, b, "odd")
+
+    # most events name their site by id: without the sites file, each id
+    # is missing once, and the callers of sites print as addresses
+    rc, out, err = c.decode(a, "--no-kallsyms", kallsyms=False, sites="/dev/null")
+    ids = set(re.findall(r": offset \d+: site (\d+) is not in the sites file\n", err))
+    with open(a + ".sites", encoding="latin-1") as f:
+        listed = {l.split()[0] for l in f if not l.startswith("#")}
+    c.check("no sites: every site id used reported missing, callers as addresses",
+            rc == 3 and len(ids) > 10 and ids <= listed and
+            all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)
+                for l in out.split(b"\n")[2:-1]), f"exit {rc}, {len(ids)} ids; {err[:200]}")
 
     # kallsyms as a user without CAP_SYSLOG reads it
     z = c.make("zero", "-n", "200")
@@ -342,20 +370,31 @@ def main():
     with open(z + ".kallsyms", "w") as f:
         f.write(zeroed)
     rc, out, err = c.decode(z)
-    c.check("kallsyms of zeros: warned, exit 3, callers as addresses",
+    with open(z + ".nokallsyms.txt", "rb") as f:
+        want = f.read()
+    c.check("kallsyms of zeros: warned, exit 3, callers as without kallsyms",
             rc == 3 and "every address is 0" in err and "kptr_restrict" in err and
+            out == want, f"exit {rc} {err[:200]}")
+    check_text(c, z, "zero", kallsyms=False)
+    named = [l for l in want.split(b"\n")[2:-1]
+             if not re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)]
+    c.check("no kallsyms: most callers named by their sites all the same",
+            len(named) > len(want.split(b"\n")) // 2, f"{len(named)} named")
+    rc, out, err = c.decode(z, "--no-kallsyms", kallsyms=False, sites="/dev/null")
+    c.check("--no-kallsyms, no sites: callers as addresses", rc == 3 and
             all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)
                 for l in out.split(b"\n")[2:-1]), f"exit {rc} {err[:200]}")
-    rc, out, err = c.decode(z, "--no-kallsyms", kallsyms=False)
-    c.check("--no-kallsyms: exit 0, callers as addresses", rc == 0 and not err and
-            all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)
-                for l in out.split(b"\n")[2:-1]), f"exit {rc} {err[:200]}")
-    p = subprocess.run([c.decoder, "-k", z + ".kallsyms", z + ".raw"], capture_output=True)
-    c.check("no formats file: warned, exit 3", p.returncode == 3 and
-            b"going on without it" in p.stderr, p.stderr[:200])
-    p = subprocess.run([c.decoder, "-f", "/nonexistent", z + ".raw"], capture_output=True)
-    c.check("a named file that is missing: exit 1", p.returncode == 1 and
-            b"/nonexistent: No such file" in p.stderr, p.stderr[:200])
+    for opt, name in (("-f", "formats"), ("-s", "sites")):
+        args = [a for o, t in (("-f", z + ".formats"), ("-s", z + ".sites"))
+                if o != opt for a in (o, t)]
+        p = subprocess.run([c.decoder, *args, "-k", z + ".kallsyms", z + ".raw"],
+                           capture_output=True)
+        c.check(f"no {name} file: warned, exit 3", p.returncode == 3 and
+                f"frec/{name}: No such file or directory (going on without it)".encode()
+                in p.stderr, p.stderr[:200])
+        p = subprocess.run([c.decoder, opt, "/nonexistent", z + ".raw"], capture_output=True)
+        c.check(f"a named {name} file that is missing: exit 1", p.returncode == 1 and
+                b"/nonexistent: No such file" in p.stderr, p.stderr[:200])
 
     # a dump cut anywhere: error with the offset, what came before printed
     with open(a + ".raw", "rb") as f:
@@ -365,8 +404,8 @@ def main():
     for cut in (len(raw) // 2 + 3, len(raw) - 1, 49, 47, 100):
         with open(cut_path, "wb") as f:
             f.write(raw[:cut])
-        p = subprocess.run([c.decoder, "-f", a + ".formats", "-k", a + ".kallsyms",
-                            cut_path], capture_output=True)
+        p = subprocess.run([c.decoder, "-f", a + ".formats", "-s", a + ".sites",
+                            "-k", a + ".kallsyms", cut_path], capture_output=True)
         m = re.search(rb"cut.raw: offset (\d+): truncated", p.stderr)
         c.check(f"cut at {cut}: exit 1, offset named, output a prefix",
                 p.returncode == 1 and m and int(m.group(1)) <= cut and

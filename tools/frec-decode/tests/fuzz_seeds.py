@@ -5,7 +5,7 @@ to the right parser (see fuzz_decode.c).
 
     fuzz_seeds.py TESTDATA_DIR SEED_DIR
 SEED_DIR already holds frec-gen's g1.*, g2.* and g3.*; they are rewritten
-as seeds (mode 100: --stats), and the crafted inputs of TESTDATA_DIR/bad
+as seeds (mode 110: --stats), and the crafted inputs of TESTDATA_DIR/bad
 are added."""
 import glob
 import os
@@ -25,7 +25,7 @@ def main():
             data = f.read()
         os.unlink(path)
         if base.endswith(".raw"):
-            for mode in list(range(6)) + [100]:
+            for mode in list(range(6)) + [110]:
                 seed(out, base, mode, data[:8192])
         elif base.endswith(".formats"):
             seed(out, base, 6, data)
@@ -34,6 +34,8 @@ def main():
                     seed(out, f"{base}.{i}", 8, line.split(b'"', 1)[1][:-1])
         elif base.endswith(".kallsyms"):
             seed(out, base, 7, data[:8192])
+        elif base.endswith(".sites"):
+            seed(out, base, 10, data[:8192])
     for i, line in enumerate((b"ring=hanoi_* cpu=0-1 seq=100- time=12.5-13 text=disk 3",
                               b"ring=[!a]*,x?[a-c],ab cpu=0,2-3", b"time=-1.5 seq=5",
                               b"seq=9-3", b"ring=a,b,c,d,e,f,g,h,i,j,k,l,m,n,o,p,q")):
@@ -42,7 +44,7 @@ def main():
         base = os.path.basename(path)
         with open(path, "rb") as f:
             data = f.read()
-        mode = 6 if base.endswith(".formats") else 7 if base.endswith(".kallsyms") else 0
+        mode = {".formats": 6, ".kallsyms": 7, ".sites": 10}.get(os.path.splitext(base)[1], 0)
         if base != "MANIFEST":
             seed(out, base, mode, data)
     return 0

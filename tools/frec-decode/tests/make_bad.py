@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Write the crafted inputs of testdata/: raw dumps broken in one way each,
-their MANIFEST (what frec-decode must answer), and the small formats and
-kallsyms files they are decoded against.  Run from anywhere:
+bad formats, sites and kallsyms files, their MANIFEST (what frec-decode
+must answer), and the small formats, sites and kallsyms files they are
+decoded against.  Run from anywhere:
 
     python3 tools/frec-decode/tests/make_bad.py
 
@@ -23,7 +24,7 @@ CLOCK_SYNCED = 0x1
 MERGE_BY_SEQ = 0x2
 
 
-def header(magic=MAGIC, order=ORDER, version=2, header_bytes=48,
+def header(magic=MAGIC, order=ORDER, version=3, header_bytes=48,
            slot_bytes=64, word_bytes=8, flags=CLOCK_SYNCED, clock=b"local",
            extra=b"", e="<"):
     return struct.pack(e + "8sIIIIII16s", magic, order, version, header_bytes,
@@ -34,12 +35,12 @@ def ring(rid=7, kind=0, name=b"events", order=0, bytes_=56, e="<"):
     return struct.pack(e + "IIIIII32s", 1, bytes_, rid, kind, order, 0, name)
 
 
-def record(seq, typ=2, ts=1000, fmt=0xffffffffc0a80000, caller=0xffffffff81000010,
+def record(seq, typ=2, ts=1000, site=0xffffffffc0a80000, caller=0xffffffff81000010,
            rid=7, cpu=0, text=b"", length=None, bytes_=None, args=(1, 2, 0, 0),
            e="<"):
     n = len(text) if length is None else length
     size = (88 + len(text) + 7) // 8 * 8 if bytes_ is None else bytes_
-    body = struct.pack(e + "IIQQQQIIII4Q", typ, size, seq, ts, fmt, caller,
+    body = struct.pack(e + "IIQQQQIIII4Q", typ, size, seq, ts, site, caller,
                        rid, cpu, n, 0, *args) + text
     return body + b"\0" * ((-len(body)) % 8)
 
@@ -55,12 +56,16 @@ CASES = {
     "short-header": (GOOD[:20], 1, "offset 0: truncated header: 20 of 48 bytes"),
     "byte-order": (header(order=0x11223344) + GOOD[48:], 1,
                    "offset 8: byte order word 0x11223344 is neither"),
-    "version": (header(version=3) + GOOD[48:], 1,
-                "offset 12: version 3; this frec-decode reads version 2"),
+    "version": (header(version=4) + GOOD[48:], 1,
+                "offset 12: version 4; this frec-decode reads version 3"),
     # the layout before per-CPU seqs: its ring entries are 8 bytes shorter
     "version-1": (header(version=1) + struct.pack("<IIII32s", 1, 48, 7, 0, b"events")
                   + record(1), 1,
-                  "offset 12: version 1; this frec-decode reads version 2"),
+                  "offset 12: version 1; this frec-decode reads version 3"),
+    # the layout before site words: the same bytes, a format address where
+    # the site word is
+    "version-2": (header(version=2) + GOOD[48:], 1,
+                  "offset 12: version 2; this frec-decode reads version 3"),
     "header-bytes": (header(header_bytes=52) + GOOD[48:], 1,
                      "offset 16: header_bytes 52: not a multiple of 8"),
     "header-bytes-huge": (header(header_bytes=1 << 20) + GOOD[48:], 1,
@@ -114,7 +119,7 @@ CASES = {
             "offset 148: cpu 70000, more than 65535"),
     "event-text": (header() + ring() + record(1, text=b"12345678"), 1,
                    "offset 152: event with 8 bytes of text"),
-    "text-len": (header() + ring(kind=1) + record(1, typ=3, fmt=0, text=b"hi",
+    "text-len": (header() + ring(kind=1) + record(1, typ=3, site=0, text=b"hi",
                                                   length=500), 1,
                  "offset 152: text of 500 bytes in an entry of 96"),
     "event-short": (header() + ring() + struct.pack("<II", 2, 16) + b"\0" * 8, 1,
@@ -134,12 +139,18 @@ CASES = {
                          + record(1), 0, ""),
     "ok-header-only": (header(), 0, ""),
     "ok-text-padding": (header() + ring(rid=2, kind=1, name=b"log")
-                        + record(1, typ=3, fmt=0, rid=2, text=b"line\n"), 0, ""),
-    "ok-bad-format": (header() + ring() + record(1, fmt=0xffffffffc0a80040), 3,
+                        + record(1, typ=3, site=0, rid=2, text=b"line\n"), 0, ""),
+    "ok-bad-format": (header() + ring() + record(1, site=0xffffffffc0a80040), 3,
                       "offset 104: format 0xffffffffc0a80040: bad format at byte 4"),
-    "ok-missing-format": (header() + ring() + record(1, fmt=0x1234)
-                          + record(2, fmt=0x1234), 3,
-                          "offset 104: format 0x1234 is not in the formats file"),
+    "ok-missing-format": (header() + ring() + record(1, site=0xffffffffc0f01234)
+                          + record(2, site=0xffffffffc0f01234), 3,
+                          "offset 104: format 0xffffffffc0f01234 is not in the formats file"),
+    # site words below FREC_SITE_ID_LIMIT are ids in the sites file
+    "ok-site": (header() + ring() + record(1, site=1) + record(2, ts=2000, cpu=1, site=1), 0, ""),
+    "ok-unknown-site": (header() + ring() + record(1, site=1) + record(2, ts=2000, site=0x1234),
+                        3, "offset 192: site 4660 is not in the sites file"),
+    "ok-bad-site-format": (header() + ring() + record(1, site=2, args=(1, 2, 3, 4)), 3,
+                           "offset 104: site 2: bad format at byte 4"),
     # seqs are per (ring, CPU): the same seq on two CPUs, listed out of the
     # merged order, a CPU whose first records were overwritten
     "ok-seq-per-cpu": (header() + ring() + record(1, ts=3000) + record(2, ts=4000)
@@ -154,6 +165,12 @@ FORMATS = (
     '0xffffffffc0a80000 : "irq %d status %#lx"\n'
     '0xffffffffc0a80040 : "bad %y"\n'
     '0xffffffff82000000 : "alpha"\n'
+)
+SITES = (
+    "# id level line module file function caller caller-symbol format\n"
+    '1 info 7 "frec" "/src/frec/kmod/frec.c" "frec_fn" 0xffffffffc0a00010 '
+    '"frec_fn+0x10/0x100 [frec]" "irq %d status %#lx"\n'
+    '2 warn 9 "" "kernel/x.c" "do_work" 0x0 "" "bad %y"\n'
 )
 KALLSYMS = (
     "0000000000000000 A fixed_percpu_data\n"
@@ -172,6 +189,22 @@ TABLES = {
                             "line 1: expected"),
     "formats-dup.formats": ('0x10 : "a"\n0x10 : "b"\n', "-f", 1,
                             "line 2: 0x10 listed on line 1 with another string"),
+    "sites-id.sites": ('1 info 1 "m" "f" "g" 0x0 "" "a"\nx1 info 1 "m" "f" "g" 0x0 "" "a"\n',
+                       "-s", 1, "sites-id.sites: line 2: id 'x1': not a decimal number"),
+    "sites-id-zero.sites": ('0 info 1 "m" "f" "g" 0x0 "" "a"\n', "-s", 1,
+                            "line 1: id 0: site ids start at 1"),
+    "sites-id-limit.sites": ('16777216 info 1 "m" "f" "g" 0x0 "" "a"\n', "-s", 1,
+                             "line 1: id 16777216: not below 16777216"),
+    "sites-dup.sites": ('# c\n5 info 1 "m" "f" "g" 0x0 "" "a"\n5 info 1 "m" "f" "g" 0x0 "" "a"\n',
+                        "-s", 1, "line 3: id 5: listed on line 2 already"),
+    "sites-level.sites": ('1 fatal 1 "m" "f" "g" 0x0 "" "a"\n', "-s", 1,
+                          "line 1: level 'fatal': not err, warn, info, debug or trace"),
+    "sites-quote.sites": ('1 info 1 "m" "f" "g" 0x0 "" "a\\"\n', "-s", 1,
+                          "line 1: format: no closing quote"),
+    "sites-missing.sites": ('1 info 1 "m" "f" "g" 0x0\n', "-s", 1,
+                            "line 1: missing caller symbol"),
+    "sites-trailing.sites": ('1 info 1 "m" "f" "g" 0x0 "" "a" 7\n', "-s", 1,
+                             "line 1: a byte after the format"),
     "kallsyms-syntax.kallsyms": ("ffffffff81000000 T a\nffffffff81000100\n", "-k", 1,
                                  "kallsyms-syntax.kallsyms: line 2: expected <hex address>"),
     "kallsyms-module.kallsyms": ("ffffffff81000000 t a\t[mod\n", "-k", 1,
@@ -188,6 +221,8 @@ def main():
         os.unlink(os.path.join(bad, name))
     with open(os.path.join(OUT, "small.formats"), "w") as f:
         f.write(FORMATS)
+    with open(os.path.join(OUT, "small.sites"), "w") as f:
+        f.write(SITES)
     with open(os.path.join(OUT, "small.kallsyms"), "w") as f:
         f.write(KALLSYMS)
     manifest = ["# file|option|exit code|text stderr must hold (empty: nothing)"]
