@@ -114,6 +114,8 @@ DECLARE_STATIC_KEY_TRUE(frec_enabled_key);
  * @set_level: the level debugfs frec/control gave it (@code_level first),
  *	which @level holds while the site is on.
  * @flags: frec's, for the site's registration.
+ * @printk_plan: frec's: how frec_printk() stores the site's arguments,
+ *	worked out from @fmt on its first call.
  *
  * Each expansion of frec_record_level() and frec_printk_level() defines
  * one, static: frec finds a module's sites when the module loads (by
@@ -133,6 +135,7 @@ struct frec_site {
 	unsigned char code_level;
 	unsigned char set_level;
 	unsigned short flags;
+	unsigned long printk_plan;
 };
 
 /*

@@ -21,6 +21,7 @@
  * formatted at the call, into text.  Both
  * take no lock and allocate nothing: any context.
  */
+#include <linux/build_bug.h>
 #include <linux/err.h>
 #include <linux/mm.h>
 #include <linux/string.h>
@@ -29,30 +30,70 @@
 #include "frec_format_kernel.h"
 #include "frec_printk_args.h"
 
+/*
+ * A site's plan (struct frec_site.printk_plan), one word written whole, so
+ * that contexts racing to work it out on the first call (each writes the
+ * same value) never leave half of one: FREC_PLAN_DONE once worked out,
+ * FREC_PLAN_ARGS if the calls store arguments, their number, and two bits
+ * of enum frec_arg_kind for each.
+ */
+#define FREC_PLAN_DONE		0x1UL
+#define FREC_PLAN_ARGS		0x2UL
+#define FREC_PLAN_NR_SHIFT	2
+#define FREC_PLAN_NR_MASK	0xfUL
+#define FREC_PLAN_KIND_SHIFT	6
+#define FREC_PLAN_KIND_BITS	2
+
+static_assert(FREC_PLAN_KIND_SHIFT + FREC_PRINTK_ARGS_MAX * FREC_PLAN_KIND_BITS <=
+	      BITS_PER_LONG);
+static_assert(FREC_PRINTK_ARGS_MAX <= FREC_PLAN_NR_MASK);
+
+/* Work out how calls with @fmt store their arguments. */
+static unsigned long frec_printk_args_plan(const char *fmt)
+{
+	unsigned char kinds[FREC_PRINTK_ARGS_MAX];
+	unsigned long plan = FREC_PLAN_DONE;
+	int n, i;
+
+	n = frec_format_arg_kinds(fmt, kinds, FREC_PRINTK_ARGS_MAX);
+	if (n < 0)
+		return plan;
+	plan |= FREC_PLAN_ARGS | (unsigned long)n << FREC_PLAN_NR_SHIFT;
+	for (i = 0; i < n; i++)
+		plan |= (unsigned long)kinds[i] << (FREC_PLAN_KIND_SHIFT + i * FREC_PLAN_KIND_BITS);
+	return plan;
+}
+
 /**
  * frec_printk_args_pack() - a frec_printk() call's arguments, as a payload
  * @buf: where the payload goes, 8-byte aligned.
  * @size: bytes at @buf.
- * @fmt: the call's format.
+ * @site: the call's site; its format is the call's.
  * @ap: its arguments; the caller's copy (va_copy()) stays unread.
+ *
+ * The format is read once per site, on its first call (the site's plan).
  *
  * Context: Any context, NMI included.  Never sleeps, locks or allocates.
  * Return: the payload's length, or -1 if the call is to be stored as text.
  */
-int frec_printk_args_pack(u64 *buf, unsigned int size, const char *fmt, va_list ap)
+int frec_printk_args_pack(u64 *buf, unsigned int size, struct frec_site *site, va_list ap)
 {
-	unsigned char kinds[FREC_PRINTK_ARGS_MAX];
+	unsigned long plan = READ_ONCE(site->printk_plan);
 	char *bytes = (char *)buf;
-	unsigned int off;
+	unsigned int off, n, i;
 	const char *s;
-	int n, i, len;
+	int len;
 
-	n = frec_format_arg_kinds(fmt, kinds, FREC_PRINTK_ARGS_MAX);
-	if (n < 0 || n * sizeof(u64) > size)
+	if (unlikely(!(plan & FREC_PLAN_DONE))) {
+		plan = frec_printk_args_plan(site->fmt);
+		WRITE_ONCE(site->printk_plan, plan);
+	}
+	n = (plan >> FREC_PLAN_NR_SHIFT) & FREC_PLAN_NR_MASK;
+	if (!(plan & FREC_PLAN_ARGS) || n * sizeof(u64) > size)
 		return -1;
 	off = n * sizeof(u64);
-	for (i = 0; i < n; i++) {
-		switch (kinds[i]) {
+	for (i = 0; i < n; i++, plan >>= FREC_PLAN_KIND_BITS) {
+		switch ((plan >> FREC_PLAN_KIND_SHIFT) & ((1UL << FREC_PLAN_KIND_BITS) - 1)) {
 		case FREC_ARG_INT:
 			/* As frec_record() stores an int: sign-extended. */
 			buf[i] = (unsigned long)va_arg(ap, int);

@@ -184,7 +184,7 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc)) {
 		va_start(ap, fmt);
-		len = frec_printk_args_pack(payload, size, fmt, ap);
+		len = frec_printk_args_pack(payload, size, site, ap);
 		va_end(ap);
 		if (len < 0) {
 			/* A call frec_printk_args.c cannot store: its text. */
