@@ -359,7 +359,7 @@ static int frec_control_open(struct inode *inode, struct file *file)
 const struct file_operations frec_control_fops = {
 	.owner = THIS_MODULE,
 	.open = frec_control_open,
-	.read = seq_read,
+	.read_iter = seq_read_iter,
 	.write_iter = frec_control_write_iter,
 	.llseek = seq_lseek,
 	.release = seq_release,

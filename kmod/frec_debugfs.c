@@ -256,8 +256,8 @@ int frec_debugfs_init(void)
 	 */
 	debugfs_create_file_unsafe("raw", 0400, root, NULL, &frec_raw_fops);
 	debugfs_create_file("formats", 0400, root, NULL, &frec_formats_fops);
-	debugfs_create_file("sites", 0400, root, NULL, &frec_sites_fops);
-	/* Without the proxy too: its fops lack write_iter (frec_control.c). */
+	/* Without the proxy too: its fops lack read_iter and write_iter. */
+	debugfs_create_file_unsafe("sites", 0400, root, NULL, &frec_sites_fops);
 	debugfs_create_file_unsafe("control", 0600, root, NULL, &frec_control_fops);
 	debugfs_create_file("filter", 0600, root, NULL, &frec_filter_fops);
 	debugfs_create_file("enable", 0600, root, NULL, &frec_enable_fops);

@@ -359,7 +359,8 @@ static int frec_sites_open(struct inode *inode, struct file *file)
 const struct file_operations frec_sites_fops = {
 	.owner = THIS_MODULE,
 	.open = frec_sites_open,
-	.read = seq_read,
+	/* read_iter: kernel_read() takes nothing else (the KUnit suite reads it). */
+	.read_iter = seq_read_iter,
 	.llseek = seq_lseek,
 	.release = seq_release,
 };

@@ -142,6 +142,8 @@ static char *race_read_sites(struct kunit *test)
 		len += n;
 	buf[len] = '\0';
 	filp_close(f, NULL);
+	KUNIT_EXPECT_TRUE_MSG(test, str_has_prefix(buf, "# frec sites: "),
+			      "%s reads \"%.40s\" (%zu bytes)", FREC_SITES_FILE, buf, len);
 	return buf;
 }
 
