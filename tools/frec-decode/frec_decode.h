@@ -92,7 +92,12 @@ struct frec_raw_item {
  * @swap: the dump was written in the other byte order.
  * @clock: the header's clock name, NUL-terminated.
  * @flags: the header's flags (FREC_RAW_CLOCK_SYNCED, FREC_RAW_MERGE_BY_SEQ).
- * @entry: the current entry's bytes.
+ * @end: the offset the dump ends at for the reader: the end of the stream
+ *	unless set lower after frec_raw_open().
+ * @buf: bytes read from the stream, the current entry's among them.
+ * @pos: where in @buf the bytes not consumed yet start (at @offset).
+ * @len: bytes in @buf.
+ * @at_end: the stream (or @end) is reached: @buf holds all that is left.
  */
 struct frec_raw_reader {
 	FILE *f;
@@ -100,7 +105,11 @@ struct frec_raw_reader {
 	bool swap;
 	char clock[FREC_RAW_CLOCK_LEN + 1];
 	unsigned int flags;
-	unsigned char *entry;
+	unsigned long long end;
+	unsigned char *buf;
+	size_t pos;
+	size_t len;
+	bool at_end;
 };
 
 int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err);
