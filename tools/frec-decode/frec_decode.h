@@ -16,11 +16,12 @@
  *   write_csv.c    CSV
  *   main.c         options and files
  *
- * The dump's order is not trusted: records are kept per (ring, CPU) source
- * in the order the dump lists them, checked (seq strictly increasing in a
- * source), and printed at the end of the dump merged by the module's own
- * engine, kmod/lib/frec_merge.c.  So memory grows with the dump: about 120
- * bytes a record, plus its text.
+ * The dump's order is not trusted: records are printed in the order the
+ * module's own engine, kmod/lib/frec_merge.c, merges their (ring, CPU)
+ * sources in.  A dump that can be read twice (a file) is first checked to
+ * be in that order already, as the module writes it, and then printed as
+ * it is read again, in constant memory; any other is kept whole and
+ * merged at its end: about 120 bytes a record, plus its text.
  */
 #ifndef _FREC_DECODE_H
 #define _FREC_DECODE_H
@@ -255,6 +256,10 @@ enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
  *	for all.  A ring glob without wildcards must name a ring of the dump.
  * @stats: instead of the records, print per (ring, CPU) how many records
  *	the dump holds and how many its seqs say were lost.
+ * @reread: the input can be read again from where it is at the start
+ *	(fseeko()), and then reads the same: a regular file.  A dump in the
+ *	merged order is then printed in a second pass as it is read, instead
+ *	of kept whole and merged.
  */
 struct frec_decode_opts {
 	enum frec_output output;
@@ -262,6 +267,7 @@ struct frec_decode_opts {
 	bool deltas;
 	const struct frec_filter *filter;
 	bool stats;
+	bool reread;
 };
 
 struct frec_ring_info;
@@ -296,6 +302,8 @@ struct frec_stored {
  * @max_seq: the highest (--stats' last_seq).
  * @last_seq: seq of the last read.
  * @last_ts: timestamp of the last read.
+ * @last_position: position of the last read among the records of the
+ *	dump, from 1; 0 before the first (the order check).
  */
 struct frec_source {
 	unsigned int ring;
@@ -308,6 +316,17 @@ struct frec_source {
 	u64 max_seq;
 	u64 last_seq;
 	u64 last_ts;
+	unsigned long long last_position;
+};
+
+/**
+ * struct frec_order_mark - a record no later record has passed yet
+ * @key: where it goes in the merged order.
+ * @position: its position among the records of the dump, from 1.
+ */
+struct frec_order_mark {
+	struct frec_merge_key key;
+	unsigned long long position;
 };
 
 /**
@@ -373,6 +392,11 @@ struct frec_decoded {
  * @sources_cap: its size, a power of two.
  * @nr_sources: sources in it.
  * @raw_flags: the dump header's flags.
+ * @merge: the order records are merged in (only its by_seq is used).
+ * @marks: the order check's stack (decode.c, order_check()).
+ * @nr_marks: marks on it.
+ * @marks_cap: its size.
+ * @position: records the order check has seen.
  * @order: the order the records are merged in, frec_format_order()'s name.
  * @site: the site of the record being printed, if its site word is an id
  *	the sites file has; else NULL.
@@ -413,6 +437,11 @@ struct frec_decoder {
 	size_t sources_cap;
 	size_t nr_sources;
 	unsigned int raw_flags;
+	struct frec_merge merge;
+	struct frec_order_mark *marks;
+	size_t nr_marks;
+	size_t marks_cap;
+	unsigned long long position;
 	const char *order;
 	struct frec_site *site;
 	u64 prev_ts;
