@@ -405,6 +405,8 @@ struct frec_decoded {
  * @records: records read.
  * @warnings: warnings given.
  * @line: a line's buffer.
+ * @block: lines the text writer formatted, not written out yet.
+ * @block_len: bytes in @block.
  * @msg: a message's buffer.
  * @caller: a caller's buffer.
  * @clock: the dump's clock name.
@@ -449,6 +451,8 @@ struct frec_decoder {
 	unsigned long long records;
 	unsigned long long warnings;
 	char line[FREC_FORMAT_LINE_MAX];
+	char block[64 * FREC_FORMAT_LINE_MAX];
+	size_t block_len;
 	char msg[FREC_FORMAT_LINE_MAX];
 	char caller[FREC_FORMAT_LINE_MAX];
 	const char *clock;
@@ -516,7 +520,6 @@ extern const struct frec_writer frec_write_text;
 extern const struct frec_writer frec_write_json;
 extern const struct frec_writer frec_write_csv;
 
-void frec_write_delta(struct frec_decoder *d, long long delta);
 
 void frec_decoder_init(struct frec_decoder *d,
 		       const struct frec_decode_opts *opts,
