@@ -148,11 +148,14 @@ int frec_addr_unquote(char *block, size_t *used, const char *q, size_t n,
  * struct frec_formats - the formats file, sorted by address
  * @entries: one per line.
  * @nr: how many.
+ * @nr_symbols: how many of them are saved symbols (lines read, repeats
+ *	counted).
  * @text: the unquoted strings, each NUL-terminated.
  */
 struct frec_formats {
 	struct frec_formats_entry *entries;
 	size_t nr;
+	size_t nr_symbols;
 	char *text;
 };
 
