@@ -524,8 +524,9 @@ static int decode_keep(struct frec_decoder *d, struct frec_source *src,
 	return 0;
 }
 
-static void decode_print(struct frec_decoder *d, const struct frec_raw_record *rec,
-			 unsigned int type, unsigned long long offset, const char *text);
+static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
+			 const struct frec_raw_record *rec, unsigned int type,
+			 unsigned long long offset, const char *text);
 
 /*
  * A record: checked, counted in its (ring, CPU) source, then as @pass
@@ -540,10 +541,11 @@ static int decode_record(struct frec_decoder *d, const struct frec_raw_item *ite
 {
 	const struct frec_raw_record *rec = &item->rec;
 	unsigned long long seq_at = item->offset + offsetof(struct frec_raw_record, seq);
+	struct frec_ring_info *ring = ring_find(d, rec->ring);
 	struct frec_source *src;
 	bool in_order;
 
-	if (!ring_find(d, rec->ring))
+	if (!ring)
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, ring),
 				 "record of ring %u, which no ring entry defined before it",
 				 rec->ring);
@@ -598,16 +600,16 @@ static int decode_record(struct frec_decoder *d, const struct frec_raw_item *ite
 	src->records++;
 	d->records++;
 	if (pass == PASS_PRINT)
-		decode_print(d, rec, item->type, item->offset, item->text);
+		decode_print(d, ring, rec, item->type, item->offset, item->text);
 	return 0;
 }
 
-/* A record, in merged order: filtered, formatted and written. */
-static void decode_print(struct frec_decoder *d, const struct frec_raw_record *rec,
-			 unsigned int type, unsigned long long offset, const char *text)
+/* A record of @ring, in merged order: filtered, formatted and written. */
+static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
+			 const struct frec_raw_record *rec, unsigned int type,
+			 unsigned long long offset, const char *text)
 {
 	const struct frec_filter *f = d->opts.filter;
-	struct frec_ring_info *ring = ring_find(d, rec->ring);
 	struct frec_decoded r;
 	int n;
 
@@ -692,7 +694,8 @@ static int decode_merge(struct frec_decoder *d)
 	}
 	while (frec_merge_pop(&m, &source)) {
 		st = &d->stored[next[source]];
-		decode_print(d, &st->rec, st->rec.head.type, st->offset, d->text + st->text);
+		decode_print(d, ring_find(d, st->rec.ring), &st->rec, st->rec.head.type,
+			     st->offset, d->text + st->text);
 		next[source] = st->next;
 		if (next[source] == FREC_STORED_NONE)
 			continue;
