@@ -74,34 +74,69 @@ void frec_warn(struct frec_decoder *d, const char *fmt, ...)
 	fputc('\n', d->errs);
 }
 
+/* Copy @n bytes of @name into @buf as symbol() does: cut, and NUL-ended. */
+static int put_name(char *buf, size_t size, const char *name, size_t n)
+{
+	memcpy(buf, name, n < size - 1 ? n : size - 1);
+	buf[n < size - 1 ? n : size - 1] = '\0';
+	return (int)n;
+}
+
 /*
- * struct frec_format_env's symbol(): a name the module gave the address,
- * else kallsyms'.  The module names, as its dump prints them: the caller
- * of a site's first record ("S" only, the form a caller is printed in;
- * the record's own site first, as it is nearly always that one), and any
- * code address of a module that has gone (the formats file).
+ * A name the module gave an address, as its dump prints it: the caller of
+ * a site's first record ('S' only, the form a caller is printed in), or
+ * any code address of a module that has gone (the formats file).
+ */
+static const char *module_name(struct frec_decoder *d, u64 addr, char ext)
+{
+	const char *name = NULL;
+
+	if (ext == 'S' && addr && d->sites)
+		name = frec_sites_caller(d->sites, addr);
+	if (!name && d->formats)
+		name = frec_formats_symbol(d->formats, addr);
+	return name;
+}
+
+/*
+ * struct frec_format_env's symbol(): a name the module gave the address
+ * (module_name()), else kallsyms'.  The caller of a record is nearly
+ * always its own site's first caller, found at once; other addresses go
+ * through a cache of the names found, as callers and symbol arguments
+ * repeat and a lookup costs a binary search or three.
  */
 static int decode_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
 {
 	struct frec_decoder *d = ctx;
-	const char *name = NULL;
-	size_t n;
+	struct frec_symbol_cache *c;
+	const char *name;
+	int n;
 
-	if (ext == 'S' && addr) {
-		if (d->site && d->site->caller == addr && d->site->caller_symbol[0])
-			name = d->site->caller_symbol;
-		else if (d->sites)
-			name = frec_sites_caller(d->sites, addr);
+	if (ext == 'S' && addr && d->site && d->site->caller == addr &&
+	    d->site->caller_symbol[0])
+		return put_name(buf, size, d->site->caller_symbol,
+				strlen(d->site->caller_symbol));
+	c = &d->symbols[(size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 54 ^ (u64)ext) &
+			(FREC_SYMBOL_CACHE - 1)];
+	if (c->used && c->addr == addr && c->ext == ext)
+		return c->len < 0 ? -1 : put_name(buf, size, c->text, (size_t)c->len);
+	name = module_name(d, addr, ext);
+	if (name)
+		n = put_name(buf, size, name, strlen(name));
+	else if (d->kallsyms)
+		n = frec_kallsyms_symbol(d->kallsyms, buf, size, addr, ext);
+	else
+		n = -1;
+	/* kept if whole: in @buf, and short enough */
+	if (n < (int)sizeof(c->text) && n < (int)size) {
+		c->used = true;
+		c->addr = addr;
+		c->ext = ext;
+		c->len = n;
+		if (n >= 0)
+			memcpy(c->text, buf, (size_t)n);
 	}
-	if (!name && d->formats)
-		name = frec_formats_symbol(d->formats, addr);
-	if (name) {
-		n = strlen(name);
-		memcpy(buf, name, n < size - 1 ? n : size - 1);
-		buf[n < size - 1 ? n : size - 1] = '\0';
-		return (int)n;
-	}
-	return d->kallsyms ? frec_kallsyms_symbol(d->kallsyms, buf, size, addr, ext) : -1;
+	return n;
 }
 
 static int decode_string(void *ctx, char *buf, size_t size, u64 addr)

@@ -343,6 +343,26 @@ struct frec_missing {
 	bool used;
 };
 
+/* Names of addresses the decoder keeps (a power of two), and their size. */
+#define FREC_SYMBOL_CACHE	1024
+#define FREC_SYMBOL_TEXT	80
+
+/**
+ * struct frec_symbol_cache - a name found for an address, kept
+ * @addr: the address.
+ * @ext: the form, as symbol() takes it ('S', 's', 'B').
+ * @used: this slot holds a name.
+ * @len: its length, or -1: the address resolves nowhere.
+ * @text: the name (not NUL-terminated).
+ */
+struct frec_symbol_cache {
+	u64 addr;
+	char ext;
+	bool used;
+	int len;
+	char text[FREC_SYMBOL_TEXT];
+};
+
 /**
  * struct frec_decoded - a record ready to print
  * @rec: what frec_format_line() takes.
@@ -403,6 +423,7 @@ struct frec_decoded {
  * @order: the order the records are merged in, frec_format_order()'s name.
  * @site: the site of the record being printed, if its site word is an id
  *	the sites file has; else NULL.
+ * @symbols: names found for addresses (decode.c, decode_symbol()).
  * @prev_ts: timestamp of the last record printed.
  * @printed: records printed.
  * @records: records read.
@@ -449,6 +470,7 @@ struct frec_decoder {
 	unsigned long long position;
 	const char *order;
 	struct frec_site *site;
+	struct frec_symbol_cache symbols[FREC_SYMBOL_CACHE];
 	u64 prev_ts;
 	unsigned long long printed;
 	unsigned long long records;
