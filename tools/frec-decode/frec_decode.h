@@ -260,7 +260,8 @@ enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
  * @stats: instead of the records, print per (ring, CPU) how many records
  *	the dump holds and how many its seqs say were lost.
  * @reread: the input can be read again from where it is at the start
- *	(fseeko()), and then reads the same: a regular file.  A dump in the
+ *	(fseeko()), and then reads the same: a regular file with a size
+ *	(debugfs' frec/raw has none, and reads anew each time).  A dump in the
  *	merged order is then printed in a second pass as it is read, instead
  *	of kept whole and merged.
  */

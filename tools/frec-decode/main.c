@@ -381,10 +381,12 @@ int main(int argc, char **argv)
 		}
 	}
 	/*
-	 * A file can be read twice, to print a dump in order as it is read.
-	 * The raw reader reads in blocks of its own: no stdio buffer for it.
+	 * A file can be read twice, to print a dump in order as it is read;
+	 * not debugfs' frec/raw itself, which has a size of 0 and gives a new
+	 * dump at each reading.  The raw reader reads in blocks of its own:
+	 * no stdio buffer for it.
 	 */
-	opts.reread = !fstat(fileno(in), &st) && S_ISREG(st.st_mode);
+	opts.reread = !fstat(fileno(in), &st) && S_ISREG(st.st_mode) && st.st_size > 0;
 	setvbuf(in, NULL, _IONBF, 0);
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
 
