@@ -2,29 +2,32 @@
 /*
  * decode.c - from raw entries to printed records.
  *
- * Keeps the ring table, checks what the raw reader cannot check alone
- * (each record's ring was defined before it, the CPU is in range, seqs
- * strictly increase within each (ring, CPU) source), and keeps each
- * record in its source.  At the end of the dump (or at its first error)
- * the sources are merged by kmod/lib/frec_merge.c, the module's own
- * engine, so the records come out in the order the module's dump prints
- * them whatever order the dump lists them in.  Each merged record is then
- * filtered (kmod/lib/frec_filter.c, the module's own), its message
- * formatted with kmod/frec_format.c against the sites, formats and
- * kallsyms tables, and handed to the writer of the output format.  An
- * event's site word is a site id (its format from the sites file) or a
- * format's address (from the formats file).  A bad or missing format is
- * reported once per site id or address, and the record is still printed.  A ring glob of the filter without wildcards that names no
+ * Keeps the ring table and checks what the raw reader cannot check alone
+ * (each record's ring was defined before it, the CPU is in range, within
+ * each (ring, CPU) source timestamps do not go back and a seq does not
+ * repeat).  Records are printed in the order kmod/lib/frec_merge.c, the
+ * module's own engine, merges the sources in, whatever order the dump
+ * lists them in: a dump that can be read twice and is found in that order
+ * (as the module writes it) is printed as it is read again; any other is
+ * kept whole, per source, and merged at its end (or at its first error).
+ * Each record is then filtered (kmod/lib/frec_filter.c, the module's
+ * own), its message formatted with kmod/frec_format.c against the sites,
+ * formats and kallsyms tables, and handed to the writer of the output
+ * format.  An event's site word is a site id (its format from the sites
+ * file) or a format's address (from the formats file).  A bad or missing
+ * format is reported once per site id or address, and the record is still
+ * printed.  A ring glob of the filter without wildcards that names no
  * ring of the dump is an error, found at the end of the dump (a ring may
  * be defined anywhere before its first record).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "frec_decode.h"
 
-/* Missing site ids and format addresses reported, before saying no more will be. */
+/* Site words reported missing, before saying no more will be. */
 #define FREC_MISSING_MAX	1024
 
 /**
@@ -71,34 +74,69 @@ void frec_warn(struct frec_decoder *d, const char *fmt, ...)
 	fputc('\n', d->errs);
 }
 
+/* Copy @n bytes of @name into @buf as symbol() does: cut, and NUL-ended. */
+static int put_name(char *buf, size_t size, const char *name, size_t n)
+{
+	memcpy(buf, name, n < size - 1 ? n : size - 1);
+	buf[n < size - 1 ? n : size - 1] = '\0';
+	return (int)n;
+}
+
 /*
- * struct frec_format_env's symbol(): a name the module gave the address,
- * else kallsyms'.  The module names, as its dump prints them: the caller
- * of a site's first record ("S" only, the form a caller is printed in;
- * the record's own site first, as it is nearly always that one), and any
- * code address of a module that has gone (the formats file).
+ * A name the module gave an address, as its dump prints it: the caller of
+ * a site's first record ('S' only, the form a caller is printed in), or
+ * any code address of a module that has gone (the formats file).
+ */
+static const char *module_name(struct frec_decoder *d, u64 addr, char ext)
+{
+	const char *name = NULL;
+
+	if (ext == 'S' && addr && d->sites)
+		name = frec_sites_caller(d->sites, addr);
+	if (!name && d->formats)
+		name = frec_formats_symbol(d->formats, addr);
+	return name;
+}
+
+/*
+ * struct frec_format_env's symbol(): a name the module gave the address
+ * (module_name()), else kallsyms'.  The caller of a record is nearly
+ * always its own site's first caller, found at once; other addresses go
+ * through a cache of the names found, as callers and symbol arguments
+ * repeat and a lookup costs a binary search or three.
  */
 static int decode_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
 {
 	struct frec_decoder *d = ctx;
-	const char *name = NULL;
-	size_t n;
+	struct frec_symbol_cache *c;
+	const char *name;
+	int n;
 
-	if (ext == 'S' && addr) {
-		if (d->site && d->site->caller == addr && d->site->caller_symbol[0])
-			name = d->site->caller_symbol;
-		else if (d->sites)
-			name = frec_sites_caller(d->sites, addr);
+	if (ext == 'S' && addr && d->site && d->site->caller == addr &&
+	    d->site->caller_symbol[0])
+		return put_name(buf, size, d->site->caller_symbol,
+				strlen(d->site->caller_symbol));
+	c = &d->symbols[(size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 54 ^ (u64)ext) &
+			(FREC_SYMBOL_CACHE - 1)];
+	if (c->used && c->addr == addr && c->ext == ext)
+		return c->len < 0 ? -1 : put_name(buf, size, c->text, (size_t)c->len);
+	name = module_name(d, addr, ext);
+	if (name)
+		n = put_name(buf, size, name, strlen(name));
+	else if (d->kallsyms)
+		n = frec_kallsyms_symbol(d->kallsyms, buf, size, addr, ext);
+	else
+		n = -1;
+	/* kept if whole: in @buf, and short enough */
+	if (n < (int)sizeof(c->text) && n < (int)size) {
+		c->used = true;
+		c->addr = addr;
+		c->ext = ext;
+		c->len = n;
+		if (n >= 0)
+			memcpy(c->text, buf, (size_t)n);
 	}
-	if (!name && d->formats)
-		name = frec_formats_symbol(d->formats, addr);
-	if (name) {
-		n = strlen(name);
-		memcpy(buf, name, n < size - 1 ? n : size - 1);
-		buf[n < size - 1 ? n : size - 1] = '\0';
-		return (int)n;
-	}
-	return d->kallsyms ? frec_kallsyms_symbol(d->kallsyms, buf, size, addr, ext) : -1;
+	return n;
 }
 
 static int decode_string(void *ctx, char *buf, size_t size, u64 addr)
@@ -158,6 +196,8 @@ void frec_decoder_free(struct frec_decoder *d)
 	free(d->stored);
 	free(d->text);
 	free(d->sources);
+	free(d->marks);
+	d->marks = NULL;
 	d->stored = NULL;
 	d->text = NULL;
 	d->sources = NULL;
@@ -311,10 +351,9 @@ static void report_missing(struct frec_decoder *d, u64 addr,
  * checked once per site or address; or a stand-in text.
  */
 static void decode_event_format(struct frec_decoder *d,
-				const struct frec_raw_item *item,
-				struct frec_decoded *r)
+				const struct frec_raw_record *rec,
+				unsigned long long offset, struct frec_decoded *r)
 {
-	const struct frec_raw_record *rec = &item->rec;
 	char name[32];
 	bool *checked;
 	size_t bad;
@@ -328,7 +367,7 @@ static void decode_event_format(struct frec_decoder *d,
 		checked = frec_formats_checked(d->formats, rec->site);
 	}
 	if (!r->rec.fmt) {
-		report_missing(d, rec->site, item->offset);
+		report_missing(d, rec->site, offset);
 		n = snprintf(d->msg, sizeof(d->msg),
 			     "[format 0x%llx missing; args 0x%llx 0x%llx 0x%llx 0x%llx]",
 			     (unsigned long long)rec->site,
@@ -342,6 +381,8 @@ static void decode_event_format(struct frec_decoder *d,
 		r->msg_len = (size_t)n;
 		return;
 	}
+	r->rec.text = NULL;
+	r->rec.text_len = 0;
 	r->rec.args = rec->args;
 	r->rec.nr_args = FREC_EVENT_MAX_ARGS;
 	if (!*checked) {
@@ -349,9 +390,11 @@ static void decode_event_format(struct frec_decoder *d,
 		frec_format_message(NULL, 0, r->rec.fmt, rec->args,
 				    FREC_EVENT_MAX_ARGS, &d->env, &bad);
 		if (bad != (size_t)-1)
-			frec_warn(d, "offset %llu: %s: bad format at byte %zu", item->offset,
+			frec_warn(d, "offset %llu: %s: bad format at byte %zu", offset,
 				  word_name(name, sizeof(name), rec->site), bad);
 	}
+	r->msg = NULL;
+	r->msg_len = 0;
 	if (d->opts.output != FREC_OUT_TEXT) {
 		r->msg = d->msg;
 		r->msg_len = (size_t)frec_format_message(d->msg, sizeof(d->msg),
@@ -427,19 +470,117 @@ static int grow(void **buf, size_t *cap, size_t need, size_t size, size_t first)
 	return 0;
 }
 
+/* How a pass over the dump handles records (decode_record()). */
+enum decode_pass {
+	PASS_COUNT,	/* check and count them (--stats) */
+	PASS_VERIFY,	/* and check they are in the merged order, to the first not */
+	PASS_PRINT,	/* and print them: PASS_VERIFY found them in order */
+	PASS_KEEP,	/* check, count and keep them, to merge at the end */
+};
+
+/* Where a record goes in the merged order. */
+static struct frec_merge_key merge_key(const struct frec_raw_record *rec)
+{
+	return (struct frec_merge_key){ .ts = rec->ts, .seq = rec->seq,
+					.cpu = rec->cpu, .ring = rec->ring };
+}
+
 /*
- * A record: checked and kept in its (ring, CPU) source, to be printed
- * when the sources are merged.
+ * Is the record read now (of source @src) where the merge of what was
+ * read puts it?  The merge takes each source's records in the dump's
+ * order and, of the sources' next records, always the first by
+ * frec_merge_before().  So the dump is in the merged order if and only if
+ * every record comes after each record listed between it and the
+ * previous record of its source (after all those before it, for a
+ * source's first): those were taken first while it waited.  The latest
+ * of them in the merged order is found on a stack of the records no later
+ * record has passed, positions ascending and keys descending: in a dump
+ * in the merged order it rarely holds more than a few.
+ *
+ * Return: 0 with *@in_order set (and, if in order, the record noted), or
+ * -1 if out of memory.
  */
-static int decode_record(struct frec_decoder *d,
-			 const struct frec_raw_item *item, struct frec_err *err)
+static int order_check(struct frec_decoder *d, struct frec_source *src,
+		       const struct frec_raw_record *rec, bool *in_order)
+{
+	struct frec_merge_key key = merge_key(rec);
+	struct frec_order_mark *marks = d->marks;
+	size_t lo = 0, hi = d->nr_marks, mid;
+
+	while (lo < hi) {		/* the first mark after the source's last */
+		mid = lo + (hi - lo) / 2;
+		if (marks[mid].position > src->last_position)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	*in_order = lo == d->nr_marks || frec_merge_before(&d->merge, &marks[lo].key, &key);
+	if (!*in_order)
+		return 0;
+	/* it passed marks[lo], so every later mark, and maybe earlier ones */
+	d->nr_marks = lo;
+	while (d->nr_marks && frec_merge_before(&d->merge, &marks[d->nr_marks - 1].key, &key))
+		d->nr_marks--;
+	if (d->nr_marks == d->marks_cap &&
+	    grow((void **)&d->marks, &d->marks_cap, d->nr_marks + 1, sizeof(*d->marks), 64))
+		return -1;
+	d->marks[d->nr_marks].key = key;
+	d->marks[d->nr_marks++].position = ++d->position;
+	src->last_position = d->position;
+	return 0;
+}
+
+/* Keep a record in its source, to print it when the sources are merged. */
+static int decode_keep(struct frec_decoder *d, struct frec_source *src,
+		       const struct frec_raw_item *item)
+{
+	const struct frec_raw_record *rec = &item->rec;
+	struct frec_stored *st;
+
+	if (grow((void **)&d->stored, &d->stored_cap, d->nr_stored + 1,
+		 sizeof(*d->stored), 1024) ||
+	    grow((void **)&d->text, &d->text_cap, d->text_len + rec->len + 1, 1, 4096))
+		return -1;
+	st = &d->stored[d->nr_stored];
+	st->rec = *rec;
+	st->rec.head.type = item->type;
+	st->offset = item->offset;
+	st->text = d->text_len;
+	st->next = FREC_STORED_NONE;
+	if (item->type == FREC_RAW_TEXT) {
+		memcpy(d->text + d->text_len, item->text, rec->len);
+		d->text_len += rec->len;
+	}
+	if (src->tail == FREC_STORED_NONE)
+		src->head = d->nr_stored;
+	else
+		d->stored[src->tail].next = d->nr_stored;
+	src->tail = d->nr_stored++;
+	return 0;
+}
+
+static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
+			 const struct frec_raw_record *rec, unsigned int type,
+			 unsigned long long offset, const char *text);
+
+/*
+ * A record: checked, counted in its (ring, CPU) source, then as @pass
+ * says: checked against the merged order (PASS_VERIFY, PASS_PRINT),
+ * printed (PASS_PRINT) or kept (PASS_KEEP).
+ *
+ * Return: 0, 1 if PASS_VERIFY found it out of the merged order, or -1
+ * with @err set.
+ */
+static int decode_record(struct frec_decoder *d, const struct frec_raw_item *item,
+			 enum decode_pass pass, struct frec_err *err)
 {
 	const struct frec_raw_record *rec = &item->rec;
 	unsigned long long seq_at = item->offset + offsetof(struct frec_raw_record, seq);
+	struct frec_ring_info *ring = ring_find(d, rec->ring);
 	struct frec_source *src;
-	struct frec_stored *st;
+	bool in_order;
 
-	if (!ring_find(d, rec->ring))
+	if (!ring)
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, ring),
 				 "record of ring %u, which no ring entry defined before it",
 				 rec->ring);
@@ -472,71 +613,65 @@ static int decode_record(struct frec_decoder *d,
 				 "timestamp %llu after %llu of ring %u on cpu %u: records out of order",
 				 (unsigned long long)rec->ts,
 				 (unsigned long long)src->last_ts, rec->ring, rec->cpu);
-	if (grow((void **)&d->stored, &d->stored_cap, d->nr_stored + 1,
-		 sizeof(*d->stored), 1024) ||
-	    grow((void **)&d->text, &d->text_cap, d->text_len + rec->len + 1, 1, 4096))
+	if (pass == PASS_VERIFY || pass == PASS_PRINT) {
+		if (order_check(d, src, rec, &in_order))
+			return frec_errf(err, item->offset, "out of memory");
+		if (!in_order && pass == PASS_VERIFY)
+			return 1;
+		/* The first read found the dump in order: it changed since. */
+		if (!in_order)
+			return frec_errf(err, item->offset,
+					 "record out of the order it had when first read: "
+					 "the dump changed while it was read");
+	}
+	if (pass == PASS_KEEP && decode_keep(d, src, item))
 		return frec_errf(err, item->offset, "out of memory");
-	st = &d->stored[d->nr_stored];
-	st->rec = *rec;
-	st->rec.head.type = item->type;
-	st->offset = item->offset;
-	st->text = d->text_len;
-	st->next = FREC_STORED_NONE;
-	if (item->type == FREC_RAW_TEXT) {
-		memcpy(d->text + d->text_len, item->text, rec->len);
-		d->text_len += rec->len;
-	}
-	if (src->tail == FREC_STORED_NONE) {
-		src->head = d->nr_stored;
+	if (!src->records || rec->seq < src->min_seq)
 		src->min_seq = rec->seq;
+	if (!src->records || rec->seq > src->max_seq)
 		src->max_seq = rec->seq;
-	} else {
-		d->stored[src->tail].next = d->nr_stored;
-	}
-	src->tail = d->nr_stored++;
 	src->last_seq = rec->seq;
 	src->last_ts = rec->ts;
-	if (rec->seq < src->min_seq)
-		src->min_seq = rec->seq;
-	if (rec->seq > src->max_seq)
-		src->max_seq = rec->seq;
 	src->records++;
 	d->records++;
+	if (pass == PASS_PRINT)
+		decode_print(d, ring, rec, item->type, item->offset, item->text);
 	return 0;
 }
 
-/* A record, in merged order: filtered, formatted and written. */
-static void decode_print(struct frec_decoder *d, const struct frec_stored *st)
+/* A record of @ring, in merged order: filtered, formatted and written. */
+static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
+			 const struct frec_raw_record *rec, unsigned int type,
+			 unsigned long long offset, const char *text)
 {
 	const struct frec_filter *f = d->opts.filter;
-	const struct frec_raw_record *rec = &st->rec;
-	struct frec_raw_item item;
 	struct frec_decoded r;
 	int n;
 
-	memset(&r, 0, sizeof(r));
-	r.ring = ring_find(d, rec->ring);
-	if (!r.ring->selected || (f && !frec_filter_record(f, rec->cpu, rec->seq, rec->ts)))
+	if (!ring->selected || (f && !frec_filter_record(f, rec->cpu, rec->seq, rec->ts)))
 		return;
-	item.type = rec->head.type;
-	item.offset = st->offset;
-	item.rec = *rec;
-	item.text = d->text + st->text;
-
+	/* Every field set here or below: no memset() of it per record. */
+	r.ring = ring;
 	r.rec.seq = rec->seq;
 	r.rec.ts = rec->ts;
 	r.rec.cpu = rec->cpu;
-	r.rec.ring = r.ring->name;
+	r.rec.ring = ring->name;
 	r.rec.caller = rec->caller;
+	r.caller = NULL;
+	r.delta = 0;
+	r.line_len = 0;
 	/* Its site names its format and, usually, its caller. */
 	d->site = rec->site < FREC_SITE_ID_LIMIT && d->sites ?
 		  frec_sites_find(d->sites, rec->site) : NULL;
-	if (item.type == FREC_RAW_EVENT) {
-		decode_event_format(d, &item, &r);
+	if (type == FREC_RAW_EVENT) {
+		decode_event_format(d, rec, offset, &r);
 	} else {
-		r.rec.text = item.text;
+		r.rec.fmt = NULL;
+		r.rec.args = NULL;
+		r.rec.nr_args = 0;
+		r.rec.text = text;
 		r.rec.text_len = rec->len;
-		r.msg = item.text;
+		r.msg = text;
 		r.msg_len = rec->len;
 	}
 	/* text= looks for its text in the line the dump prints, whatever -F. */
@@ -583,27 +718,23 @@ static int decode_merge(struct frec_decoder *d)
 		free(next);
 		return -1;
 	}
-	frec_merge_init(&m, items, (unsigned int)d->nr_sources,
-			d->raw_flags & FREC_RAW_MERGE_BY_SEQ);
+	frec_merge_init(&m, items, (unsigned int)d->nr_sources, d->merge.by_seq);
 	for (i = 0; i < d->sources_cap; i++) {
 		src = &d->sources[i];
 		next[i] = src->used ? src->head : FREC_STORED_NONE;
 		if (next[i] == FREC_STORED_NONE)
 			continue;
-		st = &d->stored[next[i]];
-		key = (struct frec_merge_key){ .ts = st->rec.ts, .seq = st->rec.seq,
-					       .cpu = st->rec.cpu, .ring = st->rec.ring };
+		key = merge_key(&d->stored[next[i]].rec);
 		frec_merge_push(&m, i, &key);
 	}
 	while (frec_merge_pop(&m, &source)) {
 		st = &d->stored[next[source]];
-		decode_print(d, st);
+		decode_print(d, ring_find(d, st->rec.ring), &st->rec, st->rec.head.type,
+			     st->offset, d->text + st->text);
 		next[source] = st->next;
 		if (next[source] == FREC_STORED_NONE)
 			continue;
-		st = &d->stored[next[source]];
-		key = (struct frec_merge_key){ .ts = st->rec.ts, .seq = st->rec.seq,
-					       .cpu = st->rec.cpu, .ring = st->rec.ring };
+		key = merge_key(&d->stored[next[source]].rec);
 		frec_merge_push(&m, source, &key);
 	}
 	free(items);
@@ -679,16 +810,117 @@ static bool filter_names_missing_ring(struct frec_decoder *d)
 	return true;
 }
 
+/* Forget the sources (and their order), for another pass over the dump. */
+static void decode_forget_sources(struct frec_decoder *d)
+{
+	if (d->sources)
+		memset(d->sources, 0, d->sources_cap * sizeof(*d->sources));
+	d->nr_sources = 0;
+	d->nr_marks = 0;
+	d->position = 0;
+	d->records = 0;
+}
+
+/*
+ * Read entries to the end of the dump, or to the first error, handling
+ * records as @pass says (decode_record()); the rings are known already
+ * when printing, from the pass that verified the order.
+ *
+ * Return: 0 at the end of the dump, 1 if PASS_VERIFY found a record out
+ * of the merged order, or -1 with @err set; *@stop is where the entry it
+ * stopped at starts (the end of the dump for 0).
+ */
+static int decode_pass(struct frec_decoder *d, struct frec_raw_reader *r,
+		       enum decode_pass pass, unsigned long long *stop,
+		       struct frec_err *err)
+{
+	struct frec_raw_item item;
+	int ret;
+
+	while ((ret = frec_raw_next(r, &item, err)) > 0) {
+		if (item.type != FREC_RAW_RING)
+			ret = decode_record(d, &item, pass, err);
+		else if (pass != PASS_PRINT)
+			ret = decode_ring(d, &item, err);
+		else
+			ret = 0;
+		if (ret)
+			break;
+	}
+	*stop = ret ? item.offset : r->offset;
+	return ret;
+}
+
+/* Read the dump again from @start, up to @end; -1 with @err set if not. */
+static int decode_reopen(struct frec_raw_reader *r, FILE *in, off_t start,
+			 unsigned long long end, struct frec_err *err)
+{
+	frec_raw_close(r);
+	if (fseeko(in, start, SEEK_SET))
+		return frec_errf(err, 0, "cannot read the dump again: %s", strerror(errno));
+	if (frec_raw_open(r, in, err))
+		return -1;
+	r->end = end;
+	return 0;
+}
+
+/*
+ * Print the dump's records in the merged order.  A dump the module wrote
+ * is in that order already: if the input can be read again, a first pass
+ * checks that it is (and stops at the first record that is not), and a
+ * second prints each record as it reads it, keeping none.  Otherwise all
+ * records are kept, per (ring, CPU) source, and merged at the end of the
+ * dump.  The two print the same: a dump is in the merged order exactly
+ * when merging it changes nothing.
+ *
+ * Return: 0 at the end of the dump, or -1 with @err set, after the
+ * records before the error were printed (a prefix of each source: merged,
+ * a prefix of the dump).
+ */
+static int decode_records(struct frec_decoder *d, struct frec_raw_reader *r,
+			  FILE *in, off_t start, struct frec_err *err)
+{
+	struct frec_err first;
+	unsigned long long stop;
+	bool in_order = false;
+	int ret = 0;
+
+	if (d->opts.reread && start >= 0) {
+		ret = decode_pass(d, r, PASS_VERIFY, &stop, &first);
+		in_order = ret <= 0;
+		decode_forget_sources(d);
+		if (decode_reopen(r, in, start, in_order ? stop : ~0ULL, err)) {
+			d->writer->begin(d);
+			d->writer->end(d);
+			return -1;
+		}
+	}
+	d->writer->begin(d);
+	if (in_order) {
+		/* to where the first pass stopped; its error, if any, after */
+		if (decode_pass(d, r, PASS_PRINT, &stop, err))
+			ret = -1;
+		else if (ret < 0)
+			*err = first;
+	} else {
+		ret = decode_pass(d, r, PASS_KEEP, &stop, err);
+		if (decode_merge(d) && !ret)
+			ret = frec_errf(err, r->offset, "out of memory");
+	}
+	d->writer->end(d);
+	return ret;
+}
+
 /**
  * frec_decode_stream() - decode a raw dump to the end
  * @d: the decoder, from frec_decoder_init().
  * @in: the raw dump.
  * @in_name: its name, for messages.
  *
- * Reads the whole dump, then writes every selected record to d->out in
- * the merged order (or, with opts.stats, the table of sources instead).
- * An error in the dump stops reading and is reported with its offset,
- * after the records read before it are written (a JSON array is closed).
+ * Writes every selected record to d->out in the merged order (or, with
+ * opts.stats, the table of sources instead).  An error in the dump stops
+ * reading and is reported with its offset, after the records read before
+ * it are written (a JSON array is closed).
  *
  * Context: userspace.
  * Return: FREC_EXIT_OK, FREC_EXIT_WARNINGS if something was reported but
@@ -697,11 +929,12 @@ static bool filter_names_missing_ring(struct frec_decoder *d)
  */
 int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 {
+	off_t start = d->opts.reread ? ftello(in) : -1;
 	struct frec_raw_reader r;
-	struct frec_raw_item item;
+	unsigned long long stop;
 	struct frec_err err;
 	bool missing_ring = false;
-	int ret, merged;
+	int ret;
 
 	d->in_name = in_name;
 	if (frec_raw_open(&r, in, &err)) {
@@ -714,27 +947,14 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 	d->clock = r.clock;
 	d->raw_flags = r.flags;
 	d->order = frec_format_order(r.flags);
-	while ((ret = frec_raw_next(&r, &item, &err)) > 0) {
-		if (item.type == FREC_RAW_RING)
-			ret = decode_ring(d, &item, &err);
-		else
-			ret = decode_record(d, &item, &err);
-		if (ret < 0)
-			break;
-	}
-	/*
-	 * What was read before an error is printed all the same: it is a
-	 * prefix of each source, so the merge prints a prefix of the dump.
-	 */
+	frec_merge_init(&d->merge, NULL, 0, r.flags & FREC_RAW_MERGE_BY_SEQ);
 	if (d->opts.stats) {
-		merged = decode_stats(d);
+		ret = decode_pass(d, &r, PASS_COUNT, &stop, &err);
+		if (decode_stats(d) && !ret)
+			ret = frec_errf(&err, r.offset, "out of memory");
 	} else {
-		d->writer->begin(d);
-		merged = decode_merge(d);
-		d->writer->end(d);
+		ret = decode_records(d, &r, in, start, &err);
 	}
-	if (merged < 0 && ret >= 0)
-		ret = frec_errf(&err, r.offset, "out of memory");
 	if (ret < 0 && d->errs)
 		fprintf(d->errs, "frec-decode: %s: offset %llu: %s\n",
 			in_name, err.where, err.msg);

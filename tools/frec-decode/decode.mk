@@ -18,7 +18,8 @@ DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c 
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
 	$(ROOT)/kmod/lib/frec_merge.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
-DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(ROOT)/kmod/lib/frec_format.h \
+DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
+	$(ROOT)/kmod/lib/frec_format.h \
 	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/kmod/lib/frec_filter.h \
 	$(ROOT)/kmod/lib/frec_merge.h \
 	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h
@@ -37,7 +38,7 @@ DESTDIR ?=
 decode: $(DEC_O)/frec-decode $(DEC_O)/frec-gen
 
 $(DEC_O)/frec-decode: $(DEC_DIR)/main.c $(DEC_DEPS) | $(DEC_O)
-	$(CC) $(DEC_CFLAGS) -O2 -o $@ $(DEC_DIR)/main.c $(DEC_SRCS)
+	$(CC) $(DEC_CFLAGS) -O3 -o $@ $(DEC_DIR)/main.c $(DEC_SRCS)
 
 $(DEC_O)/frec-decode-asan: $(DEC_DIR)/main.c $(DEC_DEPS) | $(DEC_O)
 	$(CC) $(DEC_CFLAGS) $(DEC_ASAN) -o $@ $(DEC_DIR)/main.c $(DEC_SRCS)

@@ -80,6 +80,7 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 			      &e->len))
 		return frec_errf(err, line_no, "a NUL byte inside the string");
 	e->checked = false;
+	r->t->nr_symbols += e->symbol;
 	return 1;
 }
 
@@ -164,7 +165,11 @@ const char *frec_formats_find(const struct frec_formats *t, u64 addr)
  */
 const char *frec_formats_symbol(const struct frec_formats *t, u64 addr)
 {
-	struct frec_formats_entry *e = formats_lookup(t, addr);
+	struct frec_formats_entry *e;
+
+	if (!t->nr_symbols)
+		return NULL;	/* the usual case: no module went */
+	e = formats_lookup(t, addr);
 
 	return e && e->symbol && e->key.addr == addr ? t->text + e->off : NULL;
 }

@@ -16,11 +16,12 @@
  *   write_csv.c    CSV
  *   main.c         options and files
  *
- * The dump's order is not trusted: records are kept per (ring, CPU) source
- * in the order the dump lists them, checked (seq strictly increasing in a
- * source), and printed at the end of the dump merged by the module's own
- * engine, kmod/lib/frec_merge.c.  So memory grows with the dump: about 120
- * bytes a record, plus its text.
+ * The dump's order is not trusted: records are printed in the order the
+ * module's own engine, kmod/lib/frec_merge.c, merges their (ring, CPU)
+ * sources in.  A dump that can be read twice (a file) is first checked to
+ * be in that order already, as the module writes it, and then printed as
+ * it is read again, in constant memory; any other is kept whole and
+ * merged at its end: about 120 bytes a record, plus its text.
  */
 #ifndef _FREC_DECODE_H
 #define _FREC_DECODE_H
@@ -92,7 +93,12 @@ struct frec_raw_item {
  * @swap: the dump was written in the other byte order.
  * @clock: the header's clock name, NUL-terminated.
  * @flags: the header's flags (FREC_RAW_CLOCK_SYNCED, FREC_RAW_MERGE_BY_SEQ).
- * @entry: the current entry's bytes.
+ * @end: the offset the dump ends at for the reader: the end of the stream
+ *	unless set lower after frec_raw_open().
+ * @buf: bytes read from the stream, the current entry's among them.
+ * @pos: where in @buf the bytes not consumed yet start (at @offset).
+ * @len: bytes in @buf.
+ * @at_end: the stream (or @end) is reached: @buf holds all that is left.
  */
 struct frec_raw_reader {
 	FILE *f;
@@ -100,7 +106,11 @@ struct frec_raw_reader {
 	bool swap;
 	char clock[FREC_RAW_CLOCK_LEN + 1];
 	unsigned int flags;
-	unsigned char *entry;
+	unsigned long long end;
+	unsigned char *buf;
+	size_t pos;
+	size_t len;
+	bool at_end;
 };
 
 int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err);
@@ -138,11 +148,14 @@ int frec_addr_unquote(char *block, size_t *used, const char *q, size_t n,
  * struct frec_formats - the formats file, sorted by address
  * @entries: one per line.
  * @nr: how many.
+ * @nr_symbols: how many of them are saved symbols (lines read, repeats
+ *	counted).
  * @text: the unquoted strings, each NUL-terminated.
  */
 struct frec_formats {
 	struct frec_formats_entry *entries;
 	size_t nr;
+	size_t nr_symbols;
 	char *text;
 };
 
@@ -246,6 +259,11 @@ enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
  *	for all.  A ring glob without wildcards must name a ring of the dump.
  * @stats: instead of the records, print per (ring, CPU) how many records
  *	the dump holds and how many its seqs say were lost.
+ * @reread: the input can be read again from where it is at the start
+ *	(fseeko()), and then reads the same: a regular file with a size
+ *	(debugfs' frec/raw has none, and reads anew each time).  A dump in the
+ *	merged order is then printed in a second pass as it is read, instead
+ *	of kept whole and merged.
  */
 struct frec_decode_opts {
 	enum frec_output output;
@@ -253,6 +271,7 @@ struct frec_decode_opts {
 	bool deltas;
 	const struct frec_filter *filter;
 	bool stats;
+	bool reread;
 };
 
 struct frec_ring_info;
@@ -287,6 +306,8 @@ struct frec_stored {
  * @max_seq: the highest (--stats' last_seq).
  * @last_seq: seq of the last read.
  * @last_ts: timestamp of the last read.
+ * @last_position: position of the last read among the records of the
+ *	dump, from 1; 0 before the first (the order check).
  */
 struct frec_source {
 	unsigned int ring;
@@ -299,6 +320,17 @@ struct frec_source {
 	u64 max_seq;
 	u64 last_seq;
 	u64 last_ts;
+	unsigned long long last_position;
+};
+
+/**
+ * struct frec_order_mark - a record no later record has passed yet
+ * @key: where it goes in the merged order.
+ * @position: its position among the records of the dump, from 1.
+ */
+struct frec_order_mark {
+	struct frec_merge_key key;
+	unsigned long long position;
 };
 
 /**
@@ -310,6 +342,26 @@ struct frec_source {
 struct frec_missing {
 	u64 addr;
 	bool used;
+};
+
+/* Names of addresses the decoder keeps (a power of two), and their size. */
+#define FREC_SYMBOL_CACHE	1024
+#define FREC_SYMBOL_TEXT	80
+
+/**
+ * struct frec_symbol_cache - a name found for an address, kept
+ * @addr: the address.
+ * @ext: the form, as symbol() takes it ('S', 's', 'B').
+ * @used: this slot holds a name.
+ * @len: its length, or -1: the address resolves nowhere.
+ * @text: the name (not NUL-terminated).
+ */
+struct frec_symbol_cache {
+	u64 addr;
+	char ext;
+	bool used;
+	int len;
+	char text[FREC_SYMBOL_TEXT];
 };
 
 /**
@@ -364,14 +416,22 @@ struct frec_decoded {
  * @sources_cap: its size, a power of two.
  * @nr_sources: sources in it.
  * @raw_flags: the dump header's flags.
+ * @merge: the order records are merged in (only its by_seq is used).
+ * @marks: the order check's stack (decode.c, order_check()).
+ * @nr_marks: marks on it.
+ * @marks_cap: its size.
+ * @position: records the order check has seen.
  * @order: the order the records are merged in, frec_format_order()'s name.
  * @site: the site of the record being printed, if its site word is an id
  *	the sites file has; else NULL.
+ * @symbols: names found for addresses (decode.c, decode_symbol()).
  * @prev_ts: timestamp of the last record printed.
  * @printed: records printed.
  * @records: records read.
  * @warnings: warnings given.
  * @line: a line's buffer.
+ * @block: lines the text writer formatted, not written out yet.
+ * @block_len: bytes in @block.
  * @msg: a message's buffer.
  * @caller: a caller's buffer.
  * @clock: the dump's clock name.
@@ -404,13 +464,21 @@ struct frec_decoder {
 	size_t sources_cap;
 	size_t nr_sources;
 	unsigned int raw_flags;
+	struct frec_merge merge;
+	struct frec_order_mark *marks;
+	size_t nr_marks;
+	size_t marks_cap;
+	unsigned long long position;
 	const char *order;
 	struct frec_site *site;
+	struct frec_symbol_cache symbols[FREC_SYMBOL_CACHE];
 	u64 prev_ts;
 	unsigned long long printed;
 	unsigned long long records;
 	unsigned long long warnings;
 	char line[FREC_FORMAT_LINE_MAX];
+	char block[64 * FREC_FORMAT_LINE_MAX];
+	size_t block_len;
 	char msg[FREC_FORMAT_LINE_MAX];
 	char caller[FREC_FORMAT_LINE_MAX];
 	const char *clock;
@@ -478,7 +546,6 @@ extern const struct frec_writer frec_write_text;
 extern const struct frec_writer frec_write_json;
 extern const struct frec_writer frec_write_csv;
 
-void frec_write_delta(struct frec_decoder *d, long long delta);
 
 void frec_decoder_init(struct frec_decoder *d,
 		       const struct frec_decode_opts *opts,

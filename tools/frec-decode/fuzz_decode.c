@@ -7,8 +7,9 @@
  *   0-5  a raw dump, decoded to text, JSON or CSV (byte % 3), with and
  *        without deltas, against a small fixed formats, sites and kallsyms
  *        table;
- *        5 through a filter with ring globs, CPUs and text; a first byte
- *        of 110 or more (its remainder by 11 0-5) prints --stats instead
+ *        5 through a filter with ring globs, CPUs and text; kept whole and
+ *        merged, or read twice (an odd first byte / 11); a first byte of
+ *        110 or more (its remainder by 11 0-5) prints --stats instead
  *   6    a formats file, then lookups of addresses taken from its bytes
  *   7    a kallsyms file, then lookups of addresses taken from its bytes
  *   8    a format string, formatted with arguments taken from its bytes
@@ -68,8 +69,9 @@ static u64 fuzz_u64(const uint8_t *data, size_t size, size_t at)
 }
 
 static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
-		     bool stats, struct frec_formats *formats, struct frec_sites *sites,
-		     struct frec_kallsyms *kallsyms, FILE *devnull)
+		     bool stats, bool reread, struct frec_formats *formats,
+		     struct frec_sites *sites, struct frec_kallsyms *kallsyms,
+		     FILE *devnull)
 {
 	static struct frec_decoder d;
 	static struct frec_filter filter;
@@ -79,6 +81,7 @@ static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 		.track = mode & 1 ? FREC_TRACK_RING : FREC_TRACK_CPU,
 		.filter = mode == 5 ? &filter : NULL,
 		.stats = stats,
+		.reread = reread,
 	};
 	FILE *in;
 
@@ -289,8 +292,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fuzz_sites_file(data + 1, size - 1);
 		break;
 	default:
-		fuzz_raw(data + 1, size - 1, data[0] % 11, data[0] >= 110, &formats,
-			 &sites, &kallsyms, devnull);
+		fuzz_raw(data + 1, size - 1, data[0] % 11, data[0] >= 110,
+			 (data[0] / 11) & 1, &formats, &sites, &kallsyms, devnull);
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "frec_decode.h"
 
@@ -257,6 +258,7 @@ int main(int argc, char **argv)
 	struct frec_sites sites = { 0 };
 	struct frec_kallsyms kallsyms = { 0 };
 	struct frec_decoder *d;
+	struct stat st;
 	FILE *in = stdin, *out = stdout;
 	int c, ret;
 
@@ -378,7 +380,14 @@ int main(int argc, char **argv)
 			goto out_in;
 		}
 	}
-	setvbuf(in, NULL, _IOFBF, 1 << 20);
+	/*
+	 * A file can be read twice, to print a dump in order as it is read;
+	 * not debugfs' frec/raw itself, which has a size of 0 and gives a new
+	 * dump at each reading.  The raw reader reads in blocks of its own:
+	 * no stdio buffer for it.
+	 */
+	opts.reread = !fstat(fileno(in), &st) && S_ISREG(st.st_mode) && st.st_size > 0;
+	setvbuf(in, NULL, _IONBF, 0);
 	setvbuf(out, NULL, _IOFBF, 1 << 20);
 
 	d = malloc(sizeof(*d));

@@ -3,8 +3,10 @@
  * raw.c - reading frec's raw dump (uapi/frec_raw.h) as a stream.
  *
  * The header is checked field by field, then entries are read one at a
- * time into a buffer of FREC_DECODE_ENTRY_MAX bytes, so memory does not
- * grow with the dump.  A dump written in the other byte order (its
+ * time, in place in a buffer of RAW_BUF_BYTES the stream is read into a
+ * large block at a time (an fread() per entry cost more than the rest of
+ * reading it), so memory does not grow with the dump.  A dump written in
+ * the other byte order (its
  * byte_order word reads 0x04030201) is byte-swapped as it is read; one
  * whose word_bytes is not 8 is refused.  Every error names the offset of
  * the header field or entry at fault.  Entries of unknown types are
@@ -27,28 +29,76 @@ static __u32 raw_get32(const struct frec_raw_reader *r, __u32 v)
 	return r->swap ? __builtin_bswap32(v) : v;
 }
 
-/* Read up to @n bytes; returns how many were read (short at EOF). */
-static size_t raw_read(struct frec_raw_reader *r, void *buf, size_t n)
-{
-	size_t got = fread_unlocked(buf, 1, n, r->f);
+/* The reader's buffer: room for the largest entry, and many small ones. */
+#define RAW_BUF_BYTES	(1u << 20)
 
-	r->offset += got;
-	return got;
+/* raw_peek() when the buffer does not hold the bytes: read more. */
+static const unsigned char *raw_fill(struct frec_raw_reader *r, size_t n, size_t *got)
+{
+	unsigned long long left = r->end - r->offset;	/* bytes up to r->end */
+	size_t have = r->len - r->pos, want;
+
+	if (have < n && have < left && !r->at_end) {
+		memmove(r->buf, r->buf + r->pos, have);
+		r->pos = 0;
+		r->len = have;
+		want = RAW_BUF_BYTES - have;
+		if (want > left - have)
+			want = (size_t)(left - have);
+		r->len += fread_unlocked(r->buf + have, 1, want, r->f);
+		r->at_end = r->len - have < want;
+		have = r->len;
+	}
+	/* r->end may have been set below what the buffer holds */
+	if (have > left)
+		have = (size_t)left;
+	*got = have < n ? have : n;
+	return r->buf + r->pos;
 }
 
-/* Read exactly @n bytes of an entry that started at @at. */
-static int raw_read_all(struct frec_raw_reader *r, void *buf, size_t n,
-			unsigned long long at, size_t entry_bytes,
-			size_t already, struct frec_err *err)
+/*
+ * The next @n bytes (at most RAW_BUF_BYTES), in one piece in the buffer,
+ * not consumed: read from the stream as needed, up to r->end.  Returns
+ * where they are; *@got says how many there are, fewer than @n only at
+ * the end of the stream, or at a read error (ferror()).
+ */
+static inline const unsigned char *raw_peek(struct frec_raw_reader *r, size_t n,
+					    size_t *got)
 {
-	size_t got = raw_read(r, buf, n);
+	if (r->len - r->pos < n || r->end - r->offset < n)
+		return raw_fill(r, n, got);
+	*got = n;
+	return r->buf + r->pos;
+}
 
+/* Consume @n bytes peeked at. */
+static void raw_consume(struct frec_raw_reader *r, size_t n)
+{
+	r->pos += n;
+	r->offset += n;
+}
+
+/*
+ * Consume the next @n bytes (at most RAW_BUF_BYTES) of an entry that
+ * started at @at, @already of its @entry_bytes consumed before them;
+ * where they are, or NULL with @err set if the dump ends first.
+ */
+static const unsigned char *raw_take(struct frec_raw_reader *r, size_t n,
+				     unsigned long long at, size_t entry_bytes,
+				     size_t already, struct frec_err *err)
+{
+	size_t got;
+	const unsigned char *p = raw_peek(r, n, &got);
+
+	raw_consume(r, got);
 	if (got == n)
-		return 0;
+		return p;
 	if (ferror(r->f))
-		return frec_errf(err, r->offset, "read error: %s", strerror(errno));
-	return frec_errf(err, at, "truncated entry: %zu of %zu bytes",
-			 already + got, entry_bytes);
+		frec_errf(err, r->offset, "read error: %s", strerror(errno));
+	else
+		frec_errf(err, at, "truncated entry: %zu of %zu bytes",
+			  already + got, entry_bytes);
+	return NULL;
 }
 
 /* A ring name or clock name: 1 to @max - 1 bytes of [A-Za-z0-9_-], NUL. */
@@ -78,15 +128,19 @@ static bool raw_name_ok(const char *name, size_t max)
 int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err)
 {
 	struct frec_raw_header h;
+	const unsigned char *p;
 	size_t got, skip;
 	__u32 v;
 
 	memset(r, 0, sizeof(*r));
 	r->f = f;
-	r->entry = malloc(FREC_DECODE_ENTRY_MAX);
-	if (!r->entry)
+	r->end = ~0ULL;
+	r->buf = malloc(RAW_BUF_BYTES);
+	if (!r->buf)
 		return frec_errf(err, 0, "out of memory");
-	got = raw_read(r, &h, sizeof(h));
+	p = raw_peek(r, sizeof(h), &got);
+	memcpy(&h, p, got);
+	raw_consume(r, got);
 	if (ferror(f))
 		return frec_errf(err, r->offset, "read error: %s", strerror(errno));
 	if (!got)
@@ -134,8 +188,7 @@ int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err)
 	 * that changed how records must be read would come with a new version.
 	 */
 	r->flags = raw_get32(r, h.flags);
-	if (skip && raw_read_all(r, r->entry, skip, 0, skip + sizeof(h),
-				 sizeof(h), err))
+	if (skip && !raw_take(r, skip, 0, skip + sizeof(h), sizeof(h), err))
 		return frec_errf(err, 0, "truncated header: %llu of %zu bytes",
 				 r->offset, skip + sizeof(h));
 	return 0;
@@ -148,8 +201,8 @@ static int raw_skip(struct frec_raw_reader *r, size_t n, unsigned long long at,
 	size_t chunk;
 
 	while (n) {
-		chunk = n < FREC_DECODE_ENTRY_MAX ? n : FREC_DECODE_ENTRY_MAX;
-		if (raw_read_all(r, r->entry, chunk, at, bytes, bytes - n, err))
+		chunk = n < RAW_BUF_BYTES ? n : RAW_BUF_BYTES;
+		if (!raw_take(r, chunk, at, bytes, bytes - n, err))
 			return -1;
 		n -= chunk;
 	}
@@ -157,7 +210,7 @@ static int raw_skip(struct frec_raw_reader *r, size_t n, unsigned long long at,
 }
 
 static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
-		    size_t bytes, struct frec_err *err)
+		    const unsigned char *entry, size_t bytes, struct frec_err *err)
 {
 	struct frec_raw_ring ring;
 
@@ -165,7 +218,7 @@ static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
 		return frec_errf(err, item->offset,
 				 "ring entry of %zu bytes, %zu needed",
 				 bytes, sizeof(ring));
-	memcpy(&ring, r->entry, sizeof(ring));
+	memcpy(&ring, entry, sizeof(ring));
 	item->ring_id = raw_get32(r, ring.id);
 	item->ring_kind = raw_get32(r, ring.kind);
 	if (item->ring_kind > 1)
@@ -186,7 +239,7 @@ static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
 }
 
 static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
-		      size_t bytes, struct frec_err *err)
+		      const unsigned char *entry, size_t bytes, struct frec_err *err)
 {
 	struct frec_raw_record *rec = &item->rec;
 	unsigned int i;
@@ -196,23 +249,25 @@ static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
 				 "%s entry of %zu bytes, %zu needed",
 				 item->type == FREC_RAW_EVENT ? "event" : "text",
 				 bytes, sizeof(*rec));
-	memcpy(rec, r->entry, sizeof(*rec));
-	rec->seq = raw_get64(r, rec->seq);
-	rec->ts = raw_get64(r, rec->ts);
-	rec->site = raw_get64(r, rec->site);
-	rec->caller = raw_get64(r, rec->caller);
-	rec->ring = raw_get32(r, rec->ring);
-	rec->cpu = raw_get32(r, rec->cpu);
-	rec->len = raw_get32(r, rec->len);
-	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
-		rec->args[i] = raw_get64(r, rec->args[i]);
+	memcpy(rec, entry, sizeof(*rec));
+	if (r->swap) {
+		rec->seq = raw_get64(r, rec->seq);
+		rec->ts = raw_get64(r, rec->ts);
+		rec->site = raw_get64(r, rec->site);
+		rec->caller = raw_get64(r, rec->caller);
+		rec->ring = raw_get32(r, rec->ring);
+		rec->cpu = raw_get32(r, rec->cpu);
+		rec->len = raw_get32(r, rec->len);
+		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
+			rec->args[i] = raw_get64(r, rec->args[i]);
+	}
 	if (item->type == FREC_RAW_EVENT && rec->len)
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, len),
 				 "event with %u bytes of text", rec->len);
 	if (item->type == FREC_RAW_TEXT && rec->len > bytes - sizeof(*rec))
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_record, len),
 				 "text of %u bytes in an entry of %zu", rec->len, bytes);
-	item->text = (const char *)r->entry + sizeof(*rec);
+	item->text = (const char *)entry + sizeof(*rec);
 	return 1;
 }
 
@@ -220,7 +275,7 @@ static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
  * frec_raw_next() - read the next ring or record entry
  * @r: the reader, after frec_raw_open().
  * @item: where the entry goes, in host byte order; @item->text points
- *	into @r until the next call.
+ *	into @r's buffer until the next call.
  * @err: what is wrong, and the offset, on failure.
  *
  * Skips entries of unknown types.
@@ -232,21 +287,25 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 		  struct frec_err *err)
 {
 	struct frec_raw_entry_head head;
+	const unsigned char *entry;
 	size_t got, bytes;
 
 	for (;;) {
 		item->offset = r->offset;
-		got = raw_read(r, &head, sizeof(head));
+		entry = raw_peek(r, sizeof(head), &got);
 		if (!got) {
 			if (ferror(r->f))
 				return frec_errf(err, r->offset, "read error: %s",
 						 strerror(errno));
 			return 0;
 		}
-		if (got < sizeof(head))
+		if (got < sizeof(head)) {
+			raw_consume(r, got);
 			return frec_errf(err, item->offset,
 					 "truncated entry: %zu of %zu head bytes",
 					 got, sizeof(head));
+		}
+		memcpy(&head, entry, sizeof(head));
 		item->type = raw_get32(r, head.type);
 		bytes = raw_get32(r, head.bytes);
 		if (bytes < sizeof(head) || bytes % 8)
@@ -255,21 +314,23 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 					 bytes);
 		if (item->type != FREC_RAW_RING && item->type != FREC_RAW_EVENT &&
 		    item->type != FREC_RAW_TEXT) {
+			raw_consume(r, sizeof(head));
 			if (raw_skip(r, bytes - sizeof(head), item->offset, bytes, err))
 				return -1;
 			continue;
 		}
-		if (bytes > FREC_DECODE_ENTRY_MAX)
+		if (bytes > FREC_DECODE_ENTRY_MAX) {
+			raw_consume(r, sizeof(head));
 			return frec_errf(err, item->offset,
 					 "entry of type %u and %zu bytes, more than %u",
 					 item->type, bytes, FREC_DECODE_ENTRY_MAX);
-		memcpy(r->entry, &head, sizeof(head));
-		if (raw_read_all(r, r->entry + sizeof(head), bytes - sizeof(head),
-				 item->offset, bytes, sizeof(head), err))
+		}
+		entry = raw_take(r, bytes, item->offset, bytes, 0, err);
+		if (!entry)
 			return -1;
 		if (item->type == FREC_RAW_RING)
-			return raw_ring(r, item, bytes, err);
-		return raw_record(r, item, bytes, err);
+			return raw_ring(r, item, entry, bytes, err);
+		return raw_record(r, item, entry, bytes, err);
 	}
 }
 
@@ -281,6 +342,6 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
  */
 void frec_raw_close(struct frec_raw_reader *r)
 {
-	free(r->entry);
-	r->entry = NULL;
+	free(r->buf);
+	r->buf = NULL;
 }

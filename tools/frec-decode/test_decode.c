@@ -459,12 +459,14 @@ static void raw_layout_is_what_the_test_data_assumes(struct ht_case *c)
 
 /* A small dump in memory: header, ring 7 "events", then events. */
 struct dump {
-	unsigned char bytes[4096];
+	unsigned char bytes[8192];
 	size_t len;
 };
 
 static void dump_put(struct dump *d, const void *p, size_t n)
 {
+	if (n > sizeof(d->bytes) - d->len)
+		abort();	/* a test's dump outgrew the buffer */
 	memcpy(d->bytes + d->len, p, n);
 	d->len += n;
 }
@@ -593,10 +595,12 @@ static void raw_reader_reads_and_swaps(struct ht_case *c)
 
 /* ---- the decoder -------------------------------------------------------- */
 
+/* A decoding run: its output, messages, exit code, records it kept. */
 struct run {
 	char out[8192];
 	char errs[2048];
 	int ret;
+	size_t kept;
 };
 
 /*
@@ -622,9 +626,9 @@ static const char dec_sites[] =
 	"3 err 30 \"\" \"x.c\" \"bad\" 0x0 \"\" \"bad %y\"\n"
 	"4 info 40 \"m\" \"t.c\" \"log\" 0xffffffff81000120 \"do_work+0x20/0x80\" \"%s\"\n";
 
-/* Decode @d with the decoder's tables, kallsyms too if @kallsyms. */
-static void run_decoder_with(struct run *run, const struct dump *d,
-			     const struct frec_decode_opts *opts, bool with_kallsyms)
+/* Decode @d with the decoder's tables, kallsyms too if @with_kallsyms. */
+static void run_once(struct run *run, const struct dump *d,
+		     const struct frec_decode_opts *opts, bool with_kallsyms)
 {
 	struct frec_formats formats;
 	struct frec_sites sites;
@@ -644,6 +648,7 @@ static void run_decoder_with(struct run *run, const struct dump *d,
 	frec_decoder_init(&dec, opts, &formats, &sites, with_kallsyms ? &kallsyms : NULL,
 			  out, errs);
 	run->ret = frec_decode_stream(&dec, in, "mem");
+	run->kept = dec.nr_stored;
 	frec_decoder_free(&dec);
 	fclose(in);
 	fclose(out);
@@ -653,10 +658,31 @@ static void run_decoder_with(struct run *run, const struct dump *d,
 	frec_kallsyms_free(&kallsyms);
 }
 
-static void run_decoder(struct run *run, const struct dump *d,
+/*
+ * Decode @d twice: kept whole and merged, as a pipe is, and read twice,
+ * as a file is (the run @run reports); both must print the same.
+ */
+static void run_decoder_with(struct ht_case *c, struct run *run, const struct dump *d,
+			     const struct frec_decode_opts *opts, bool with_kallsyms)
+{
+	static struct run kept;
+	struct frec_decode_opts o = *opts;
+
+	o.reread = false;
+	run_once(&kept, d, &o, with_kallsyms);
+	o.reread = true;
+	run_once(run, d, &o, with_kallsyms);
+	HT_EXPECT(c, kept.ret == run->ret && !strcmp(kept.out, run->out) &&
+		  !strcmp(kept.errs, run->errs),
+		  "kept and merged: exit %d, errs:\n%s\nout:\n%s\nread twice: exit %d, "
+		  "errs:\n%s\nout:\n%s", kept.ret, kept.errs, kept.out, run->ret,
+		  run->errs, run->out);
+}
+
+static void run_decoder(struct ht_case *c, struct run *run, const struct dump *d,
 			const struct frec_decode_opts *opts)
 {
-	run_decoder_with(run, d, opts, true);
+	run_decoder_with(c, run, d, opts, true);
 }
 
 static const struct frec_decode_opts all = { 0 };
@@ -669,7 +695,7 @@ static void decoder_prints_the_dump(struct ht_case *c)
 	dump_header(&d);
 	dump_event(&d, 1, 12027638123ULL, F(0x1000), 0xffffffff81000110ULL, 1, (u64)-3, 255);
 	dump_event(&d, 2, 12027638200ULL, F(0x2006), 0xffffffffc0a00005ULL, 0, 0, 0);
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
 		"# frec dump: clock=local order=time\n"
@@ -691,7 +717,7 @@ static void decoder_reports_bad_and_missing_formats_once(struct ht_case *c)
 	dump_event(&d, 3, 30, F(0x9999), 0x20, 0, 1, 2);	/* offset 280 */
 	dump_event(&d, 4, 40, F(0x9999), 0x20, 0, 3, 4);
 	dump_event(&d, 5, 50, F(0x1004), 0x20, 0, 7, 8);	/* inside a format */
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_WARNINGS);
 	HT_EXPECT(c, strstr(run.out,
 		"1 [    0.000000010] cpu0 events: 0x20 bad [bad format at byte 4]\n"
@@ -709,7 +735,7 @@ static void decoder_reports_bad_and_missing_formats_once(struct ht_case *c)
 
 	dump_header(&d);
 	dump_event(&d, 1, 10, F(0x1000), 0x20, 0, 0, 0);
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 }
 
@@ -747,7 +773,7 @@ static void decoder_formats_and_callers_from_sites(struct ht_case *c)
 	dump_text(&d, 6, 60, 4, 0xffffffff81000120ULL, 0, "a text %d");
 	dump_event(&d, 7, 70, F(0x1000), 0xffffffffc0a00015ULL, 0, 1, 2);
 	dump_text(&d, 8, 80, 77, 0, 0, "not its site's text");	/* unknown: no matter */
-	run_decoder_with(&run, &d, &all, false);
+	run_decoder_with(c, &run, &d, &all, false);
 	strcpy(want, head);
 	snprintf(want + strlen(head), sizeof(want) - strlen(head), lines,
 		 "0xffffffff81000110", "0xffffffffc0a00016");
@@ -756,7 +782,7 @@ static void decoder_formats_and_callers_from_sites(struct ht_case *c)
 	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
 
 	/* with kallsyms: the sites' names still come first */
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	snprintf(want + strlen(head), sizeof(want) - strlen(head), lines,
 		 "do_work", "frec_fn+0x16/0x100 [frec]");
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
@@ -775,7 +801,7 @@ static void decoder_reports_unknown_and_bad_sites_once(struct ht_case *c)
 	dump_event(&d, 3, 30, 3, 0x20, 0, 0, 0);	/* offset 280 */
 	dump_event(&d, 4, 40, 3, 0x20, 0, 0, 0);
 	dump_event(&d, 5, 50, 0, 0x20, 0, 0, 0);	/* offset 456: ids start at 1 */
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_WARNINGS);
 	HT_EXPECT(c, strstr(run.out,
 		"1 [    0.000000010] cpu0 events: 0x20 [format 0x9 missing; args 0x1 0x2 0x0 0x0]\n"
@@ -850,7 +876,7 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 	dump_event(&d, 2, 4999999999ULL, F(0x2000), 0, 1, 0, 0);
 	dump_event(&d, 3, 6500000000ULL, F(0x2000), 0, 2, 0, 0);
 	opts.deltas = true;
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, strstr(run.out, "# frec dump: clock=local order=global\n"
 			    "# seq [seconds] cpu ring: caller message\n"
 			    "# +delta: time since the previous line\n"
@@ -863,7 +889,7 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 	dump_event(&d, 1, 5000000000ULL, F(0x2000), 0, 0, 0, 0);
 	dump_event(&d, 2, 4999999999ULL, F(0x2000), 0, 1, 0, 0);
 	dump_event(&d, 3, 6500000000ULL, F(0x2000), 0, 2, 0, 0);
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, !strcmp(run.out, "# frec dump: clock=local order=time-approximate\n"
 			     "# seq [seconds] cpu ring: caller message\n"
 			     "# +delta: time since the previous line\n"
@@ -873,15 +899,15 @@ static void decoder_deltas_and_filters(struct ht_case *c)
 		  "got:\n%s", run.out);
 	opts.deltas = false;
 	use_filter(&opts, "cpu=1-2 time=5-");
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, !strstr(run.out, "cpu0") && !strstr(run.out, "cpu1") &&
 		  strstr(run.out, "cpu2"), "got:\n%s", run.out);
 	use_filter(&opts, "ring=oth*");
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, !strstr(run.out, "events:"), "got:\n%s", run.out);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	use_filter(&opts, "ring=ev?nts seq=2");
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, strstr(run.out, "\n2 [") && !strstr(run.out, "\n1 [") &&
 		  !strstr(run.out, "\n3 ["), "got:\n%s", run.out);
 }
@@ -898,7 +924,7 @@ static void decoder_text_filter_reads_the_line(struct ht_case *c)
 	dump_event(&d, 2, 12027638200ULL, F(0x2006), 0xffffffffc0a00005ULL, 0, 0, 0);
 	dump_event(&d, 3, 12027638300ULL, F(0x1000), 0xffffffff81000110ULL, 1, 4, 255);
 	use_filter(&opts, "text=cpu1 events: do_work+0x10/0x80 irq -3");
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
 		"# frec dump: clock=local order=time\n"
@@ -907,7 +933,7 @@ static void decoder_text_filter_reads_the_line(struct ht_case *c)
 		"got:\n%s", run.out);
 	opts.output = FREC_OUT_CSV;
 	opts.deltas = true;
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, strstr(run.out, "\n1,12027638123,0,1,events,") &&
 		  !strstr(run.out, "\n2,") && !strstr(run.out, "\n3,"), "got:\n%s", run.out);
 }
@@ -922,14 +948,14 @@ static void decoder_filter_ring_must_exist(struct ht_case *c)
 	dump_header(&d);
 	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
 	use_filter(&opts, "ring=nosuch,events");
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_USAGE);
 	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: filter: ring=nosuch,events: "
 			     "no ring named nosuch in the dump\n"), "errs: %s", run.errs);
 	HT_EXPECT(c, strstr(run.out, "\n1 [    0.000000010] cpu0 events: 0x0 hello world\n"),
 		  "the rings that are there still print; got:\n%s", run.out);
 	use_filter(&opts, "ring=nosuch*,events");
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
 }
@@ -948,7 +974,7 @@ static void decoder_merges_whatever_the_dump_order(struct ht_case *c)
 	dump_event(&d, 2, 30, F(0x2000), 0, 0, 0, 0);
 	/* a tie on the timestamp goes to the lower CPU */
 	dump_event(&d, 3, 40, F(0x2000), 0, 0, 0, 0);
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
 		"# frec dump: clock=local order=time\n"
@@ -960,6 +986,140 @@ static void decoder_merges_whatever_the_dump_order(struct ht_case *c)
 		"2 [    0.000000040] cpu1 events: 0x0 hello world\n"),
 		"got:\n%s", run.out);
 	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
+	HT_EXPECT_EQ(c, run.kept, 5);	/* read twice: found out of order, merged */
+}
+
+/*
+ * A dump that can be read twice is printed as it is read the second time
+ * if the first found it in the merged order, which is not the order of
+ * the keys where a source's seq steps back, and not otherwise: a record
+ * that belongs before one printed since its source's previous record.
+ */
+static void decoder_prints_a_dump_in_order_as_it_reads_it(struct ht_case *c)
+{
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 1, 20, F(0x2000), 0, 1, 0, 0);
+	dump_event(&d, 2, 20, F(0x2000), 0, 1, 0, 0);	/* after its own */
+	dump_event(&d, 1, 30, F(0x2000), 0, 2, 0, 0);	/* a late CPU, in place */
+	dump_event(&d, 2, 40, F(0x2000), 0, 0, 0, 0);
+	run_decoder(c, &run, &d, &all);
+	HT_EXPECT(c, run.ret == FREC_EXIT_OK && !run.kept, "exit %d, kept %zu",
+		  run.ret, run.kept);
+
+	/* merged by seq, cpu0's seq 5 interrupted by its seq 6: still in order */
+	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_GLOBAL);
+	dump_event(&d, 4, 10, F(0x2000), 0, 1, 0, 0);
+	dump_event(&d, 6, 20, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 5, 30, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 7, 40, F(0x2000), 0, 1, 0, 0);
+	run_decoder(c, &run, &d, &all);
+	HT_EXPECT(c, run.ret == FREC_EXIT_OK && !run.kept && strstr(run.out,
+		"\n4 [    0.000000010] cpu1 events: 0x0 hello world\n"
+		"6 [    0.000000020] cpu0 events: 0x0 hello world\n"
+		"5 [    0.000000030] cpu0 events: 0x0 hello world\n"
+		"7 [    0.000000040] cpu1 events: 0x0 hello world\n"),
+		"exit %d, kept %zu, got:\n%s", run.ret, run.kept, run.out);
+
+	/* cpu1's 2 belongs before cpu0's 3, printed since cpu1's 1 */
+	dump_header(&d);
+	dump_event(&d, 1, 10, F(0x2000), 0, 1, 0, 0);
+	dump_event(&d, 2, 20, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 3, 40, F(0x2000), 0, 0, 0, 0);
+	dump_event(&d, 2, 30, F(0x2000), 0, 1, 0, 0);
+	run_decoder(c, &run, &d, &all);
+	HT_EXPECT(c, run.ret == FREC_EXIT_OK && run.kept == 4 && strstr(run.out,
+		"\n1 [    0.000000010] cpu1 events: 0x0 hello world\n"
+		"2 [    0.000000020] cpu0 events: 0x0 hello world\n"
+		"2 [    0.000000030] cpu1 events: 0x0 hello world\n"
+		"3 [    0.000000040] cpu0 events: 0x0 hello world\n"),
+		"exit %d, kept %zu, got:\n%s", run.ret, run.kept, run.out);
+}
+
+static uint64_t test_rnd(uint64_t *rng)
+{
+	*rng ^= *rng << 13;
+	*rng ^= *rng >> 7;
+	*rng ^= *rng << 17;
+	return *rng;
+}
+
+/*
+ * Random dumps, by time and by seq, with ties and seqs that step back,
+ * listed in the merged order (frec_merge.c's) or interleaved at random:
+ * read twice or kept and merged, they print the same (run_decoder()
+ * checks), and one in the merged order is never kept.
+ */
+static void decoder_reads_twice_as_it_merges(struct ht_case *c)
+{
+	enum { SOURCES = 5, PER = 12 };
+	static struct dump d;
+	struct frec_raw_record recs[SOURCES][PER];
+	struct frec_merge_item items[SOURCES];
+	struct frec_merge_key key;
+	struct frec_merge m;
+	unsigned int nr[SOURCES], next[SOURCES], s, i, n, iter, left, src;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL, seq;
+	struct run run;
+
+	for (iter = 0; iter < 400; iter++) {
+		bool global = iter % 3 == 0, merged = iter % 2;
+		unsigned int nr_src = 1 + test_rnd(&rng) % SOURCES;
+
+		dump_header_as(&d, global ? FREC_RAW_MERGE_BY_SEQ : FREC_RAW_CLOCK_SYNCED,
+			       global ? FREC_RING_ORDER_GLOBAL : FREC_RING_ORDER_CPU);
+		for (s = 0, seq = 1, left = 0; s < nr_src; s++) {
+			u64 ts = test_rnd(&rng) % 4;
+
+			nr[s] = 1 + test_rnd(&rng) % PER;
+			left += nr[s];
+			for (i = 0; i < nr[s]; i++) {
+				ts += test_rnd(&rng) % 3;	/* ties, within and across CPUs */
+				recs[s][i] = (struct frec_raw_record){
+					.head = { FREC_RAW_EVENT, sizeof(recs[s][i]) },
+					.seq = global ? seq + s + nr_src * i : 1 + i, .ts = ts,
+					.site = F(0x2000), .ring = 7, .cpu = s,
+				};
+			}
+			/* now and then an interrupted writer: seqs step back */
+			for (i = 1; i < nr[s]; i++)
+				if (!(test_rnd(&rng) % 5)) {
+					seq = recs[s][i].seq;
+					recs[s][i].seq = recs[s][i - 1].seq;
+					recs[s][i - 1].seq = seq;
+				}
+			seq = 1;
+		}
+		frec_merge_init(&m, items, SOURCES, global);
+		for (s = 0; s < nr_src; s++) {
+			next[s] = 0;
+			key = (struct frec_merge_key){ recs[s][0].ts, recs[s][0].seq, s, 7 };
+			frec_merge_push(&m, s, &key);
+		}
+		for (n = 0; n < left; n++) {
+			if (merged) {
+				frec_merge_pop(&m, &src);
+			} else {
+				do
+					src = (unsigned int)(test_rnd(&rng) % nr_src);
+				while (next[src] == nr[src]);
+			}
+			dump_put(&d, &recs[src][next[src]], sizeof(recs[src][0]));
+			if (++next[src] < nr[src] && merged) {
+				i = next[src];
+				key = (struct frec_merge_key){ recs[src][i].ts, recs[src][i].seq,
+							       src, 7 };
+				frec_merge_push(&m, src, &key);
+			}
+		}
+		run_decoder(c, &run, &d, &all);
+		HT_EXPECT(c, run.ret == FREC_EXIT_OK && (!merged || !run.kept),
+			  "iteration %u: exit %d, kept %zu of a dump in the merged order; %s",
+			  iter, run.ret, run.kept, run.errs);
+	}
 }
 
 /*
@@ -977,7 +1137,7 @@ static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
 	dump_event(&d, 7, 20, F(0x2000), 0, 1, 0, 0);	/* another CPU: fine */
 	dump_event(&d, 6, 30, F(0x2000), 0, 0, 0, 0);	/* seq back, time on: fine */
 	dump_event(&d, 8, 25, F(0x2000), 0, 0, 0, 0);	/* offset 368: time back */
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
 	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 384: timestamp 25 after 30 "
 			     "of ring 7 on cpu 0: records out of order\n"), "errs: %s", run.errs);
@@ -987,14 +1147,14 @@ static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
 
 	dump_header(&d);
 	dump_event(&d, 0, 10, F(0x2000), 0, 0, 0, 0);
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
 	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 112: seq 0: seqs start at 1\n"),
 		  "errs: %s", run.errs);
 
 	/* merged by seq, every ring must number its records globally */
 	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_CPU);
-	run_decoder(&run, &d, &all);
+	run_decoder(c, &run, &d, &all);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
 	HT_EXPECT(c, !strcmp(run.errs, "frec-decode: mem: offset 64: ring events numbers "
 			     "its records per CPU, in a dump merged by seq\n"), "errs: %s", run.errs);
@@ -1014,7 +1174,7 @@ static void decoder_stats_prove_losses(struct ht_case *c)
 	dump_event(&d, 4, 15, F(0x2000), 0, 2, 0, 0);	/* 1 to 3 lost */
 	dump_event(&d, 5, 25, F(0x2000), 0, 2, 0, 0);
 	opts.stats = true;
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
 	HT_EXPECT(c, !strcmp(run.out,
 		"# frec-decode stats: clock=local order=time\n"
@@ -1027,7 +1187,7 @@ static void decoder_stats_prove_losses(struct ht_case *c)
 	dump_header_as(&d, FREC_RAW_MERGE_BY_SEQ, FREC_RING_ORDER_GLOBAL);
 	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
 	dump_event(&d, 3, 20, F(0x2000), 0, 0, 0, 0);
-	run_decoder(&run, &d, &opts);
+	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, strstr(run.out, "\nevents 7 0 2 1 3 - -\n# total records 2 missing 0\n"),
 		  "got:\n%s", run.out);
 }
@@ -1048,7 +1208,7 @@ static void decoder_refuses_other_versions(struct ht_case *c)
 		dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
 		h = (struct frec_raw_header *)d.bytes;
 		h->version = versions[i];
-		run_decoder(&run, &d, &all);
+		run_decoder(c, &run, &d, &all);
 		HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
 		snprintf(want, sizeof(want), "frec-decode: mem: offset 12: version %u; "
 			 "this frec-decode reads version 3\n", versions[i]);
@@ -1078,6 +1238,8 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_text_filter_reads_the_line),
 	HT_CASE(decoder_filter_ring_must_exist),
 	HT_CASE(decoder_merges_whatever_the_dump_order),
+	HT_CASE(decoder_prints_a_dump_in_order_as_it_reads_it),
+	HT_CASE(decoder_reads_twice_as_it_merges),
 	HT_CASE(decoder_checks_seq_per_ring_and_cpu),
 	HT_CASE(decoder_stats_prove_losses),
 	HT_CASE(decoder_refuses_other_versions),

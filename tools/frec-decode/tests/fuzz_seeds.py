@@ -25,7 +25,8 @@ def main():
             data = f.read()
         os.unlink(path)
         if base.endswith(".raw"):
-            for mode in list(range(6)) + [110]:
+            # kept and merged, read twice (11-16), --stats (110)
+            for mode in list(range(6)) + list(range(11, 17)) + [110]:
                 seed(out, base, mode, data[:8192])
         elif base.endswith(".formats"):
             seed(out, base, 6, data)
@@ -44,8 +45,10 @@ def main():
         base = os.path.basename(path)
         with open(path, "rb") as f:
             data = f.read()
-        mode = {".formats": 6, ".kallsyms": 7, ".sites": 10}.get(os.path.splitext(base)[1], 0)
-        if base != "MANIFEST":
+        # a raw dump kept and merged (0), and read twice (11)
+        modes = {".formats": [6], ".kallsyms": [7], ".sites": [10]}.get(
+            os.path.splitext(base)[1], [0, 11])
+        for mode in modes if base != "MANIFEST" else []:
             seed(out, base, mode, data)
     return 0
 
