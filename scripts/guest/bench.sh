@@ -43,10 +43,11 @@ dump)
 	if [ -x "$dec" ]; then
 		cat $FREC_DEBUGFS/raw > /tmp/raw
 		cat $FREC_DEBUGFS/formats > /tmp/formats
+		cat $FREC_DEBUGFS/sites > /tmp/sites
 		cat /proc/kallsyms > /tmp/kallsyms
 		t0=$(now)
 		lines=$($ld --library-path $lib "$dec" --ring bench_fill /tmp/raw --formats /tmp/formats \
-			--kallsyms /tmp/kallsyms | wc -l)
+			--sites /tmp/sites --kallsyms /tmp/kallsyms | wc -l)
 		t1=$(now)
 		echo "frec-bench: decode frec-decode $lines lines $(ns $t0 $t1) ns" > /dev/kmsg
 		rm -f /tmp/raw

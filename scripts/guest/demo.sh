@@ -43,20 +43,21 @@ echo > "$D/filter"
 step "4. What each ring stored and lost: cat $D/rings/hanoi_moves/stats"
 cat "$D/rings/hanoi_moves/stats"
 
-step "5. Offline: raw + formats + kallsyms decoded by frec-decode (text, then JSON)"
+step "5. Offline: raw + sites + formats + kallsyms decoded by frec-decode (text, then JSON)"
 dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
 ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
 [ -x "$dec" ] || fail "no $dec: make tools first"
 cat "$D/raw" > /tmp/raw
 cat "$D/formats" > /tmp/formats
+cat "$D/sites" > /tmp/sites
 cat /proc/kallsyms > /tmp/kallsyms
 cat "$D/dump" > /tmp/dump
 $ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" /tmp/raw \
-	--formats /tmp/formats --kallsyms /tmp/kallsyms > /tmp/decoded || fail "frec-decode"
+	--sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms > /tmp/decoded || fail "frec-decode"
 echo "$(wc -c < /tmp/raw) bytes of raw decode to $(grep -vc '^#' /tmp/decoded) lines;" \
 	"diff against dump: $(diff /tmp/dump /tmp/decoded > /dev/null && echo identical || echo DIFFERENT)"
 $ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" /tmp/raw \
-	--formats /tmp/formats --kallsyms /tmp/kallsyms --format=json > /tmp/json || fail "frec-decode json"
+	--sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms --format=json > /tmp/json || fail "frec-decode json"
 echo "JSON for ui.perfetto.dev: $(wc -c < /tmp/json) bytes, beginning:"
 head -c 240 /tmp/json; echo
 

@@ -23,7 +23,7 @@ static const char usage_text[] =
 "by cat /sys/kernel/debug/frec/raw, into the dump's text, JSON or CSV.\n"
 "\n"
 "  -f, --formats=FILE    the formats table (default " DEFAULT_FORMATS ")\n"
-"  -s, --sites=FILE      the call sites (default " DEFAULT_SITES ")\n"
+"  -S, --sites=FILE      the call sites (default " DEFAULT_SITES ")\n"
 "  -k, --kallsyms=FILE   the symbol table (default " DEFAULT_KALLSYMS ")\n"
 "  -n, --no-kallsyms     print callers and %pS as addresses, except those\n"
 "                        the sites and formats files name\n"
@@ -38,7 +38,7 @@ static const char usage_text[] =
 "                        may be given again)\n"
 "  -c, --cpu=LIST        cpu=LIST: these CPUs, e.g. 0,2,4-7 (may be given\n"
 "                        again)\n"
-"      --seq=FROM-TO     seq=FROM-TO: seq from FROM to TO, inclusive\n"
+"  -s, --seq=FROM-TO     seq=FROM-TO: seq from FROM to TO, inclusive\n"
 "                        (100-, -200, 150)\n"
 "  -t, --time=FROM-TO    time=FROM-TO: timestamps from FROM to TO seconds\n"
 "                        (12.5-13.000250, 12.5-, -13)\n"
@@ -223,11 +223,11 @@ static int parse_kallsyms(void *k, const char *data, size_t len,
 	return frec_kallsyms_parse(k, data, len, err);
 }
 
-enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_SEQ };
+enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS };
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
-	{ "sites", required_argument, NULL, 's' },
+	{ "sites", required_argument, NULL, 'S' },
 	{ "kallsyms", required_argument, NULL, 'k' },
 	{ "no-kallsyms", no_argument, NULL, 'n' },
 	{ "output", required_argument, NULL, 'o' },
@@ -236,7 +236,7 @@ static const struct option long_options[] = {
 	{ "filter", required_argument, NULL, OPT_FILTER },
 	{ "ring", required_argument, NULL, 'r' },
 	{ "cpu", required_argument, NULL, 'c' },
-	{ "seq", required_argument, NULL, OPT_SEQ },
+	{ "seq", required_argument, NULL, 's' },
 	{ "time", required_argument, NULL, 't' },
 	{ "delta", no_argument, NULL, 'd' },
 	{ "stats", no_argument, NULL, OPT_STATS },
@@ -262,14 +262,14 @@ int main(int argc, char **argv)
 	FILE *in = stdin, *out = stdout;
 	int c, ret;
 
-	while ((c = getopt_long(argc, argv, "f:s:k:no:F:r:c:t:dhV", long_options,
+	while ((c = getopt_long(argc, argv, "f:S:k:no:F:r:c:s:t:dhV", long_options,
 				NULL)) != -1) {
 		switch (c) {
 		case 'f':
 			formats_path = optarg;
 			formats_named = true;
 			break;
-		case 's':
+		case 'S':
 			sites_path = optarg;
 			sites_named = true;
 			break;
@@ -312,7 +312,7 @@ int main(int argc, char **argv)
 		case 'c':
 			filter.cpu = append(filter.cpu, ",", shorthand(optarg));
 			break;
-		case OPT_SEQ:
+		case 's':
 		case 't':
 			filter.terms = append(filter.terms, " ", c == 't' ? "time=" : "seq=");
 			filter.terms = append(filter.terms, "", shorthand(optarg));

@@ -24,7 +24,7 @@ for fmt in text json csv; do
 	while [ "$run" -lt "$runs" ]; do
 		t0=$(date +%s%N)
 		"$dir/frec-decode" -F "$fmt" -f "$work/bench.formats" \
-			-s "$work/bench.sites" -k "$work/bench.kallsyms" \
+			-S "$work/bench.sites" -k "$work/bench.kallsyms" \
 			"$work/bench.raw" > /dev/null
 		t1=$(date +%s%N)
 		times="$times $((t1 - t0))"

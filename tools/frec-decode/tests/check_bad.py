@@ -16,7 +16,7 @@ def main():
     testdata, decoder = sys.argv[1], sys.argv[2]
     bad = os.path.join(testdata, "bad")
     tables = {opt: os.path.join(testdata, "small." + ext)
-              for opt, ext in (("-f", "formats"), ("-s", "sites"), ("-k", "kallsyms"))}
+              for opt, ext in (("-f", "formats"), ("-S", "sites"), ("-k", "kallsyms"))}
     good_raw = os.path.join(bad, "ok-unknown-entry.raw")
     passed = failed = 0
     with open(os.path.join(bad, "MANIFEST")) as f:

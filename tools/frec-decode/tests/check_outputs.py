@@ -57,7 +57,7 @@ class Checker:
         return prefix
 
     def decode(self, prefix, *args, stdin=None, raw=True, kallsyms=True, sites=None):
-        cmd = [self.decoder, "-f", prefix + ".formats", "-s", sites or prefix + ".sites"]
+        cmd = [self.decoder, "-f", prefix + ".formats", "-S", sites or prefix + ".sites"]
         if kallsyms:
             cmd += ["-k", prefix + ".kallsyms"]
         cmd += list(args)
@@ -384,8 +384,8 @@ def main():
     c.check("--no-kallsyms, no sites: callers as addresses", rc == 3 and
             all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)
                 for l in out.split(b"\n")[2:-1]), f"exit {rc} {err[:200]}")
-    for opt, name in (("-f", "formats"), ("-s", "sites")):
-        args = [a for o, t in (("-f", z + ".formats"), ("-s", z + ".sites"))
+    for opt, name in (("-f", "formats"), ("-S", "sites")):
+        args = [a for o, t in (("-f", z + ".formats"), ("-S", z + ".sites"))
                 if o != opt for a in (o, t)]
         p = subprocess.run([c.decoder, *args, "-k", z + ".kallsyms", z + ".raw"],
                            capture_output=True)
@@ -404,7 +404,7 @@ def main():
     for cut in (len(raw) // 2 + 3, len(raw) - 1, 49, 47, 100):
         with open(cut_path, "wb") as f:
             f.write(raw[:cut])
-        p = subprocess.run([c.decoder, "-f", a + ".formats", "-s", a + ".sites",
+        p = subprocess.run([c.decoder, "-f", a + ".formats", "-S", a + ".sites",
                             "-k", a + ".kallsyms", cut_path], capture_output=True)
         m = re.search(rb"cut.raw: offset (\d+): truncated", p.stderr)
         c.check(f"cut at {cut}: exit 1, offset named, output a prefix",
