@@ -87,8 +87,14 @@ struct frec_slot {
  * debugfs frec/sites: every registered site, a line each, in id order,
  * after '#' comment lines a reader skips:
  *
- *   <id> <level> <line> "<module>" "<file>" "<function>" 0x<caller> "<caller symbol>" "<format>"
- *   3 info 57 "frec_hanoi" "/src/frec/kmod/samples/frec_hanoi.c" "hanoi_move" 0xffffffffc0a0109a "hanoi_move+0x1a/0x80 [frec_hanoi]" "disk %u from %c to %c"
+ *   <id> <level> <line> "<module>" "<file>" "<function>" 0x<caller>
+ *	"<caller symbol>" "<format>"
+ *
+ * for instance (one line):
+ *
+ *   3 info 52 "frec_hanoi" "/src/frec/kmod/samples/frec_hanoi.c"
+ *	"hanoi_frec" 0xffffffffc0a0109a "hanoi_frec+0x1a/0x80 [frec_hanoi]"
+ *	"move disk %u from %s to %s"
  *
  * Fields are separated by one space; strings are quoted as frec/formats
  * quotes them (kmod/lib/frec_format_quote.h).  <level> is the level written
