@@ -6,7 +6,7 @@ frec_load
 D=$FREC_DEBUGFS
 insmod "$FREC_MODULES/frec_hanoi.ko" disks=4 calls=1 || fail "insmod frec_hanoi.ko"
 cat $D/dump > /tmp/before
-files="$D/filter $D/enable $D/clear"
+files="$D/filter $D/enable $D/clear $D/control"
 for r in $D/rings/*; do
 	files="$files $r/enable $r/level $r/size $r/clear"
 done

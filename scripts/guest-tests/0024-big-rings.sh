@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: a million records in one format: formats lists it once (no E2BIG); a dump whose filter rejects everything never holds the ring lock for long (clear and resize go through) and dies at once when killed
+# description: a million records in one format: formats lists their %s literal once (no E2BIG), sites their site once; a dump whose filter rejects everything never holds the ring lock for long (clear and resize go through) and dies at once when killed
 # timeout: 400
 . /frec/guest/lib.sh
 frec_reset
@@ -10,12 +10,14 @@ insmod "$FREC_MODULES/frec_stress.ko" period_us=100000 threads=0 ring_kib=32768 
 	fail "insmod frec_stress.ko"
 grep all $D/rings/stress_big/stats
 
-# formats: one format and one %s literal for a million records (two
-# million addresses before they are told apart).
+# formats: one %s literal for a million records (a million addresses
+# before they are told apart); the format is its site's, in sites, once.
 cat $D/formats > /tmp/formats || fail "cat formats: $(dmesg | tail -n 1)"
-grep -c ': "fill %lu cpu %d check %lu %s"$' /tmp/formats | grep -qx 1 ||
-	fail "the fill format is not listed exactly once: $(grep -c fill /tmp/formats)"
 grep -c ': "filled"$' /tmp/formats | grep -qx 1 || fail "the %s literal is not listed exactly once"
+grep -q 'fill %lu' /tmp/formats && fail "formats lists the format of a site that has an id"
+cat $D/sites > /tmp/sites || fail "cat sites"
+grep -c ' "fill %lu cpu %d check %lu %s"$' /tmp/sites | grep -qx 1 ||
+	fail "the fill site is not listed exactly once in sites: $(grep -c 'fill %lu' /tmp/sites)"
 
 # now: seconds since boot with centiseconds, as one integer.
 now() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
