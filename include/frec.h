@@ -120,7 +120,9 @@ DECLARE_STATIC_KEY_TRUE(frec_enabled_key);
  * Each expansion of frec_record_level() and frec_printk_level() defines
  * one, static: frec finds a module's sites when the module loads (by
  * their symbol name, __frec_site), or when the site first runs, and keeps
- * their texts when the module goes.  Only frec writes it.
+ * their texts when the module goes.  Only frec writes it.  A site written
+ * by hand (a test's) must be static data of its module, as the macros'
+ * are: frec keeps a pointer to it until the module goes.
  */
 struct frec_site {
 	unsigned int level;

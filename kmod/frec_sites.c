@@ -419,8 +419,8 @@ void frec_sites_going(struct module *mod)
 	frec_sites_counts(&registered, &refused, &capacity);
 	for (id = 1; id <= registered; id++) {
 		site = frec_site_locked(id);
-		if (!site || (site->flags & FREC_SITE_KEPT) ||
-		    !within_module((unsigned long)site, mod))
+		/* Only the address: an entry elsewhere may not be ours to read. */
+		if (!site || !within_module((unsigned long)site, mod))
 			continue;
 		kept = frec_site_keep(site);
 		if (!kept)

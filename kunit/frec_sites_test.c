@@ -40,9 +40,15 @@
 /* How long everybody records into one site. */
 #define FREC_SITES_STEP_NS	(300 * NSEC_PER_USEC)
 
+/*
+ * Static, as every site must be: frec keeps pointers to them until this
+ * module goes (a heap copy freed after the test would dangle).
+ */
+static struct frec_site frec_sites_race_sites[FREC_SITES_RACE];
+
 struct sites_race {
 	struct frec_ring *ring;
-	struct frec_site sites[FREC_SITES_RACE];
+	struct frec_site *sites;
 	unsigned int cursor;		/* the site everybody records into */
 	bool stop;
 	atomic_t ready;
@@ -205,6 +211,9 @@ static void sites_first_use_races(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, task);
 	race = kunit_kzalloc(test, sizeof(*race), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, race);
+	race->sites = frec_sites_race_sites;
+	if (READ_ONCE(race->sites[0].id))
+		kunit_skip(test, "the sites were registered by an earlier run: load the module again");
 	for (i = 0; i < FREC_SITES_RACE; i++)
 		race->sites[i] = (struct frec_site) {
 			.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
