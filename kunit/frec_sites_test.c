@@ -213,7 +213,7 @@ static void sites_first_use_races(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, race);
 	race->sites = frec_sites_race_sites;
 	if (READ_ONCE(race->sites[0].id))
-		kunit_skip(test, "the sites were registered by an earlier run: load the module again");
+		kunit_skip(test, "sites registered by an earlier run: load the module again");
 	for (i = 0; i < FREC_SITES_RACE; i++)
 		race->sites[i] = (struct frec_site) {
 			.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
