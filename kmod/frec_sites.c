@@ -152,9 +152,16 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 	if (id >= FREC_SITE_NO_ID)
 		return (unsigned long)site->fmt;
 	if (id & FREC_SITE_UNSEEN) {
-		if (!cmpxchg(&site->caller, 0, caller))
+		/*
+		 * The first caller wins; readers of frec/sites and frec/control
+		 * take caller and ring_id racily (READ_ONCE, 0 or "-" until
+		 * set), so these pair with nothing: the fully ordered cmpxchg()
+		 * below only keeps them before the plain id that later records
+		 * store.
+		 */
+		if (!cmpxchg(&site->caller, 0, caller)) /* LMM(frec_site_word_slow:E) */
 			WRITE_ONCE(site->ring_id, ring->id);
-		cmpxchg(&site->id, id, id & ~FREC_SITE_UNSEEN);
+		cmpxchg(&site->id, id, id & ~FREC_SITE_UNSEEN); /* LMM(frec_site_word_slow:F) */
 		id &= ~FREC_SITE_UNSEEN;
 	}
 	return id;
