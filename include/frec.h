@@ -147,7 +147,7 @@ struct frec_site {
 #define __frec_site_define(lvl, format)					\
 	static struct frec_site __frec_site __used __aligned(sizeof(long)) = { \
 		.level = (lvl), .code_level = (lvl), .set_level = (lvl),	\
-		.fmt = (format), .file = __FILE__, .func = __func__,	\
+		.fmt = "" format, .file = __FILE__, .func = __func__,	\
 		.modname = KBUILD_MODNAME, .line = __LINE__,		\
 	}
 

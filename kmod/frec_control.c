@@ -94,6 +94,7 @@ static const char *frec_control_ring(const struct frec_site *site)
 
 static int frec_control_show(struct seq_file *m, void *v)
 {
+	const struct frec_site_texts *t;
 	const struct frec_site *site;
 	unsigned int level;
 
@@ -105,13 +106,14 @@ static int frec_control_show(struct seq_file *m, void *v)
 	if (!site || (site->flags & FREC_SITE_KEPT))
 		return 0;
 	level = READ_ONCE(site->level);
-	seq_printf(m, "%s:%u [%s]%s %s ", site->file, site->line, site->modname, site->func,
+	t = frec_site_texts(site);
+	seq_printf(m, "%s:%u [%s]%s %s ", t->file, site->line, t->modname, t->func,
 		   frec_level_name(site->set_level));
 	down_read(&frec_rings_rwsem);
 	seq_puts(m, frec_control_ring(site));
 	up_read(&frec_rings_rwsem);
 	seq_printf(m, " =%s ", level == FREC_SITE_OFF ? "_" : "r");
-	frec_sites_seq_quote(m, site->fmt);
+	frec_sites_seq_quote(m, t->fmt);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -264,12 +266,14 @@ static bool frec_control_glob(const char *glob, const char *s)
 static bool frec_control_match(const struct frec_control_cmd *cmd,
 			       const struct frec_site *site)
 {
-	return frec_control_glob(cmd->module, site->modname) &&
-	       (frec_control_glob(cmd->file, site->file) ||
-		frec_control_glob(cmd->file, kbasename(site->file))) &&
-	       frec_control_glob(cmd->func, site->func) &&
+	const struct frec_site_texts *t = frec_site_texts(site);
+
+	return frec_control_glob(cmd->module, t->modname) &&
+	       (frec_control_glob(cmd->file, t->file) ||
+		frec_control_glob(cmd->file, kbasename(t->file))) &&
+	       frec_control_glob(cmd->func, t->func) &&
 	       site->line >= cmd->line_min && site->line <= cmd->line_max &&
-	       (!cmd->format || strstr(site->fmt, cmd->format)) &&
+	       (!cmd->format || strstr(t->fmt, cmd->format)) &&
 	       frec_control_glob(cmd->ring, frec_control_ring(site));
 }
 

@@ -165,6 +165,23 @@ void frec_format_kernel_init(struct frec_format_kernel *fk, bool console)
 	fk->env.ctx = fk;
 }
 
+/*
+ * The message of a record whose format cannot be read, into @buf: as
+ * FREC_FORMAT_UNREADABLE in frec_format.h says, the site word printed as
+ * the environment prints addresses (hashed on the console).
+ */
+static unsigned int frec_format_kernel_unreadable(struct frec_format_kernel *fk, char *buf,
+						  size_t size, u64 site)
+{
+	char addr[24];
+
+	if (fk->env.pointer)
+		fk->env.pointer(fk, addr, sizeof(addr), site, 'p');
+	else
+		snprintf(addr, sizeof(addr), "0x%llx", site);
+	return scnprintf(buf, size, FREC_FORMAT_UNREADABLE, addr);
+}
+
 /**
  * frec_format_kernel_text() - a record ring's record as text
  * @fk: scratch space, from frec_format_kernel_init().
@@ -183,7 +200,6 @@ const char *frec_format_kernel_text(struct frec_format_kernel *fk,
 {
 	unsigned int size = min_t(unsigned int, FREC_PRINTK_MAX, rec->ring->max_record_len) + 1;
 	u64 args[FREC_PRINTK_ARGS_MAX];
-	char addr[24];
 	int n = -1;
 
 	if (!rec->ent.printk_args) {
@@ -192,13 +208,11 @@ const char *frec_format_kernel_text(struct frec_format_kernel *fk,
 	}
 	if (frec_site_format(fk->fmt, sizeof(fk->fmt), rec->ent.site) >= 0)
 		n = frec_printk_args_unpack(args, fk->fmt, rec->payload, rec->ent.len);
-	if (n >= 0) {
+	if (n >= 0)
 		*len = frec_format_message(fk->text, size, fk->fmt, args, n, &fk->env, NULL);
-	} else {
-		/* As FREC_FORMAT_UNREADABLE in frec_format.h says. */
-		snprintf(addr, sizeof(addr), "0x%llx", (u64)rec->ent.site);
-		*len = scnprintf(fk->text, sizeof(fk->text), FREC_FORMAT_UNREADABLE, addr);
-	}
+	else
+		*len = frec_format_kernel_unreadable(fk, fk->text, sizeof(fk->text),
+						     rec->ent.site);
 	return fk->text;
 }
 
@@ -223,7 +237,6 @@ size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 		.ring = rec->ring->name,
 		.caller = rec->ent.caller,
 	};
-	char addr[24];
 	int i;
 
 	if (rec->ring->kind == FREC_RING_EVENTS) {
@@ -234,14 +247,9 @@ size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 			fr.args = args;
 			fr.nr_args = FREC_EVENT_MAX_ARGS;
 		} else {
-			/* As FREC_FORMAT_UNREADABLE in frec_format.h says. */
-			if (fk->env.pointer)
-				fk->env.pointer(fk, addr, sizeof(addr), rec->ent.site, 'p');
-			else
-				snprintf(addr, sizeof(addr), "0x%llx", (u64)rec->ent.site);
 			fr.text = fk->fmt;
-			fr.text_len = scnprintf(fk->fmt, sizeof(fk->fmt),
-						FREC_FORMAT_UNREADABLE, addr);
+			fr.text_len = frec_format_kernel_unreadable(fk, fk->fmt, sizeof(fk->fmt),
+								    rec->ent.site);
 		}
 	} else {
 		fr.text = frec_format_kernel_text(fk, rec, &fr.text_len);

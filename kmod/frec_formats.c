@@ -198,38 +198,104 @@ static void frec_rehome_word(struct frec_rehome *rh, u64 *word, u64 old, const c
 		rh->moved++;
 }
 
-/* Repoint a string word (a format, or a %s argument) at a copy. */
-static void frec_rehome_string(struct frec_rehome *rh, u64 *word, u64 addr, size_t max)
+/*
+ * The kept copy of the string at @addr (at most @max bytes), read into
+ * @buf; NULL if it cannot be read or there is no memory.  @who names the
+ * module in the log.
+ */
+static const char *frec_keep_string(char *buf, u64 addr, size_t max, const char *who)
 {
-	int len = frec_format_kernel_string(rh->buf, max + 1, addr);
+	int len = frec_format_kernel_string(buf, max + 1, addr);
 	const char *copy;
 	char next;
 
 	if (len < 0)
-		return;
+		return NULL;
 	if (len == max &&
 	    !copy_from_kernel_nofault(&next, (const char *)(unsigned long)addr + len, 1) && next)
 		pr_info("%s: a string of more than %zu bytes kept as its first %zu\n",
-			rh->mod->name, max, max);
+			who, max, max);
 	mutex_lock(&frec_saved_lock);
-	copy = frec_save(rh->buf, len, false);
+	copy = frec_save(buf, len, false);
 	mutex_unlock(&frec_saved_lock);
-	frec_rehome_word(rh, word, addr, copy);
+	return copy;
+}
+
+/*
+ * The kept name of code address @addr as conversion @ext names it, named
+ * into @sym (KSYM_SYMBOL_LEN bytes); NULL if it names nothing or there is
+ * no memory.
+ */
+static const char *frec_keep_symbol(char *sym, u64 addr, char ext)
+{
+	const char *copy;
+	int len;
+
+	len = frec_format_kernel_symbol_name(sym, addr, ext);
+	if (len < 0)
+		return NULL;
+	mutex_lock(&frec_saved_lock);
+	copy = frec_save(sym, len, true);
+	mutex_unlock(&frec_saved_lock);
+	return copy;
+}
+
+/**
+ * frec_formats_keep_text() - a copy of a string that frec keeps
+ * @s: the string; read with a nofault copy, at most FREC_SAVED_STRING_MAX
+ *	bytes of it kept.
+ * @who: the module it belongs to, for the log.
+ *
+ * The copy is shared with equal texts records point to, and lives until
+ * frec unloads.
+ *
+ * Context: Process context.
+ * Return: the copy, or NULL if @s cannot be read or there is no memory.
+ */
+const char *frec_formats_keep_text(const char *s, const char *who)
+{
+	char *buf = kmalloc(FREC_SAVED_STRING_MAX + 1, GFP_KERNEL);
+	const char *copy = NULL;
+
+	if (buf)
+		copy = frec_keep_string(buf, (unsigned long)s, FREC_SAVED_STRING_MAX, who);
+	kfree(buf);
+	return copy;
+}
+
+/**
+ * frec_formats_keep_caller() - the name of a caller address, kept as text
+ * @addr: a caller address in code about to go.
+ *
+ * A record's caller word, repointed at the result, prints as @addr
+ * printed now (see frec_formats_saved_symbol()).
+ *
+ * Context: Process context.
+ * Return: the saved name, or NULL if @addr names nothing or there is no
+ * memory.
+ */
+const char *frec_formats_keep_caller(unsigned long addr)
+{
+	char *sym = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
+	const char *copy = NULL;
+
+	if (sym)
+		copy = frec_keep_symbol(sym, addr, 'S');
+	kfree(sym);
+	return copy;
+}
+
+/* Repoint a string word (a format, or a %s argument) at a copy. */
+static void frec_rehome_string(struct frec_rehome *rh, u64 *word, u64 addr, size_t max)
+{
+	frec_rehome_word(rh, word, addr, frec_keep_string(rh->buf, addr, max, rh->mod->name));
 }
 
 /* Repoint a code address word at the name it has now, for conversion @ext. */
 static void frec_rehome_symbol(struct frec_rehome *rh, u64 *word, u64 addr, char ext)
 {
-	const char *copy;
-	int len;
-
-	len = frec_format_kernel_symbol_name(rh->sym, addr, ext);
-	if (len < 0)
-		return;		/* it names nothing: it prints as an address anyway */
-	mutex_lock(&frec_saved_lock);
-	copy = frec_save(rh->sym, len, true);
-	mutex_unlock(&frec_saved_lock);
-	frec_rehome_word(rh, word, addr, copy);
+	/* NULL if it names nothing: it prints as an address anyway. */
+	frec_rehome_word(rh, word, addr, frec_keep_symbol(rh->sym, addr, ext));
 }
 
 /* One committed record's first slot. */
@@ -244,7 +310,15 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 	caller = READ_ONCE(slot->data[FREC_EVENT_CALLER]);
 	if (frec_rehome_match(rh, caller))
 		frec_rehome_symbol(rh, &slot->data[FREC_EVENT_CALLER], caller, 'S');
-	/* Record rings hold text: only events point at formats and arguments. */
+	/*
+	 * A site without an id stores its format's address, in either kind of
+	 * ring: a record ring's arguments are formatted with it when read.
+	 * A site's id needs nothing: frec_sites.c keeps the site's texts.
+	 */
+	site = READ_ONCE(slot->data[FREC_EVENT_SITE]);
+	if (site >= FREC_SITE_ID_LIMIT && frec_rehome_match(rh, site))
+		frec_rehome_string(rh, &slot->data[FREC_EVENT_SITE], site, FREC_FORMAT_FMT_MAX - 1);
+	/* A record ring's %s strings are copied into the record. */
 	if (ring->kind != FREC_RING_EVENTS)
 		return;
 	site = READ_ONCE(slot->data[FREC_EVENT_SITE]);
@@ -265,9 +339,6 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 						   pa.ext[a]);
 		}
 	}
-	/* A site's id needs nothing: frec_sites.c keeps the site's texts. */
-	if (site >= FREC_SITE_ID_LIMIT && frec_rehome_match(rh, site))
-		frec_rehome_string(rh, &slot->data[FREC_EVENT_SITE], site, FREC_FORMAT_FMT_MAX - 1);
 }
 
 static void frec_rehome_ring(struct frec_ring *ring, void *data)

@@ -9,6 +9,8 @@
 
 unsigned long frec_formats_gen_read(void);
 const char *frec_formats_saved_symbol(u64 addr);
+const char *frec_formats_keep_text(const char *s, const char *who);
+const char *frec_formats_keep_caller(unsigned long addr);
 int frec_formats_init(void);
 void frec_formats_exit(void);
 

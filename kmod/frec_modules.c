@@ -3,7 +3,8 @@
  * frec_modules.c - what frec does as other modules come and go: at
  * MODULE_STATE_COMING, before the module's init function runs, register
  * its FREC_DEFINE_RING() rings (frec_static_rings.c) and its call sites
- * (frec_sites.c); at MODULE_STATE_GOING, after its exit function or a
+ * (frec_sites.c); at MODULE_STATE_LIVE, before its init sections are
+ * freed, keep what its sites point to there; at MODULE_STATE_GOING, after its exit function or a
  * failed init, with its memory still there, let go of both.
  *
  * Both are static objects in the module's data, found by symbol name: the
@@ -68,6 +69,9 @@ static int frec_modules_notify(struct notifier_block *nb, unsigned long state, v
 	if (state == MODULE_STATE_COMING) {
 		frec_static_rings_coming(mod);
 		frec_sites_coming(mod);
+	} else if (state == MODULE_STATE_LIVE) {
+		/* Its init sections are freed next. */
+		frec_sites_init_going(mod);
 	} else if (state == MODULE_STATE_GOING) {
 		frec_static_rings_going(mod);
 		frec_sites_going(mod);

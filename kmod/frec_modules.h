@@ -20,5 +20,6 @@ void frec_static_rings_coming(struct module *mod);
 void frec_static_rings_going(struct module *mod);
 void frec_sites_coming(struct module *mod);
 void frec_sites_going(struct module *mod);
+void frec_sites_init_going(struct module *mod);
 
 #endif /* _FREC_MODULES_H */

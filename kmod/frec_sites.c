@@ -73,6 +73,7 @@
 #include "frec_format.h"
 #include "frec_format_kernel.h"
 #include "frec_format_quote.h"
+#include "frec_formats.h"
 #include "frec_modules.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
@@ -195,11 +196,10 @@ int frec_site_format(char *buf, size_t size, u64 word)
 		return frec_format_kernel_string(buf, size, word);
 	rcu_read_lock();
 	site = frec_site_entry(word);
+	/* A site's texts are read as any address: a bad one cannot fault. */
 	if (site)
-		len = strscpy(buf, site->fmt, size);
+		len = frec_format_kernel_string(buf, size, (unsigned long)READ_ONCE(site->fmt));
 	rcu_read_unlock();
-	if (len == -E2BIG)
-		len = size - 1;
 	return len;
 }
 EXPORT_SYMBOL_GPL(frec_site_format);
@@ -236,6 +236,39 @@ struct frec_site *frec_site_locked(unsigned int id)
 					 lockdep_is_held(&frec_sites_lock));
 }
 
+/* The texts frec_site_texts() read, under frec_sites_lock. */
+static struct frec_site_texts frec_site_texts_buf;
+
+/* Read the string at @s into @buf, or "(efault)" if it cannot be read. */
+static void frec_site_text(char *buf, size_t size, const char *s)
+{
+	if (frec_format_kernel_string(buf, size, (unsigned long)s) < 0)
+		strscpy(buf, "(efault)", size);
+}
+
+/**
+ * frec_site_texts() - a site's texts, read so that no pointer can fault
+ * @site: from frec_site_locked().
+ *
+ * A hand-written site may point anywhere; a text frec cannot read reads
+ * "(efault)", as a %s does, and a long one is cut.
+ *
+ * Context: Process context, frec_sites_lock held.
+ * Return: the texts, valid until frec_sites_lock is released or this is
+ * called again.
+ */
+const struct frec_site_texts *frec_site_texts(const struct frec_site *site)
+{
+	struct frec_site_texts *t = &frec_site_texts_buf;
+
+	lockdep_assert_held(&frec_sites_lock);
+	frec_site_text(t->fmt, sizeof(t->fmt), READ_ONCE(site->fmt));
+	frec_site_text(t->file, sizeof(t->file), READ_ONCE(site->file));
+	frec_site_text(t->func, sizeof(t->func), READ_ONCE(site->func));
+	frec_site_text(t->modname, sizeof(t->modname), READ_ONCE(site->modname));
+	return t;
+}
+
 /**
  * frec_site_caller_symbol() - a site's first caller, as the dump names it
  * @site: from frec_site_locked().
@@ -248,8 +281,14 @@ const char *frec_site_caller_symbol(const struct frec_site *site, char *buf)
 {
 	unsigned long caller = READ_ONCE(site->caller);
 
+	const char *saved;
+
 	if (site->flags & FREC_SITE_KEPT)
 		return container_of(site, struct frec_site_kept, site)->caller_symbol;
+	/* A caller in init code is named by the text kept when init went. */
+	saved = frec_formats_saved_symbol(caller);
+	if (saved)
+		return saved;
 	if (!caller || frec_format_kernel_symbol_name(buf, caller, 'S') < 0)
 		return "";
 	return buf;
@@ -323,6 +362,7 @@ void frec_sites_seq_quote(struct seq_file *m, const char *s)
 static int frec_sites_show(struct seq_file *m, void *v)
 {
 	unsigned int registered, refused, capacity;
+	const struct frec_site_texts *t;
 	const struct frec_site *site;
 	char sym[KSYM_SYMBOL_LEN];
 
@@ -336,17 +376,18 @@ static int frec_sites_show(struct seq_file *m, void *v)
 	site = frec_site_locked(frec_sites_seq_id(v));
 	if (!site)
 		return 0;	/* being registered: not yet readable */
+	t = frec_site_texts(site);
 	seq_printf(m, "%u %s %u ", frec_sites_seq_id(v), frec_level_name(site->code_level),
 		   site->line);
-	frec_sites_seq_quote(m, site->modname);
+	frec_sites_seq_quote(m, t->modname);
 	seq_putc(m, ' ');
-	frec_sites_seq_quote(m, site->file);
+	frec_sites_seq_quote(m, t->file);
 	seq_putc(m, ' ');
-	frec_sites_seq_quote(m, site->func);
+	frec_sites_seq_quote(m, t->func);
 	seq_printf(m, " 0x%lx ", READ_ONCE(site->caller));
 	frec_sites_seq_quote(m, frec_site_caller_symbol(site, sym));
 	seq_putc(m, ' ');
-	frec_sites_seq_quote(m, site->fmt);
+	frec_sites_seq_quote(m, t->fmt);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -391,21 +432,42 @@ static struct frec_site *frec_site_keep(const struct frec_site *site)
 	size_t bytes;
 	char *p;
 
+	const struct frec_site_texts *t = frec_site_texts(site);
+
 	caller = frec_site_caller_symbol(site, sym);
-	bytes = strlen(site->fmt) + strlen(site->file) + strlen(site->func) +
-		strlen(site->modname) + strlen(caller) + 5;
+	bytes = strlen(t->fmt) + strlen(t->file) + strlen(t->func) +
+		strlen(t->modname) + strlen(caller) + 5;
 	k = kmalloc(struct_size(k, text, bytes), GFP_KERNEL);
 	if (!k)
 		return NULL;
 	k->site = *site;
 	k->site.flags |= FREC_SITE_KEPT;
 	p = k->text;
-	k->site.fmt = frec_site_keep_string(&p, site->fmt);
-	k->site.file = frec_site_keep_string(&p, site->file);
-	k->site.func = frec_site_keep_string(&p, site->func);
-	k->site.modname = frec_site_keep_string(&p, site->modname);
+	k->site.fmt = frec_site_keep_string(&p, t->fmt);
+	k->site.file = frec_site_keep_string(&p, t->file);
+	k->site.func = frec_site_keep_string(&p, t->func);
+	k->site.modname = frec_site_keep_string(&p, t->modname);
 	k->caller_symbol = frec_site_keep_string(&p, caller);
 	return &k->site;
+}
+
+/*
+ * The next site in @mod's memory after id *@id (0 to start), its id in
+ * *@id; NULL after the last.  frec_sites_lock held.
+ */
+static struct frec_site *frec_site_next_in(struct module *mod, unsigned int *id)
+{
+	unsigned int registered, refused, capacity;
+	struct frec_site *site;
+
+	frec_sites_counts(&registered, &refused, &capacity);
+	while (++*id <= registered) {
+		site = frec_site_locked(*id);
+		/* Only the address: an entry elsewhere may not be ours to read. */
+		if (site && within_module((unsigned long)site, mod))
+			return site;
+	}
+	return NULL;
 }
 
 /**
@@ -418,17 +480,12 @@ static struct frec_site *frec_site_keep(const struct frec_site *site)
  */
 void frec_sites_going(struct module *mod)
 {
-	unsigned int registered, refused, capacity, id;
 	struct frec_site *site, *kept;
 	bool replaced = false;
+	unsigned int id = 0;
 
 	mutex_lock(&frec_sites_lock);
-	frec_sites_counts(&registered, &refused, &capacity);
-	for (id = 1; id <= registered; id++) {
-		site = frec_site_locked(id);
-		/* Only the address: an entry elsewhere may not be ours to read. */
-		if (!site || !within_module((unsigned long)site, mod))
-			continue;
+	while ((site = frec_site_next_in(mod, &id))) {
 		kept = frec_site_keep(site);
 		if (!kept)
 			pr_err("%s: out of memory: site %u's text is lost\n", mod->name, id);
@@ -439,6 +496,68 @@ void frec_sites_going(struct module *mod)
 	/* Readers that found the module's site are done with it. */
 	if (replaced)
 		synchronize_rcu();
+}
+
+/*
+ * Repoint text @*text of a site of @mod at frec's copy if it lies in
+ * @mod's init sections.  Readers that load the old pointer do so inside
+ * an RCU read-side section (the init sections are freed after a grace
+ * period) or under frec_sites_lock, which we hold.
+ */
+static void frec_site_keep_init_text(struct module *mod, const char **text)
+{
+	const char *copy;
+
+	if (!within_module_init((unsigned long)*text, mod))
+		return;
+	copy = frec_formats_keep_text(*text, mod->name);
+	if (!copy) {
+		pr_err("%s: out of memory: a site's text in init data is lost\n", mod->name);
+		copy = "(efault)";
+	}
+	/*
+	 * The copy is whole before readers can load its address, which they
+	 * follow (an address dependency).  Pairs with the READ_ONCE() of the
+	 * readers (frec_site_format(), frec_site_texts()).
+	 */
+	smp_store_release(text, copy); /* LMM(frec_site_keep_init_text:A) */
+}
+
+/**
+ * frec_sites_init_going() - keep what @mod's sites point to in init sections
+ * @mod: a module whose init sections are about to be freed
+ *	(MODULE_STATE_LIVE).
+ *
+ * The record macros take only literals, but a site written by hand may
+ * point at init data, and a site's first caller may be init code: its
+ * texts are copied and its caller named now, as records' words are
+ * (frec_formats.c), so that control, sites and the dump never read freed
+ * memory.
+ *
+ * Context: Process context, the module notifier (frec_modules.c).
+ */
+void frec_sites_init_going(struct module *mod)
+{
+	struct frec_site *site;
+	unsigned long caller;
+	unsigned int id = 0;
+	const char *name;
+
+	mutex_lock(&frec_sites_lock);
+	while ((site = frec_site_next_in(mod, &id))) {
+		frec_site_keep_init_text(mod, &site->fmt);
+		frec_site_keep_init_text(mod, &site->file);
+		frec_site_keep_init_text(mod, &site->func);
+		frec_site_keep_init_text(mod, &site->modname);
+		caller = READ_ONCE(site->caller);
+		if (within_module_init(caller, mod)) {
+			name = frec_formats_keep_caller(caller);
+			/* frec_site_caller_symbol() tells the saved name from code. */
+			if (name)
+				cmpxchg(&site->caller, caller, (unsigned long)name);
+		}
+	}
+	mutex_unlock(&frec_sites_lock);
 }
 
 static void frec_site_found(struct module *mod, void *site)

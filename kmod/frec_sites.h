@@ -8,10 +8,14 @@
 
 #include <linux/bits.h>
 #include <linux/compiler.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
 #include <linux/types.h>
 
 #include <frec.h>
 #include <frec_raw.h>
+
+#include "frec_format_kernel.h"
 
 struct frec_ring;
 struct seq_file;
@@ -58,6 +62,22 @@ static __always_inline u64 frec_site_word(struct frec_site *site,
 }
 
 int frec_site_format(char *buf, size_t size, u64 word);
+
+/**
+ * struct frec_site_texts - a site's texts as frec_site_texts() read them
+ * @fmt: the format.
+ * @file: the source file.
+ * @func: the function.
+ * @modname: the module.
+ */
+struct frec_site_texts {
+	char fmt[FREC_FORMAT_FMT_MAX];
+	char file[256];
+	char func[KSYM_NAME_LEN];
+	char modname[MODULE_NAME_LEN];
+};
+
+const struct frec_site_texts *frec_site_texts(const struct frec_site *site);
 
 void frec_sites_counts(unsigned int *registered, unsigned int *refused,
 		       unsigned int *capacity);

@@ -84,6 +84,27 @@ static const struct kernel_param_ops frec_test_user_pointers_ops = {
 module_param_cb(record_pointers, &frec_test_user_pointers_ops, NULL, 0200);
 MODULE_PARM_DESC(record_pointers, "write anything: record a heap address as %p, %pK, %px, %pI4 and as a caller");
 
+/*
+ * A site written by hand whose texts are init data: frec copies them when
+ * the init sections go (the record macros take only literals).
+ */
+static const char frec_test_user_init_fmt[] __initconst = "init: site texts in init data %d";
+static const char frec_test_user_init_func[] __initconst = "frec_test_user_init_site";
+
+static void __init frec_test_user_init_site(void)
+{
+	static struct frec_site init_site = {
+		.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
+		.set_level = FREC_LEVEL_INFO, .fmt = frec_test_user_init_fmt,
+		.file = __FILE__, .func = frec_test_user_init_func,
+		.modname = KBUILD_MODNAME, .line = __LINE__,
+	};
+
+	preempt_disable();
+	__frec_record(FREC_RING(test_user), &init_site, _THIS_IP_, 7, 0, 0, 0);
+	preempt_enable();
+}
+
 static int __init frec_test_user_init(void)
 {
 	memcpy(frec_test_user_long, "long:", 5);
@@ -94,6 +115,7 @@ static int __init frec_test_user_init(void)
 	frec_record(FREC_RING(test_user), "init: %s | %s", frec_test_user_initconst,
 		    frec_test_user_initdata);
 	frec_record(FREC_RING(test_user), "init: fn %ps", frec_test_user_init);
+	frec_test_user_init_site();
 	return 0;
 }
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-// expect: (initializer element is not constant|format not a string literal)
+// expect: expected .* before .*fmt
 #include <linux/module.h>
 #include <frec.h>
 

@@ -18,7 +18,7 @@ lines() { grep ' test_user: ' "$1" | sed 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* //';
 cat $D/dump > /tmp/d0 || fail "cat dump"
 lines /tmp/d0 > /tmp/l0
 cat /tmp/l0 | cut -c1-160
-[ "$(wc -l < /tmp/l0)" = 7 ] || fail "want 7 test_user records, got $(wc -l < /tmp/l0)"
+[ "$(wc -l < /tmp/l0)" = 8 ] || fail "want 8 test_user records, got $(wc -l < /tmp/l0)"
 
 # What each record says, right after load (init memory is already freed).
 C='frec_test_user_[a-z]*+0x[0-9a-f]*/0x[0-9a-f]* \[frec_test_user\]'
@@ -26,6 +26,12 @@ expect() { grep -q "^test_user: $C $1\$" /tmp/l0 || fail "no record \"$1\" with 
 expect 'init: own own literal, lib a literal of frec_test_lib'
 expect 'init: an __initconst string | an __initdata string'
 expect 'init: fn frec_test_user_init \[frec_test_user\]'
+expect 'init: site texts in init data 7'
+# The same site's texts in control and sites, read from frec's copies.
+grep -q ' \[frec_test_user\]frec_test_user_init_site info test_user =r "init: site texts in init data %d"$' $D/control ||
+	fail "control lost the texts of a site in init data"
+grep -q ' "frec_test_user_init_site" 0x[0-9a-f]* "frec_test_user_init[_a-z]*+0x[0-9a-f]*/0x[0-9a-f]* \[frec_test_user\]" "init: site texts in init data %d"$' $D/sites ||
+	fail "sites lost the texts of a site in init data"
 expect 'core: own own literal, lib a literal of frec_test_lib'
 expect 'core: fn frec_test_user_core \[frec_test_user\] lib frec_test_lib_fn \[frec_test_lib\]'
 expect "core: long:$(head -c 35 /dev/zero | tr '\0' x)"
