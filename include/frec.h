@@ -356,8 +356,8 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  * The message (at most the ring's max_record_len and FREC_PRINTK_MAX
  * bytes; longer messages are cut) is stored as its arguments, %s strings
  * copied, and formatted when read, as trace_printk() does; a format with
- * a %p of any kind, or a string too long for the record, is formatted now
- * and stored as text.  Either way %s may point
+ * a %p of any kind or a length q, j or Z (vsnprintf() stops at those), or
+ * a string too long for the record, is formatted now and stored as text.  Either way %s may point
  * to any string, and the dump prints what vsnprintf() would print now.
  * A format that does not match its arguments is a build error.  The
  * arguments are not evaluated when the record is filtered out, and are

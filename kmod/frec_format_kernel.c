@@ -39,7 +39,9 @@
  *
  * strncpy_from_kernel_nofault() is not exported to modules, so this copies
  * with copy_from_kernel_nofault(), a page at most at a time: bytes past
- * the NUL but on the same page are as readable as the string.
+ * the NUL but on the same page are as readable as the string.  With room
+ * for the NUL alone, the first byte is still read: a string that can be
+ * read is not -EFAULT because none of it fits.
  *
  * Context: Any context.
  * Return: the length copied, or -EFAULT if @addr cannot be read.
@@ -48,8 +50,12 @@ int frec_format_kernel_string(char *buf, size_t size, u64 addr)
 {
 	const char *src = (const char *)(unsigned long)addr;
 	size_t len = 0, chunk;
-	char *nul;
+	char first, *nul;
 
+	if (size == 1) {
+		buf[0] = '\0';
+		return copy_from_kernel_nofault(&first, src, 1) ? -EFAULT : 0;
+	}
 	while (len < size - 1) {
 		chunk = min(size - 1 - len, PAGE_SIZE - offset_in_page(src + len));
 		if (copy_from_kernel_nofault(buf + len, src + len, chunk)) {

@@ -16,7 +16,8 @@
  * A call whose format has a conversion frec_format_message() would not
  * print as vsnprintf() does at the call (any %p: %p and %pK are hashed,
  * %px has no "0x", %pS names a module that may be gone by then, %pI4 and
- * the like read memory; %n, floating point), more than
+ * the like read memory; %n, floating point; a length q, j or Z, where
+ * vsnprintf() stops), more than
  * FREC_PRINTK_ARGS_MAX arguments, or a string that does not fit whole, is
  * formatted at the call, into text.  Both
  * take no lock and allocate nothing: any context.

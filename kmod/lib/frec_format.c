@@ -65,7 +65,8 @@ static const char frec_hex_upper[] = "0123456789ABCDEF";
  * @end: the first format byte after it.
  * @ext: for 'p', the first byte after the 'p'.
  * @stars: FREC_STAR_WIDTH, FREC_STAR_PRECISION: which take an argument.
- * @qualifier: 0, 'H' (hh), 'h', 'l', 'L' (ll, L, q), 'j', 'z' (z, Z), 't'.
+ * @qualifier: 0, 'H' (hh), 'h', 'l', 'L' (ll, L), 'z', 't', or frec's
+ *	own (vsnprintf() stops at them): 'q' (as ll), 'j' (as ll), 'Z' (as z).
  * @type: the conversion character.
  */
 struct frec_conv {
@@ -566,10 +567,6 @@ bool frec_parse_conv(const char *pct, struct frec_conv *cv)
 		} else if (cv->qualifier == 'l' && *f == 'l') {
 			cv->qualifier = 'L';
 			f++;
-		} else if (cv->qualifier == 'q') {
-			cv->qualifier = 'L';
-		} else if (cv->qualifier == 'Z') {
-			cv->qualifier = 'z';
 		}
 	}
 	cv->type = *f;
@@ -760,6 +757,16 @@ int frec_format_arg_types(const char *fmt, char *types, unsigned int max)
 	return (int)n;
 }
 
+/*
+ * q, j and Z: frec prints them (as ll, ll and z), but format_decode(), in
+ * 6.1 as in 6.12, takes their letter for an unknown conversion: it warns,
+ * and vsnprintf() prints nothing from there on.
+ */
+static bool frec_vsnprintf_refuses(char qualifier)
+{
+	return qualifier == 'q' || qualifier == 'j' || qualifier == 'Z';
+}
+
 /* How frec_format_arg_kinds() takes a conversion's value. */
 static int frec_arg_kind(const struct frec_conv *cv)
 {
@@ -769,7 +776,7 @@ static int frec_arg_kind(const struct frec_conv *cv)
 	case 'd': case 'i': case 'u': case 'o': case 'x': case 'X':
 		if (cv->qualifier == 'l' || cv->qualifier == 'z' || cv->qualifier == 't')
 			return FREC_ARG_LONG;
-		if (cv->qualifier == 'L' || cv->qualifier == 'j')
+		if (cv->qualifier == 'L')
 			return FREC_ARG_LLONG;
 		return FREC_ARG_INT;
 	case 's':
@@ -792,11 +799,12 @@ static int frec_arg_kind(const struct frec_conv *cv)
  *
  * For a caller that stores a call's arguments to format them later with
  * frec_format_message(), which then prints what vsnprintf() prints now: a
- * format qualifies if every conversion is an integer (d i u o x X c, any
- * length), %s (whose string the caller copies) or %%.  No %p does (%p
- * and %pK are hashed, %px printed without "0x", %pS names a module that
- * may be gone by then, other extensions read memory), nor floating point
- * or %n.
+ * format qualifies if every conversion is an integer (d i u o x X c, with
+ * no length or hh h l ll L z t), %s (whose string the caller copies) or
+ * %%.  No %p does (%p and %pK are hashed, %px printed without "0x", %pS
+ * names a module that may be gone by then, other extensions read memory),
+ * nor floating point or %n, nor a length q, j or Z (vsnprintf() stops at
+ * them).
  *
  * Context: Any context.
  * Return: how many arguments @fmt takes, or -1 if it does not qualify, is
@@ -810,7 +818,7 @@ int frec_format_arg_kinds(const char *fmt, unsigned char *kinds, unsigned int ma
 	int kind;
 
 	while ((pct = strchr(fmt, '%'))) {
-		if (!frec_parse_conv(pct, &cv))
+		if (!frec_parse_conv(pct, &cv) || frec_vsnprintf_refuses(cv.qualifier))
 			return -1;
 		fmt = cv.end;
 		if (cv.type == '%')

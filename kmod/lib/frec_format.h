@@ -22,7 +22,8 @@
  *
  * Formats are read as vsnprintf() reads them: flags "-+ #0", width and
  * precision (digits or '*', which takes an argument), length modifiers
- * hh h l ll L q z Z t j, and the conversions d i u o x X c s p %.  Each
+ * hh h l ll L z t (and q j Z, as ll, ll and z, where vsnprintf() warns
+ * and stops), and the conversions d i u o x X c s p %.  Each
  * stored argument is the caller's value cast to unsigned long, and is
  * cast back per conversion (an int for %d, a signed char for %hhd...).
  * Integers are rendered by frec itself, as the kernel's vsnprintf()

@@ -7,6 +7,10 @@
  * the call), this records the call, then vsnprintf()'s text of the same
  * call as "= %s".  Guest test 0033 compares each pair of lines.
  *
+ * The last cases have a length vsnprintf() does not take (q, j, Z): it
+ * prints nothing from there on, and warns once (WARN_ONCE()) the first
+ * time; 0033 expects that warning.
+ *
  *   echo 1 > /sys/module/frec_printk_test/parameters/record
  */
 #include <linux/err.h>
@@ -22,6 +26,11 @@ FREC_DEFINE_RING(printk_test, FREC_RING_RECORDS, 64 * 1024, FREC_PRINTK_MAX);
 
 static char frec_printk_test_ref[FREC_PRINTK_MAX + 1];
 static char frec_printk_test_long[FREC_PRINTK_MAX + 40];
+/*
+ * With "%s %s", the copy of this string and its NUL leave the record one
+ * byte: room for no copy of a second string, even an empty one.
+ */
+static char frec_printk_test_one_byte_left[FREC_PRINTK_MAX - 2 * sizeof(u64) - 1];
 
 /* The call, then what vsnprintf() makes of it. */
 #define FREC_PRINTK_CASE(fmt, ...)						\
@@ -69,6 +78,8 @@ static noinline void frec_printk_test_cases(void)
 	FREC_PRINTK_CASE("text %pI4", "\x7f\x00\x00\x01");
 	/* A string longer than the record: formatted at the call. */
 	FREC_PRINTK_CASE("long %.180s", frec_printk_test_long);
+	/* The first string fits, the second has one byte: no room for it. */
+	FREC_PRINTK_CASE("%s %s", frec_printk_test_one_byte_left, "bbbb");
 	/* A string freed right after the call: it was copied. */
 	freed = kstrdup("a string freed right after the call", GFP_KERNEL);
 	if (freed) {
@@ -77,11 +88,17 @@ static noinline void frec_printk_test_cases(void)
 			freed[i] = '#';
 		kfree(freed);
 	}
+	/* Lengths vsnprintf() stops at: formatted at the call. */
+	FREC_PRINTK_CASE("a=%jd b=%d", 5L, 7);
+	FREC_PRINTK_CASE("q=%qd", 5LL);
+	FREC_PRINTK_CASE("Z=%Zu", (size_t)5);
+	FREC_PRINTK_CASE("j=%ju", 5UL);
 }
 
 static int frec_printk_test_record(const char *val, const struct kernel_param *kp)
 {
 	memset(frec_printk_test_long, 'y', sizeof(frec_printk_test_long) - 1);
+	memset(frec_printk_test_one_byte_left, 'x', sizeof(frec_printk_test_one_byte_left) - 1);
 	frec_printk_test_cases();
 	return 0;
 }

@@ -948,8 +948,8 @@ static void argument_kinds_say_how_frec_printk_stores(struct ht_case *c)
 	expect_kinds(c, __LINE__, "", 0, "");
 	expect_kinds(c, __LINE__, "100%% %5% no args", 0, "");
 	expect_kinds(c, __LINE__, "%d %i %u %o %x %c", 6, "iiiiii");
-	expect_kinds(c, __LINE__, "%hhd %hd %ld %lld %Lu %qx", 6, "iilLLL");
-	expect_kinds(c, __LINE__, "%zu %Zd %td %jd %lc", 5, "lllLi");
+	expect_kinds(c, __LINE__, "%hhd %hd %ld %lld %Lu %llx", 6, "iilLLL");
+	expect_kinds(c, __LINE__, "%zu %zd %td %lc", 4, "llli");
 	expect_kinds(c, __LINE__, "%*.*s %u", 4, "iisi");
 	expect_kinds(c, __LINE__, "%-*d", 2, "ii");
 	/* Printed otherwise when read than vsnprintf() prints at the call. */
@@ -962,12 +962,63 @@ static void argument_kinds_say_how_frec_printk_stores(struct ht_case *c)
 	expect_kinds(c, __LINE__, "%pI4", -1, "");
 	expect_kinds(c, __LINE__, "%f", -1, "");
 	expect_kinds(c, __LINE__, "%n", -1, "");
+	/* Length modifiers vsnprintf() does not take: it stops there. */
+	expect_kinds(c, __LINE__, "a=%jd b=%d", -1, "");
+	expect_kinds(c, __LINE__, "%ju", -1, "");
+	expect_kinds(c, __LINE__, "%qx", -1, "");
+	expect_kinds(c, __LINE__, "%Zu", -1, "");
+	expect_kinds(c, __LINE__, "%d %Zd", -1, "");
 	/* Malformed, and more arguments than there is room for. */
 	expect_kinds(c, __LINE__, "%d %y", -1, "");
 	expect_kinds(c, __LINE__, "%d %", -1, "");
 	expect_kinds(c, __LINE__, "%d%d%d%d%d%d", 6, "iiiiii");
 	expect_kinds(c, __LINE__, "%d%d%d%d%d%d%d", -1, "");
 	expect_kinds(c, __LINE__, "%d%d%d%d%d%*d", -1, "");
+}
+
+/*
+ * Whatever frec_printk() stores as arguments (frec_format_arg_kinds()
+ * takes the format) prints, when read, what the kernel's vsnprintf()
+ * printed at the call: the same format, the same arguments.  Both
+ * kernels frec builds for read formats alike (format_decode() is the same
+ * in 6.1 and 6.12); kernel_vsprintf_ref.c is 6.1's.
+ */
+static void stored_formats_print_what_vsnprintf_printed(struct ht_case *c)
+{
+	char f[512], scratch[512], fbuf[300], rbuf[300];
+	unsigned char kinds[16];	/* four conversions take at most 12 */
+	u64 args[32];
+	unsigned long rargs[32];
+	unsigned int nr, i, k, iter, stored = 0, failures = 0;
+	size_t size;
+	int flen, rlen;
+
+	for (iter = 0; iter < 100000 && failures < 10; iter++) {
+		f[0] = scratch[0] = '\0';
+		nr = 0;
+		for (k = 1 + rnd_below(4); k; k--) {
+			if (rnd_below(2))
+				strcat(f, "ab ");
+			rnd_conversion(f, scratch, args, &nr);
+		}
+		if (frec_format_arg_kinds(f, kinds, sizeof(kinds)) < 0)
+			continue;
+		stored++;
+		for (i = 0; i < nr; i++)
+			rargs[i] = (unsigned long)args[i];
+		size = rnd_below(3) ? sizeof(fbuf) : 1 + rnd_below(40);
+		rlen = ref_vsnprintf(rbuf, size, f, rargs);
+		flen = frec_format_message(fbuf, size, f, args, nr, &env, NULL);
+		if (rlen > (int)size - 1)
+			rlen = (int)size - 1;
+		if (flen != rlen || memcmp(fbuf, rbuf, rlen + 1)) {
+			failures++;
+			HT_EXPECT(c, 0, "\"%s\" is stored; size %zu args %u: read \"%s\" (%d), "
+				  "the kernel printed \"%s\" (%d)", f, size, nr, fbuf, flen,
+				  rbuf, rlen);
+		}
+	}
+	HT_EXPECT(c, failures || stored > 10000, "only %u of %u formats were stored", stored, iter);
 }
 
 static void expect_pointer_args(struct ht_case *c, int line, const char *fmt,
@@ -1098,6 +1149,7 @@ static struct ht_case cases[] = {
 	HT_CASE(cut_lines_are_the_ideal_lines_prefix),
 	HT_CASE(argument_types_are_read_as_the_formatter_reads),
 	HT_CASE(argument_kinds_say_how_frec_printk_stores),
+	HT_CASE(stored_formats_print_what_vsnprintf_printed),
 	HT_CASE(pointer_args_are_read_as_the_formatter_reads),
 	HT_CASE(quoting_matches_printk_formats_but_backslash),
 	HT_CASE(unquoting_reads_frec_and_kernel_quoting),
