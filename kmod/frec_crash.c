@@ -660,7 +660,7 @@ static void frec_crash_abandon_this_cpu(void)
 
 	list_for_each_entry_rcu(ring, &frec_rings_list, node) {
 		store = rcu_dereference_sched(ring->store);
-		n = frec_rb_abandon_writes(this_cpu_ptr(store->cpus));
+		n = frec_rb_abandon_writes(&store->layout, this_cpu_ptr(store->cpus));
 		if (n)
 			pr_emerg("ring %s: %lu write(s) in progress on CPU %d given up\n",
 				 ring->name, n, smp_processor_id());

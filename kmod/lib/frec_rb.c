@@ -121,9 +121,10 @@
  * still in a slot whose new writer was interrupted after reserving pos but
  * before claiming it).  The lap bit suffices: the record of
  * pos - 2 * nr_slots cannot be there, since a position is reserved only
- * once the one a lap before it is claimed (in order on one CPU, and for a
- * nested writer by the lap check above).  Reading is not destructive: two
- * reads in a row see the same records.
+ * once the one a lap before it is claimed (in order on one CPU, for a
+ * nested writer by the lap check above, and for a write that died between
+ * reserve and claim by frec_rb_abandon_writes(), which claims its slots).
+ * Reading is not destructive: two reads in a row see the same records.
  *
  * Order
  * -----
@@ -164,8 +165,11 @@
  * context kills its task) leaves its CPU's nest count raised: every later
  * writer there would take itself for nested and, a lap on, drop its
  * record.  The oops handler calls frec_rb_abandon_writes() on the dying
- * CPU, which lowers the count and counts the write as dropped; the slots
- * it claimed stay BUSY, skipped by readers, until the next lap.
+ * CPU, which lowers the count, counts the write as dropped and claims the
+ * slots it reserved but had not claimed yet (else the next lap's writer
+ * of such a slot would find there the record of two laps before, with
+ * its own lap bit, until it claims it); every claimed slot stays BUSY,
+ * skipped by readers, until the next lap.
  *
  * Accounting
  * ----------
@@ -812,22 +816,43 @@ bool frec_rb_cursor_next(const struct frec_rb *ring,
 
 /**
  * frec_rb_abandon_writes() - give up the writes a dead context left open
- * @rc: this CPU's part of a ring.
+ * @ring: the ring.
+ * @rc: this CPU's part of @ring.
  *
  * For the oops handler, on the CPU whose task dies: writes in progress
- * there will never finish.  Their slots stay as they are (BUSY ones are
- * skipped by readers and reused on the next lap).
+ * there will never finish.  A slot they reserved but never claimed still
+ * holds the record of a lap before; it is claimed now (that record counted
+ * as overwritten, the slot left BUSY), so that the next lap's writer finds
+ * it claimed, as every other reserved slot is (see "Readers" above).
+ * Slots they claimed stay BUSY, skipped by readers and reused on the next
+ * lap.
  *
  * Context: On @rc's CPU, with preemption off, when no writer in progress
  * on it will ever return.
  * Return: the writes given up, now counted in dropped[FREC_DROP_ABANDONED].
  */
-unsigned long frec_rb_abandon_writes(struct frec_rb_cpu *rc)
+unsigned long frec_rb_abandon_writes(const struct frec_rb *ring,
+				     struct frec_rb_cpu *rc)
 {
 	long nest = local_read(&rc->nest);
+	unsigned long pos, head;
+	u64 state;
 
 	if (nest <= 0)
 		return 0;
+	/*
+	 * Every position the dead writers reserved is in [pending_pos,
+	 * head).  A slot there whose lap is not its position's was never
+	 * claimed.  While nest stays raised, an NMI writing meanwhile is a
+	 * nested writer: the lap check keeps it off these slots.
+	 */
+	head = local_read(&rc->head);
+	for (pos = READ_ONCE(rc->pending_pos); pos < head; pos++) {
+		state = READ_ONCE(rc->slots[pos & ring->mask].state);
+		if (state && !(state & FREC_SLOT_BUSY) &&
+		    !(state & FREC_SLOT_LAP) != !(pos & ring->nr_slots))
+			frec_rb_claim(ring, rc, pos, 1);
+	}
 	local_set(&rc->nest, 0);
 	local_add(nest, &rc->dropped[FREC_DROP_ABANDONED]);
 	return nest;

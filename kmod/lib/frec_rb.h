@@ -216,6 +216,7 @@ bool frec_rb_cursor_next(const struct frec_rb *ring,
 			 struct frec_rb_entry *ent, void *buf,
 			 unsigned int buf_len);
 
-unsigned long frec_rb_abandon_writes(struct frec_rb_cpu *rc);
+unsigned long frec_rb_abandon_writes(const struct frec_rb *ring,
+				     struct frec_rb_cpu *rc);
 
 #endif /* _FREC_RING_H */
