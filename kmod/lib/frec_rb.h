@@ -174,6 +174,7 @@ enum frec_rb_hook {
 
 #ifdef FREC_RB_TEST_HOOKS
 extern void (*frec_rb_test_hook)(enum frec_rb_hook where);
+void frec_rb_test_forget_stamp(void);
 #elif defined(__KERNEL__)
 #include <linux/jump_label.h>
 /* frec.ko's fault injection for the crash-dump tests (frec_crash.c). */
