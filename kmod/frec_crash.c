@@ -312,27 +312,6 @@ static void frec_crash_advance(struct frec_crash_state *st, struct frec_crash_so
 		frec_merge_push(&st->merge, src - st->sources, &src->key);
 }
 
-/* Do all rings on frec_rings_list that @filter passes number by a global seq? */
-static bool frec_crash_by_seq(const struct frec_filter *filter)
-{
-	struct frec_ring_store *store;
-	struct frec_ring *ring;
-	bool any = false;
-
-	list_for_each_entry_rcu(ring, &frec_rings_list, node,
-				lockdep_is_held(&frec_rings_rwsem)) {
-		if (filter && !frec_filter_ring(filter, ring->name))
-			continue;
-		store = rcu_dereference_check(ring->store,
-					      lockdep_is_held(&frec_rings_rwsem) ||
-					      rcu_read_lock_sched_held());
-		if (!store->layout.global_order)
-			return false;
-		any = true;
-	}
-	return any;
-}
-
 /*
  * The ring list and a ring's store as a dump reads them: with preemption
  * off (an atomic or dying context), or with frec_rings_rwsem held (a dump
@@ -341,6 +320,41 @@ static bool frec_crash_by_seq(const struct frec_filter *filter)
 #define frec_crash_deref(p)						\
 	rcu_dereference_check(p, lockdep_is_held(&frec_rings_rwsem) ||	\
 			      rcu_read_lock_sched_held())
+
+/*
+ * Pick the rings @filter passes, and load each one's store once: the
+ * merge's order (by seq if every ring dumped numbers by the global seq)
+ * and the reads below must see the same store, and an order change or a
+ * resize may swap it meanwhile (no lock is held in atomic context).
+ * Returns rings left out for lack of room; *@by_seq tells the order.
+ */
+static unsigned int frec_crash_select(struct frec_crash_state *st,
+				      const struct frec_filter *filter, bool *by_seq)
+{
+	struct frec_ring_store *store;
+	unsigned int r, skipped = 0;
+	struct frec_ring *ring;
+
+	st->nr_rings = 0;
+	*by_seq = true;
+	list_for_each_entry_rcu(ring, &frec_rings_list, node,
+				lockdep_is_held(&frec_rings_rwsem)) {
+		if (filter && !frec_filter_ring(filter, ring->name))
+			continue;
+		if (st->nr_rings == FREC_CRASH_MAX_RINGS) {
+			skipped++;
+			continue;
+		}
+		r = st->nr_rings++;
+		store = frec_crash_deref(ring->store);
+		st->rings[r].ring = ring;
+		st->rings[r].store = store;
+		st->rings[r].printed = 0;
+		*by_seq &= store->layout.global_order;
+	}
+	*by_seq &= st->nr_rings > 0;
+	return skipped;
+}
 
 /*
  * Find the rings to dump, place each ring's cursors on its newest
@@ -356,28 +370,16 @@ static unsigned int frec_crash_prepare(struct frec_crash_state *st, unsigned int
 				      rcu_read_lock_sched_held());
 	struct frec_crash_source *src, *ring_src;
 	struct frec_ring_store *store;
-	unsigned int r, c, i, skipped = 0;
-	struct frec_ring *ring;
+	unsigned int r, c, i, skipped;
 	unsigned long total;
+	bool by_seq;
 	int cpu;
 
-	st->nr_rings = 0;
+	skipped = frec_crash_select(st, filter, &by_seq);
 	st->nr_sources = 0;
-	frec_merge_init(&st->merge, st->items, FREC_CRASH_MAX_RINGS * nr_cpu_ids,
-			frec_crash_by_seq(filter));
-	list_for_each_entry_rcu(ring, &frec_rings_list, node,
-				lockdep_is_held(&frec_rings_rwsem)) {
-		if (filter && !frec_filter_ring(filter, ring->name))
-			continue;
-		if (st->nr_rings == FREC_CRASH_MAX_RINGS) {
-			skipped++;
-			continue;
-		}
-		r = st->nr_rings++;
-		store = frec_crash_deref(ring->store);
-		st->rings[r].ring = ring;
-		st->rings[r].store = store;
-		st->rings[r].printed = 0;
+	frec_merge_init(&st->merge, st->items, FREC_CRASH_MAX_RINGS * nr_cpu_ids, by_seq);
+	for (r = 0; r < st->nr_rings; r++) {
+		store = st->rings[r].store;
 		ring_src = &st->sources[st->nr_sources];
 		c = 0;
 		for_each_possible_cpu(cpu) {
@@ -660,7 +662,7 @@ static void frec_crash_abandon_this_cpu(void)
 
 	list_for_each_entry_rcu(ring, &frec_rings_list, node) {
 		store = rcu_dereference_sched(ring->store);
-		n = frec_rb_abandon_writes(this_cpu_ptr(store->cpus));
+		n = frec_rb_abandon_writes(&store->layout, this_cpu_ptr(store->cpus));
 		if (n)
 			pr_emerg("ring %s: %lu write(s) in progress on CPU %d given up\n",
 				 ring->name, n, smp_processor_id());

@@ -553,7 +553,7 @@ static void rbc_check_died_mid_write(RBC_TEST *test, enum frec_rb_hook at)
 	got = rbc_read(t, 0, seqs, NULL, 64);
 	RBC_EXPECT_EQ(test, got, 15);
 	rbc_expect_seq_order(test, seqs, got);
-	RBC_EXPECT_EQ(test, frec_rb_abandon_writes(&t->cpu[0]), 1UL);
+	RBC_EXPECT_EQ(test, frec_rb_abandon_writes(&t->ring, &t->cpu[0]), 1UL);
 	RBC_EXPECT_EQ(test, local_read(&t->cpu[0].nest), 0);
 	RBC_EXPECT_EQ(test, local_read(&t->cpu[0].dropped[FREC_DROP_ABANDONED]), 1);
 	/* Without the abandon, these would all be dropped as laps. */
@@ -574,6 +574,55 @@ static void writer_dying_mid_write_is_skipped_then_abandoned(RBC_TEST *test)
 	rbc_check_died_mid_write(test, FREC_RB_HOOK_RESERVED);
 }
 
+/*
+ * A writer dies between reserve and claim, so its slot keeps the record
+ * of a lap before.  A lap later, that slot's position is reserved again
+ * and, until its writer claims it, holds the record of two laps before,
+ * with the lap bit of the new position.  A reader that comes in between
+ * (here, from the hook of that write) must not return that record.
+ */
+static int rbc_mid_read_n;
+static unsigned long rbc_mid_fmts[64];
+static u64 rbc_mid_seqs[64];
+
+static void rbc_read_hook(enum frec_rb_hook where)
+{
+	if (where == FREC_RB_HOOK_RESERVED)
+		rbc_mid_read_n = rbc_read(rbc_hook_ring, 0, rbc_mid_seqs,
+					  rbc_mid_fmts, 64);
+}
+
+static void abandoned_slot_never_yields_a_record_two_laps_old(RBC_TEST *test)
+{
+	struct rbc_ring *t = rbc_ring_new(test, 1, 16, 0, false);
+	int i;
+
+	if (!t)
+		return;
+	/* Positions 0..19; position 20 (the slot of 4) dies unclaimed. */
+	for (i = 0; i < 20; i++)
+		rbc_event(t, 500 + i, 0, 0);
+	rbc_write_and_die(test, t, FREC_RB_HOOK_RESERVED);
+	RBC_EXPECT_EQ(test, frec_rb_abandon_writes(&t->ring, &t->cpu[0]), 1UL);
+	/* Positions 21..35, then 36, the slot of 4 and 20 again. */
+	for (i = 0; i < 15; i++)
+		rbc_event(t, 700 + i, 0, 0);
+	rbc_hook_ring = t;
+	rbc_mid_read_n = -1;
+	frec_rb_test_hook = rbc_read_hook;
+	RBC_EXPECT_EQ(test, rbc_event(t, 800, 0, 0), 0);
+	frec_rb_test_hook = NULL;
+	/* The read between 36's reserve and claim: 21..35, nothing else. */
+	RBC_EXPECT_EQ(test, rbc_mid_read_n, 15);
+	for (i = 0; i < rbc_mid_read_n && i < 64; i++)
+		RBC_EXPECT(test, rbc_mid_fmts[i] == 700UL + i,
+			   "record %d of the read is fmt %lu, seq %llu", i,
+			   rbc_mid_fmts[i], (unsigned long long)rbc_mid_seqs[i]);
+	RBC_EXPECT_EQ(test, rbc_read(t, 0, NULL, NULL, 64), 16);
+	rbc_expect_reconciled(test, t);
+	rbc_ring_free(test, t);
+}
+
 /* Every case above; {} ends the table, as KUnit wants it to. */
 static RBC_CASE_T frec_rb_cases[] = {
 	RBC_CASE(empty_ring_reads_nothing),
@@ -592,6 +641,7 @@ static RBC_CASE_T frec_rb_cases[] = {
 	RBC_CASE(nested_writer_never_laps_the_interrupted_one),
 	RBC_CASE(nesting_deeper_than_the_limit_is_dropped_and_counted),
 	RBC_CASE(writer_dying_mid_write_is_skipped_then_abandoned),
+	RBC_CASE(abandoned_slot_never_yields_a_record_two_laps_old),
 	{}
 };
 

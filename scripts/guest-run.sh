@@ -153,7 +153,7 @@ fi
 # One guest at a time on this machine: two TCG guests on two cores run
 # slowly enough to time out.  Anything else booting guests (another clone,
 # make bench) takes the same lock; FREC_GUEST_LOCK names it.
-exec 8> "${FREC_GUEST_LOCK:-/tmp/frec-guest.lock}"
+exec 8> "${FREC_GUEST_LOCK:-/tmp/frec-guest-inner.lock}"
 if ! flock -n 8; then
 	note "waiting for another guest to finish"
 	flock 8

@@ -38,7 +38,11 @@ void frec_merge_init(struct frec_merge *m, struct frec_merge_item *items,
  * @b: another record's key.
  *
  * Keys of two different records never compare equal: (CPU, seq) names a
- * record in its ring, and a global seq is unique across CPUs.
+ * record in its ring, and a global seq is unique across CPUs.  A CPU
+ * never gives two records one timestamp (frec_rb.c, "Order"), so (ts,
+ * CPU) orders each CPU's records as it stored them; seq and ring only
+ * break ties in records stored before frec did so (a raw dump of an
+ * older frec).
  *
  * Context: Any context.
  * Return: true if @a is merged before @b.

@@ -29,7 +29,7 @@
  * @seq: its sequence number (per CPU, or global for a global-order ring).
  * @cpu: the CPU that recorded it.
  * @ring: the reader's index of its ring (ties of two rings on one CPU
- *	with one timestamp and one seq).
+ *	with one timestamp and one seq, in a raw dump of an older frec).
  */
 struct frec_merge_key {
 	u64 ts;

@@ -10,6 +10,7 @@
 #include <linux/errno.h>
 #include <linux/log2.h>
 #include <linux/minmax.h>
+#include <linux/percpu.h>
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 #else
@@ -67,11 +68,12 @@
  * writer ever waits for another; the ring needs no lock and no cmpxchg
  * between CPUs.  A write is:
  *
- *  1. Reserve: in a loop, read the clock (frec_rb_clock()), then move
- *     head from pos to pos + k with a CPU-local cmpxchg.  The cmpxchg
- *     fails only if a nested writer reserved in between (it has finished
- *     by then), and the retry reads the clock again, so timestamps on one
- *     CPU never decrease with position.  Then take the seq: the CPU's own
+ *  1. Reserve: in a loop, take a timestamp (frec_rb_stamp(), "Order"
+ *     below), then move head from pos to pos + k with a CPU-local cmpxchg.
+ *     The cmpxchg fails only if a nested writer reserved in between (it
+ *     has finished by then), and the retry takes a new timestamp, above
+ *     the nested writer's, so timestamps on one CPU increase with
+ *     position.  Then take the seq: the CPU's own
  *     counter, incremented once per reservation (no seq is ever lost to a
  *     retry).  A nested writer that interrupts between the cmpxchg and
  *     that increment takes the lower seq for the higher position; seq
@@ -121,17 +123,36 @@
  * still in a slot whose new writer was interrupted after reserving pos but
  * before claiming it).  The lap bit suffices: the record of
  * pos - 2 * nr_slots cannot be there, since a position is reserved only
- * once the one a lap before it is claimed (in order on one CPU, and for a
- * nested writer by the lap check above).  Reading is not destructive: two
- * reads in a row see the same records.
+ * once the one a lap before it is claimed (in order on one CPU, for a
+ * nested writer by the lap check above, and for a write that died between
+ * reserve and claim by frec_rb_abandon_writes(), which claims its slots).
+ * Reading is not destructive: two reads in a row see the same records.
  *
  * Order
  * -----
  * Readers merge the parts of all rings (kmod/lib/frec_merge.c) by
- * (timestamp, CPU, seq).  That order respects happens-before across CPUs
- * when the clock is synchronised: if CPU A stores record a and then a
- * flag, and CPU B sees the flag and then stores record b, then
- * ts(a) < ts(b), because
+ * (timestamp, CPU, seq).
+ *
+ * Records of one CPU come in the order that CPU stored them, in all its
+ * rings: a record's timestamp is the clock read, raised to one more than
+ * the last timestamp the CPU gave (in any ring) when the clock has not
+ * passed it (frec_rb_stamp()), so a CPU never gives one timestamp twice
+ * and its timestamps increase in the order it takes them.  The last
+ * timestamp is a per-CPU word, raised with a CPU-local cmpxchg: a nested
+ * writer that takes one in between makes the cmpxchg fail, and the retry
+ * goes above it.  Without the raise, a clock that ticks slower than a CPU
+ * records (arm64's counter ticks every few tens of ns) would give two
+ * records of one CPU in two rings one timestamp, and the merge would
+ * order them by the rings' unrelated seqs.  A raise is at most the
+ * number of records the CPU took within one tick, in ns: none on x86,
+ * whose clock has ns resolution, unless a CPU records more than once a
+ * nanosecond.  On one CPU, positions are in timestamp order, so each part
+ * is already sorted and the merge is a k-way merge.
+ *
+ * Across CPUs the order respects happens-before when the clock is
+ * synchronised and the two records are more than a tick apart: if CPU A
+ * stores record a and then a flag, and CPU B sees the flag and then
+ * stores record b, B's clock read is at least A's, because
  *
  *  - A read the clock for a before its store of the flag became visible:
  *    a store is visible only once it retires, and the clock read retired
@@ -146,15 +167,25 @@
  *    watches afterwards (check_tsc_unstable()); local_clock() is then
  *    sched_clock() plus one offset for all CPUs.
  *
- * Equal timestamps need the two records within one tick of the clock (a
- * nanosecond), faster than a cache line moves between CPUs; they break
- * ties by CPU, then seq.  On one CPU, positions are in timestamp order,
- * so each part is already sorted and the merge is a k-way merge.
+ * So ts(b) >= B's clock read > ts(a) whenever B's clock read is above
+ * ts(a): a comes first.  When it is not, B read the clock within the tick
+ * of A's read (or within A's raise): the two reads returned one value, or
+ * values that the raise reversed, and nothing frec stores tells which
+ * came first.  The merge then orders them by (timestamp, CPU), which may
+ * reverse happens-before.  No per-CPU scheme can do better: two CPUs that
+ * read one clock value carry no trace of their order unless one writes
+ * something the other reads, a write both share; that is what a
+ * FREC_RB_GLOBAL_ORDER ring's counter is.  On x86 the clock counts ns
+ * and the flag takes tens of ns to move between CPUs, so the two reads
+ * do not tie (the causality tests check it); on arm64, records closer
+ * than one tick of the counter may come in either order across CPUs.
+ * The strict increase on each CPU does not change that: it orders one
+ * CPU's records, and says nothing of another CPU's read of the same tick.
  *
- * When the clock is not synchronised (an unstable TSC, some VMs, an
- * architecture whose clock frec cannot check), the merge is the same but
- * its order across CPUs is approximate: frec_clock_synchronized() tells,
- * and the dump's header says so.  Records of one CPU stay in order.  A
+ * When the clock is not synchronised (an unstable TSC, kvm-clock without
+ * the host's stable bit, an architecture whose clock frec cannot check),
+ * the merge is the same but its order across CPUs is approximate:
+ * frec_clock_synchronized() tells, and the dump's header says so.  Records of one CPU stay in order.  A
  * ring made with FREC_RB_GLOBAL_ORDER numbers its records from one shared
  * counter instead, a total order of its own (a read of global-order rings
  * only merges by that seq), at the price of a write every CPU shares: the
@@ -164,8 +195,11 @@
  * context kills its task) leaves its CPU's nest count raised: every later
  * writer there would take itself for nested and, a lap on, drop its
  * record.  The oops handler calls frec_rb_abandon_writes() on the dying
- * CPU, which lowers the count and counts the write as dropped; the slots
- * it claimed stay BUSY, skipped by readers, until the next lap.
+ * CPU, which lowers the count, counts the write as dropped and claims the
+ * slots it reserved but had not claimed yet (else the next lap's writer
+ * of such a slot would find there the record of two laps before, with
+ * its own lap bit, until it claims it); every claimed slot stays BUSY,
+ * skipped by readers, until the next lap.
  *
  * Accounting
  * ----------
@@ -225,8 +259,9 @@
  *	frec_formats_notify:A with frec_formats_gen_read:A).  A cmpxchg that
  *	meets a newer record in the slot fails and changes nothing.
  *
- * The head cmpxchg, nest and pending_pos are only ever touched by their
- * own CPU; CPU-local operations (local_t, no LOCK prefix on x86) suffice.
+ * The head cmpxchg, nest, pending_pos and the last timestamp
+ * (frec_rb_last_ts) are only ever touched by their own CPU; CPU-local
+ * operations (local_t, no LOCK prefix on x86) suffice.
  */
 
 /*
@@ -245,13 +280,50 @@
 static atomic64_t frec_seq = ATOMIC64_INIT(0);
 
 /*
- * The timestamp of a record, ordered after the caller's earlier loads (see
- * "Order" above).
+ * The clock read of a record, ordered after the caller's earlier loads
+ * (see "Order" above).
  */
 static inline u64 frec_rb_clock(void)
 {
 	rmb(); /* LMM(frec_rb_clock:A) */
 	return local_clock();
+}
+
+/* The last timestamp this CPU gave a record, in any ring. */
+static DEFINE_PER_CPU(local_t, frec_rb_last_ts);
+
+#ifdef FREC_RB_TEST_HOOKS
+/*
+ * Test builds only: forget this CPU's last timestamp, for a test that
+ * changes the clock to one that counts from lower values (tools/harness
+ * switches between the TSC's cycles and nanoseconds).
+ */
+void frec_rb_test_forget_stamp(void)
+{
+	local_set(this_cpu_ptr(&frec_rb_last_ts), 0);
+}
+#endif
+
+/*
+ * The timestamp of a record: the clock, raised to one more than the last
+ * timestamp this CPU gave if the clock has not passed it, so that a CPU's
+ * timestamps strictly increase across all its rings ("Order" above).  The
+ * CPU-local cmpxchg fails only if a nested writer took a timestamp in
+ * between; the retry then goes above that one.
+ */
+static __always_inline u64 frec_rb_stamp(void)
+{
+	local_t *last = this_cpu_ptr(&frec_rb_last_ts);
+	u64 now = frec_rb_clock(), ts;
+	long prev = local_read(last), old;
+
+	for (;;) {
+		ts = (u64)prev >= now ? (u64)prev + 1 : now;
+		old = local_cmpxchg(last, prev, (long)ts);
+		if (likely(old == prev))
+			return ts;
+		prev = old;
+	}
 }
 
 #ifdef FREC_RB_TEST_HOOKS
@@ -400,7 +472,7 @@ static __always_inline bool frec_rb_reserve(const struct frec_rb *ring,
 			local_inc(&rc->dropped[FREC_DROP_LAP]);
 			return false;
 		}
-		*ts = frec_rb_clock();
+		*ts = frec_rb_stamp();
 		if (unlikely(ring->global_order))
 			*seq = atomic64_inc_return(&frec_seq);
 		/*
@@ -812,22 +884,43 @@ bool frec_rb_cursor_next(const struct frec_rb *ring,
 
 /**
  * frec_rb_abandon_writes() - give up the writes a dead context left open
- * @rc: this CPU's part of a ring.
+ * @ring: the ring.
+ * @rc: this CPU's part of @ring.
  *
  * For the oops handler, on the CPU whose task dies: writes in progress
- * there will never finish.  Their slots stay as they are (BUSY ones are
- * skipped by readers and reused on the next lap).
+ * there will never finish.  A slot they reserved but never claimed still
+ * holds the record of a lap before; it is claimed now (that record counted
+ * as overwritten, the slot left BUSY), so that the next lap's writer finds
+ * it claimed, as every other reserved slot is (see "Readers" above).
+ * Slots they claimed stay BUSY, skipped by readers and reused on the next
+ * lap.
  *
  * Context: On @rc's CPU, with preemption off, when no writer in progress
  * on it will ever return.
  * Return: the writes given up, now counted in dropped[FREC_DROP_ABANDONED].
  */
-unsigned long frec_rb_abandon_writes(struct frec_rb_cpu *rc)
+unsigned long frec_rb_abandon_writes(const struct frec_rb *ring,
+				     struct frec_rb_cpu *rc)
 {
 	long nest = local_read(&rc->nest);
+	unsigned long pos, head;
+	u64 state;
 
 	if (nest <= 0)
 		return 0;
+	/*
+	 * Every position the dead writers reserved is in [pending_pos,
+	 * head).  A slot there whose lap is not its position's was never
+	 * claimed.  While nest stays raised, an NMI writing meanwhile is a
+	 * nested writer: the lap check keeps it off these slots.
+	 */
+	head = local_read(&rc->head);
+	for (pos = READ_ONCE(rc->pending_pos); pos < head; pos++) {
+		state = READ_ONCE(rc->slots[pos & ring->mask].state);
+		if (state && !(state & FREC_SLOT_BUSY) &&
+		    !(state & FREC_SLOT_LAP) != !(pos & ring->nr_slots))
+			frec_rb_claim(ring, rc, pos, 1);
+	}
 	local_set(&rc->nest, 0);
 	local_add(nest, &rc->dropped[FREC_DROP_ABANDONED]);
 	return nest;

@@ -174,6 +174,7 @@ enum frec_rb_hook {
 
 #ifdef FREC_RB_TEST_HOOKS
 extern void (*frec_rb_test_hook)(enum frec_rb_hook where);
+void frec_rb_test_forget_stamp(void);
 #elif defined(__KERNEL__)
 #include <linux/jump_label.h>
 /* frec.ko's fault injection for the crash-dump tests (frec_crash.c). */
@@ -216,6 +217,7 @@ bool frec_rb_cursor_next(const struct frec_rb *ring,
 			 struct frec_rb_entry *ent, void *buf,
 			 unsigned int buf_len);
 
-unsigned long frec_rb_abandon_writes(struct frec_rb_cpu *rc);
+unsigned long frec_rb_abandon_writes(const struct frec_rb *ring,
+				     struct frec_rb_cpu *rc);
 
 #endif /* _FREC_RING_H */

@@ -24,6 +24,8 @@
  *   rmb                         LFENCE on x86, as the kernel's (TSan: the
  *                               C11 acquire fence)
  *   ____cacheline_aligned       64-byte alignment; SMP_CACHE_BYTES 64
+ *   DEFINE_PER_CPU,             an array of one cache line per simulated
+ *   this_cpu_ptr                CPU, indexed by the thread's (sim_cpu.h)
  *   do_div, min, min_t          their plain C meaning
  *   U64_MAX, NSEC_PER_SEC       <linux/limits.h>'s, <linux/time64.h>'s
  *   frec_rb_nmi_refused         false, unless a harness test simulates an
@@ -92,6 +94,17 @@ typedef __s64 s64;
 
 #define SMP_CACHE_BYTES		64
 #define ____cacheline_aligned	__attribute__((aligned(SMP_CACHE_BYTES)))
+
+/*
+ * Per-CPU data: one copy per simulated CPU (tools/harness/sim_cpu.h), each
+ * on a cache line of its own, as the kernel's per-CPU areas are; this
+ * CPU's is the calling thread's simulated CPU's.
+ */
+#define FREC_USER_NR_CPUS	64
+extern _Thread_local int sim_cpu;
+#define DEFINE_PER_CPU(type, name)					\
+	struct { type v; } ____cacheline_aligned name[FREC_USER_NR_CPUS]
+#define this_cpu_ptr(ptr)	(&(*(ptr))[sim_cpu].v)
 #ifndef static_assert
 #define static_assert		_Static_assert
 #endif
@@ -189,6 +202,10 @@ static inline long local_cmpxchg(local_t *l, long old, long new)
  *   FREC_USER_CLOCK_TSC_UNORDERED  a plain RDTSC with no rmb() before it:
  *                              only for the litmus test that shows why
  *                              the barrier is there
+ *   FREC_USER_CLOCK_COARSE     MONOTONIC rounded down to 40 ns, a clock
+ *                              that ticks as arm64's counter does (ties)
+ *   FREC_USER_CLOCK_FROZEN     frec_user_clock_frozen, set by the test:
+ *                              every read ties
  * The harness's clock-order tests choose; everything else keeps the
  * default, MONOTONIC.
  */
@@ -196,8 +213,12 @@ enum frec_user_clock_kind {
 	FREC_USER_CLOCK_MONOTONIC,
 	FREC_USER_CLOCK_TSC,
 	FREC_USER_CLOCK_TSC_UNORDERED,
+	FREC_USER_CLOCK_COARSE,
+	FREC_USER_CLOCK_FROZEN,
 };
+#define FREC_USER_CLOCK_COARSE_NS	40
 extern enum frec_user_clock_kind frec_user_clock;
+extern u64 frec_user_clock_frozen;
 
 /* The kernel's rmb(); left out for FREC_USER_CLOCK_TSC_UNORDERED. */
 static inline void rmb(void)
@@ -214,13 +235,20 @@ static inline void rmb(void)
 static inline u64 local_clock(void)
 {
 	struct timespec ts;
+	u64 ns;
 
+	if (frec_user_clock == FREC_USER_CLOCK_FROZEN)
+		return __atomic_load_n(&frec_user_clock_frozen, __ATOMIC_RELAXED);
 #if defined(__x86_64__)
-	if (frec_user_clock != FREC_USER_CLOCK_MONOTONIC)
+	if (frec_user_clock == FREC_USER_CLOCK_TSC ||
+	    frec_user_clock == FREC_USER_CLOCK_TSC_UNORDERED)
 		return __builtin_ia32_rdtsc();
 #endif
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	ns = (u64)ts.tv_sec * NSEC_PER_SEC + (u64)ts.tv_nsec;
+	if (frec_user_clock == FREC_USER_CLOCK_COARSE)
+		ns -= ns % FREC_USER_CLOCK_COARSE_NS;
+	return ns;
 }
 
 /*

@@ -11,6 +11,13 @@ done
 cat $D/dump > /tmp/dump || fail "cat dump"
 head -n 2 /tmp/dump
 head -n 1 /tmp/dump | grep -Eqx '# frec dump: clock=local order=time(-approximate)?' || fail "dump header"
+# frec/order is the kernel's own verdict on local_clock(): time once the
+# kernel logged "sched_clock: Marking stable" and not "unstable" since.
+clock=$(dmesg | sed -nE 's/.*sched_clock: Marking (stable|unstable).*/\1/p' | tail -n 1)
+want=time-approximate
+[ "$clock" = stable ] && want=time
+echo "# sched_clock: ${clock:-never marked stable}; frec/order: $(cat $D/order)"
+[ "$(cat $D/order)" = $want ] || fail "frec/order is not $want (sched_clock: ${clock:-never marked stable})"
 grep ' hanoi_' /tmp/dump
 # Golden: the 7 moves of 3 disks, in order, each with its caller.
 grep ' hanoi_moves: ' /tmp/dump | sed 's/^[0-9]* \[ *[0-9]*\.[0-9]*\] cpu[0-9]* //' > /tmp/moves

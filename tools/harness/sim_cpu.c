@@ -5,4 +5,5 @@
 _Thread_local int sim_cpu;
 bool frec_user_nmi_unsafe;
 enum frec_user_clock_kind frec_user_clock;
+u64 frec_user_clock_frozen;
 _Thread_local bool frec_user_in_nmi;

@@ -12,9 +12,7 @@
 #include "frec_user.h"
 
 /* Simulated CPUs the harness uses at most. */
-#define SIM_NR_CPUS	64
-
-extern _Thread_local int sim_cpu;
+#define SIM_NR_CPUS	FREC_USER_NR_CPUS
 
 /* Pin the calling thread to a simulated CPU for the rest of its life. */
 static inline void sim_set_cpu(int cpu)

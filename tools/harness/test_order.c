@@ -28,7 +28,12 @@
  * and a FREC_RB_GLOBAL_ORDER ring merged by seq alone: none may show an
  * inversion.  A merge whose key ignores timestamps must show inversions:
  * the proof that the checker can fail.  The TSC read with no barrier is
- * only reported: whether it shows inversions depends on the machine.
+ * only reported: whether it shows inversions depends on the machine; so
+ * is a clock that ticks every 40 ns, where ties are common and the order
+ * across CPUs within a tick is not guaranteed (a global-order ring under
+ * that clock is judged).  Last, one CPU storing into two rings under a
+ * clock that never moves: the merge must give its records in the order
+ * it stored them.
  *
  * FREC_ORDER_PAIRS sets the pairs per direction (default 1000000, fewer
  * under the sanitizers, which are slow).
@@ -145,6 +150,8 @@ static void *order_cpu(void *arg)
 	if (pthread_setaffinity_np(pthread_self(), sizeof(set), &set))
 		__atomic_store_n(&rnd.unpinned, true, __ATOMIC_RELAXED);
 	sim_set_cpu(cpu);
+	/* The last case's clock may have counted from higher values. */
+	frec_rb_test_forget_stamp();
 	/* Interrupts on: only once this thread is "on" its CPU. */
 	pthread_sigmask(SIG_UNBLOCK, &irq_sigs, NULL);
 	for (i = rnd.base + 1; i <= rnd.base + rnd.n; i++) {
@@ -355,7 +362,8 @@ static unsigned long order_run(struct ht_case *c, const struct order_opts *o)
 			printf(", %lu irq records", f.irqs);
 		if (!o->by_seq && !o->zero_ts && f.closest != LLONG_MAX)
 			printf(", closest pair %lld %s apart", f.closest,
-			       o->clock == FREC_USER_CLOCK_MONOTONIC ? "ns" : "cycles");
+			       o->clock == FREC_USER_CLOCK_TSC ||
+			       o->clock == FREC_USER_CLOCK_TSC_UNORDERED ? "cycles" : "ns");
 		printf("\n");
 		HT_EXPECT_EQ(c, f.bad, 0);
 		total += f.inversions;
@@ -437,6 +445,13 @@ static void wrong_key_finds_inversions(struct ht_case *c)
 	HT_EXPECT(c, inversions > 0, "a merge ignoring timestamps found no inversion");
 }
 
+/* Run the litmus under @o and print the inversions, never judged. */
+static void order_report(struct ht_case *c, const struct order_opts *o,
+			 const char *what)
+{
+	printf("# %s: %lu inversions in all (not a failure)\n", what, order_run(c, o));
+}
+
 /*
  * A plain RDTSC may execute before the flag load completes and so stamp
  * b i before a i.  Whether it does here depends on the CPU: reported,
@@ -448,9 +463,108 @@ static void tsc_unordered_reported(struct ht_case *c)
 		.what = "per-CPU order, TSC with no rmb() (reported only)",
 		.clock = FREC_USER_CLOCK_TSC_UNORDERED,
 	};
-	unsigned long inversions = order_run(c, &o);
 
-	printf("# TSC with no rmb(): %lu inversions in all (not a failure)\n", inversions);
+	order_report(c, &o, "TSC with no rmb()");
+}
+
+/*
+ * A clock that ticks every 40 ns, as arm64's counter may.  Where a pair's
+ * records fall in one tick (a machine that moves a cache line faster than
+ * that), the order across CPUs is that of (timestamp, CPU): what frec
+ * guarantees across CPUs holds only for records more than a tick (and the
+ * raise) apart ("Order" in kmod/lib/frec_rb.c).  Reported, never judged.
+ */
+static void coarse_clock_reported(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "per-CPU order, 40 ns clock (reported only)",
+		.clock = FREC_USER_CLOCK_COARSE,
+	};
+
+	order_report(c, &o, "40 ns clock");
+}
+
+/* The same clock, a global-order ring: its seq orders, not the clock. */
+static void coarse_clock_global_order(struct ht_case *c)
+{
+	static const struct order_opts o = {
+		.what = "global order, 40 ns clock, merged by seq",
+		.clock = FREC_USER_CLOCK_COARSE,
+		.flags = FREC_RB_GLOBAL_ORDER,
+		.by_seq = true,
+	};
+
+	HT_EXPECT_EQ(c, order_run(c, &o), 0);
+}
+
+/*
+ * One CPU, two rings, a clock that returns one value: every timestamp
+ * ties.  The merge must still give the records in the order the CPU
+ * stored them, whatever the rings' seqs (ring 0 is ahead: it stored 5
+ * records before ring 1 stored its first).
+ */
+#define TIE_RECORDS	12
+
+static void ties_on_one_cpu_keep_store_order(struct ht_case *c)
+{
+	static const int ring_of[TIE_RECORDS] = { 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0 };
+	unsigned long args[FREC_EVENT_MAX_ARGS] = { 0 };
+	struct frec_merge_item items[2];
+	struct frec_rb_cursor cur[2];
+	struct frec_rb_entry ent[2];
+	struct frec_slot *slots[2];
+	struct frec_rb_cpu part[2];
+	struct frec_merge_key key;
+	struct frec_rb ring[2];
+	struct frec_merge m;
+	unsigned int src;
+	u64 last_ts = 0;
+	int i, n = 0;
+
+	frec_user_clock = FREC_USER_CLOCK_FROZEN;
+	frec_user_clock_frozen = 1000;
+	for (i = 0; i < 2; i++) {
+		slots[i] = aligned_alloc(SMP_CACHE_BYTES, 64 * sizeof(struct frec_slot));
+		if (!slots[i])
+			abort();
+		HT_EXPECT_EQ(c, frec_rb_init(&ring[i], 64, 0, 0), 0);
+		frec_rb_cpu_init(&part[i], slots[i], &ring[i]);
+	}
+	sim_set_cpu(0);
+	frec_rb_test_forget_stamp();
+	for (i = 0; i < TIE_RECORDS; i++) {
+		args[0] = i;
+		HT_EXPECT_EQ(c, frec_rb_write_event(&ring[ring_of[i]], &part[ring_of[i]],
+						    1, 0, args, NULL), 0);
+	}
+	frec_user_clock = FREC_USER_CLOCK_MONOTONIC;
+
+	frec_merge_init(&m, items, 2, false);
+	for (i = 0; i < 2; i++) {
+		frec_rb_cursor_init(&ring[i], &part[i], &cur[i]);
+		if (frec_rb_cursor_next(&ring[i], &part[i], &cur[i], &ent[i], NULL, 0)) {
+			key = (struct frec_merge_key){ ent[i].ts, ent[i].seq, 0, i };
+			frec_merge_push(&m, i, &key);
+		}
+	}
+	while (frec_merge_pop(&m, &src)) {
+		HT_EXPECT(c, ent[src].args[0] == (unsigned long)n,
+			  "merged record %d is stored record %lu (ring %u, seq %llu, ts %llu)",
+			  n, ent[src].args[0], src, (unsigned long long)ent[src].seq,
+			  (unsigned long long)ent[src].ts);
+		HT_EXPECT(c, n == 0 || ent[src].ts > last_ts,
+			  "merged record %d: timestamp %llu after %llu", n,
+			  (unsigned long long)ent[src].ts, (unsigned long long)last_ts);
+		last_ts = ent[src].ts;
+		n++;
+		if (frec_rb_cursor_next(&ring[src], &part[src], &cur[src], &ent[src], NULL, 0)) {
+			key = (struct frec_merge_key){ ent[src].ts, ent[src].seq, 0, src };
+			frec_merge_push(&m, src, &key);
+		}
+	}
+	HT_EXPECT_EQ(c, n, TIE_RECORDS);
+	for (i = 0; i < 2; i++)
+		free(slots[i]);
 }
 
 static struct ht_case cases[] = {
@@ -460,6 +574,9 @@ static struct ht_case cases[] = {
 	HT_CASE(global_order),
 	HT_CASE(wrong_key_finds_inversions),
 	HT_CASE(tsc_unordered_reported),
+	HT_CASE(coarse_clock_reported),
+	HT_CASE(coarse_clock_global_order),
+	HT_CASE(ties_on_one_cpu_keep_store_order),
 };
 
 int main(int argc, char **argv)

@@ -212,8 +212,8 @@ static void *stress_reader(void *arg)
 			while (frec_rb_cursor_next(&st->t->ring, &st->t->cpu[cpu],
 						   &cur, &e, buf, sizeof(buf))) {
 				bool valid = frec_test_valid(&e, cpu, st->max_len);
-				/* Positions are in timestamp order on one CPU. */
-				bool ordered = e.ts >= last_ts && e.seq != last_seq;
+				/* A CPU's timestamps strictly increase with position. */
+				bool ordered = e.ts > last_ts && e.seq != last_seq;
 				/* Per writer, counters only go forward. */
 				bool forward = valid && e.caller > last[e.site];
 
