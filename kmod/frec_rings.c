@@ -44,6 +44,7 @@
 #include <frec.h>
 
 #include "frec_debugfs.h"
+#include "frec_fault.h"
 #include "frec_rb.h"
 #include "frec_rings.h"
 
@@ -136,6 +137,8 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 		return ERR_PTR(-EINVAL);
 	}
 	err = frec_ring_store_check_memory(name, bytes_per_cpu);
+	if (!err)
+		err = frec_fault_store_alloc();
 	if (err)
 		return ERR_PTR(err);
 	store = kzalloc(sizeof(*store), GFP_KERNEL);
