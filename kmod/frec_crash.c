@@ -118,6 +118,7 @@
 #include "frec_format_kernel.h"
 #include "frec_merge.h"
 #include "frec_order.h"
+#include "frec_record.h"
 #include "frec_rings.h"
 
 /* Rings one console dump covers at most; the rest are named, not dumped. */
@@ -665,6 +666,7 @@ static void frec_crash_abandon_this_cpu(void)
 			pr_emerg("ring %s: %lu write(s) in progress on CPU %d given up\n",
 				 ring->name, n, smp_processor_id());
 	}
+	frec_record_abandon_this_cpu();
 }
 
 static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *data)
