@@ -118,6 +118,7 @@
 #include "frec_format_kernel.h"
 #include "frec_merge.h"
 #include "frec_order.h"
+#include "frec_record.h"
 #include "frec_rings.h"
 
 /* Rings one console dump covers at most; the rest are named, not dumped. */
@@ -243,6 +244,24 @@ static bool frec_crash_wanted(struct frec_crash_state *st, const struct frec_mer
 	return !after || frec_merge_before(&st->merge, after, key);
 }
 
+/*
+ * Records the dump walks between two touches of the lockup watchdogs: a
+ * walk takes about 7 ns a record natively, so a few ms.
+ */
+#define FREC_CRASH_WALK_TOUCH	(256 * 1024UL)
+
+/*
+ * One more record walked past.  Counting and skipping walk whole parts
+ * with IRQs off (in an oops): a 1 GiB part is 16 M records, 0.1 s a walk,
+ * and every CPU of every ring dumped adds its part, past the hard lockup
+ * detector's 10 s on a large machine.
+ */
+static void frec_crash_walked(unsigned long *walked)
+{
+	if (!(++*walked % FREC_CRASH_WALK_TOUCH))
+		touch_nmi_watchdog();
+}
+
 /* Skip records of @src's part so that at most @keep wanted ones remain. */
 static void frec_crash_trim_cpu(struct frec_crash_state *st, struct frec_crash_source *src,
 				unsigned int keep, const struct frec_merge_key *after)
@@ -252,13 +271,15 @@ static void frec_crash_trim_cpu(struct frec_crash_state *st, struct frec_crash_s
 	struct frec_rb_cursor count = src->cur;
 	struct frec_merge_key key;
 	struct frec_rb_entry ent;
-	unsigned long n = 0;
+	unsigned long n = 0, walked = 0;
 
 	while (frec_rb_cursor_next(&store->layout, rc, &count, &ent, NULL, 0)) {
 		frec_crash_key(src, &ent, &key);
 		n += frec_crash_wanted(st, after, &key);
+		frec_crash_walked(&walked);
 	}
 	for (frec_crash_peek(st, src); src->have; frec_crash_peek(st, src)) {
+		frec_crash_walked(&walked);
 		if (!frec_crash_wanted(st, after, &src->key))
 			continue;
 		if (n <= keep)
@@ -279,8 +300,8 @@ static unsigned long frec_crash_remaining(struct frec_crash_state *st,
 
 	if (!src->have)
 		return 0;
-	for (n = 1; frec_rb_cursor_next(&store->layout, rc, &count, &ent, NULL, 0); n++)
-		;
+	for (n = 1; frec_rb_cursor_next(&store->layout, rc, &count, &ent, NULL, 0); )
+		frec_crash_walked(&n);
 	return n;
 }
 
@@ -667,6 +688,7 @@ static void frec_crash_abandon_this_cpu(void)
 			pr_emerg("ring %s: %lu write(s) in progress on CPU %d given up\n",
 				 ring->name, n, smp_processor_id());
 	}
+	frec_record_abandon_this_cpu();
 }
 
 static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *data)

@@ -153,19 +153,21 @@ static void frec_dump_raw_header(struct frec_dump_file *df)
 	frec_dump_put(df, &h, sizeof(h));
 }
 
-static void frec_dump_raw_ring(struct frec_dump_file *df, unsigned int index,
-			       struct frec_ring *ring)
+/*
+ * A ring's raw entry, as the ring was when the file opened: one that
+ * changed or went since is named all the same, and has no records.
+ */
+static void frec_dump_raw_ring(struct frec_dump_file *df, unsigned int index)
 {
+	const struct frec_reader_ring_info *info = frec_reader_ring_info(df->rd, index);
 	struct frec_raw_ring r = {
 		.head = { .type = FREC_RAW_RING, .bytes = sizeof(r) },
 		.id = index,
-		.kind = ring ? ring->kind : 0,
-		.order = ring && frec_ring_store_locked(ring)->layout.global_order ?
-			 FREC_RING_ORDER_GLOBAL : FREC_RING_ORDER_CPU,
+		.kind = info->kind,
+		.order = info->global_order ? FREC_RING_ORDER_GLOBAL : FREC_RING_ORDER_CPU,
 	};
 
-	if (ring)
-		strscpy(r.name, ring->name, sizeof(r.name));
+	strscpy(r.name, info->name, sizeof(r.name));
 	frec_dump_put(df, &r, sizeof(r));
 }
 
@@ -210,7 +212,7 @@ static void frec_dump_fill_raw(struct frec_dump_file *df)
 	}
 	while (frec_dump_room(df) && df->rings_done < frec_reader_nr_rings(df->rd)) {
 		i = df->rings_done++;
-		frec_dump_raw_ring(df, i, frec_reader_ring(df->rd, i));
+		frec_dump_raw_ring(df, i);
 	}
 	while (frec_dump_room(df) && budget) {
 		rcu_read_lock();

@@ -32,6 +32,7 @@
 #include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
+#include <linux/string.h>
 
 #include "frec_filter.h"
 #include "frec_formats.h"
@@ -44,12 +45,14 @@
  * @id: its id, to find it again.
  * @gen: its store generation then.
  * @live: still listed with the same store, checked by frec_reader_lock().
+ * @info: its name, kind and order then, valid after it changed or went.
  */
 struct frec_reader_ring {
 	struct frec_ring *ring;
 	u64 id;
 	u64 gen;
 	bool live;
+	struct frec_reader_ring_info info;
 };
 
 /**
@@ -173,7 +176,12 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 		store = frec_ring_store_locked(ring);
 		rd->rings[r] = (struct frec_reader_ring) {
 			.ring = ring, .id = ring->id, .gen = ring->store_gen, .live = true,
+			.info = {
+				.kind = ring->kind,
+				.global_order = store->layout.global_order,
+			},
 		};
+		strscpy(rd->rings[r].info.name, ring->name, sizeof(rd->rings[r].info.name));
 		for_each_possible_cpu(cpu) {
 			src = &rd->sources[i++];
 			src->ring_index = r;
@@ -413,17 +421,20 @@ unsigned int frec_reader_nr_rings(struct frec_reader *rd)
 }
 
 /**
- * frec_reader_ring() - one of a reader's rings
- * @rd: the reader, locked.
+ * frec_reader_ring_info() - one of a reader's rings, as it was at the open
+ * @rd: the reader.
  * @index: 0 to frec_reader_nr_rings() - 1.
  *
- * Context: Process context, between frec_reader_lock() and
- * frec_reader_unlock().
- * Return: the ring, or NULL if it is gone or changed since the open.
+ * A ring destroyed, resized, cleared or re-ordered since the open keeps
+ * its name, kind and order here; only its records end.
+ *
+ * Context: Any context.
+ * Return: the ring's name, kind and order when the reader opened.
  */
-struct frec_ring *frec_reader_ring(struct frec_reader *rd, unsigned int index)
+const struct frec_reader_ring_info *frec_reader_ring_info(struct frec_reader *rd,
+							  unsigned int index)
 {
-	return rd->rings[index].live ? rd->rings[index].ring : NULL;
+	return &rd->rings[index].info;
 }
 
 /**

@@ -28,6 +28,18 @@ struct frec_reader_record {
 	const char *payload;
 };
 
+/**
+ * struct frec_reader_ring_info - a ring as a reader saw it when it opened
+ * @name: its name.
+ * @kind: events or records.
+ * @global_order: its store numbered records from the counter all CPUs share.
+ */
+struct frec_reader_ring_info {
+	char name[FREC_RING_NAME_MAX + 1];
+	enum frec_ring_kind kind;
+	bool global_order;
+};
+
 struct frec_reader;
 
 struct frec_reader *frec_reader_open(const struct frec_filter *filter,
@@ -46,7 +58,8 @@ enum frec_reader_status frec_reader_next(struct frec_reader *rd,
 					 struct frec_reader_record *rec,
 					 unsigned int *budget);
 unsigned int frec_reader_nr_rings(struct frec_reader *rd);
-struct frec_ring *frec_reader_ring(struct frec_reader *rd, unsigned int index);
+const struct frec_reader_ring_info *frec_reader_ring_info(struct frec_reader *rd,
+							  unsigned int index);
 bool frec_reader_by_seq(struct frec_reader *rd);
 
 #endif /* _FREC_READER_H */

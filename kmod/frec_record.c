@@ -100,6 +100,23 @@ static void frec_record_leave(void)
 }
 
 /**
+ * frec_record_abandon_this_cpu() - forget the records left in progress here
+ *
+ * Context: The oops path, in process context, preemption off, after it gave
+ * up the writes of the dying task, whose records are the only ones in
+ * progress on this CPU.
+ */
+void frec_record_abandon_this_cpu(void)
+{
+	/*
+	 * The dying task never leaves its records: each such oops would
+	 * leave the CPU one record deeper, until every record there is
+	 * dropped as nested.
+	 */
+	this_cpu_write(frec_record_depth, 0);
+}
+
+/**
  * __frec_record() - store a fixed-size event; use frec_record()
  * @ring: an event ring.
  * @site: the call site (its id is stored; its format is the event's).

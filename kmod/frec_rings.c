@@ -44,15 +44,18 @@
 #include <frec.h>
 
 #include "frec_debugfs.h"
+#include "frec_fault.h"
 #include "frec_rb.h"
 #include "frec_rings.h"
 
 LIST_HEAD(frec_rings_list);
 DECLARE_RWSEM(frec_rings_rwsem);
 /*
- * Serializes whoever changes the list (create, destroy, adopt) and clears
- * all rings, so that a ring found on the list stays there.  Taken before
- * frec_rings_rwsem; never while waiting for a debugfs file's users.
+ * Serializes whoever changes the list (create, destroy, adopt) or a ring's
+ * store (resize, clear, order), so that a ring found on the list stays
+ * there and a new store takes the ring's order as it stands.  Taken before
+ * frec_rings_rwsem; never held while waiting for a debugfs file's users:
+ * writes to a ring's size, clear and order files take it.
  */
 static DEFINE_MUTEX(frec_rings_admin_lock);
 static struct frec_ring *frec_default;
@@ -136,6 +139,8 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 		return ERR_PTR(-EINVAL);
 	}
 	err = frec_ring_store_check_memory(name, bytes_per_cpu);
+	if (!err)
+		err = frec_fault_store_alloc();
 	if (err)
 		return ERR_PTR(err);
 	store = kzalloc(sizeof(*store), GFP_KERNEL);
@@ -398,16 +403,22 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 	}
 	frec_ring_list_add(ring);
 	up_write(&frec_rings_rwsem);
-	if (stale) {
-		pr_info("ring %s: replacing the unloaded module's ring of another shape\n",
-			def->name);
-		/* An orphan's files are only used by readers, never waiting on us. */
-		frec_debugfs_remove_ring(stale);
-		synchronize_rcu();
-		frec_ring_free(stale);
+	if (!stale) {
+		frec_debugfs_add_ring(ring);
+		mutex_unlock(&frec_rings_admin_lock);
+		return ring;
 	}
-	frec_debugfs_add_ring(ring);
+	/*
+	 * Unlocked: removing the orphan's files waits for their users, and
+	 * a write to its order file takes the lock.  Nobody else reaches
+	 * the new ring's name meanwhile: it is listed and not an orphan.
+	 */
 	mutex_unlock(&frec_rings_admin_lock);
+	pr_info("ring %s: replacing the unloaded module's ring of another shape\n", def->name);
+	frec_debugfs_remove_ring(stale);
+	synchronize_rcu();
+	frec_ring_free(stale);
+	frec_debugfs_add_ring(ring);
 	return ring;
 }
 
@@ -488,6 +499,25 @@ static void frec_ring_swap_store(struct frec_ring *ring, struct frec_ring_store 
 	frec_ring_store_free(old);
 }
 
+/*
+ * Give @ring a new, empty store of @bytes_per_cpu in @global_order; the
+ * ring keeps its store and order on failure.  frec_rings_admin_lock held.
+ */
+static int frec_ring_resize_locked(struct frec_ring *ring, unsigned long bytes_per_cpu,
+				   bool global_order)
+{
+	struct frec_ring_store *store;
+
+	lockdep_assert_held(&frec_rings_admin_lock);
+	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len,
+				      global_order);
+	if (IS_ERR(store))
+		return PTR_ERR(store);
+	ring->global_order = global_order;
+	frec_ring_swap_store(ring, store);
+	return 0;
+}
+
 /**
  * frec_ring_resize() - give a ring another size, while writers go on
  * @ring: the ring.
@@ -503,14 +533,24 @@ static void frec_ring_swap_store(struct frec_ring *ring, struct frec_ring_store 
  */
 int frec_ring_resize(struct frec_ring *ring, unsigned long bytes_per_cpu)
 {
-	struct frec_ring_store *store;
+	int err;
 
-	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len,
-				      READ_ONCE(ring->global_order));
-	if (IS_ERR(store))
-		return PTR_ERR(store);
-	frec_ring_swap_store(ring, store);
-	return 0;
+	/* One store change of a ring at a time: each takes the ring's order. */
+	mutex_lock(&frec_rings_admin_lock);
+	err = frec_ring_resize_locked(ring, bytes_per_cpu, ring->global_order);
+	mutex_unlock(&frec_rings_admin_lock);
+	return err;
+}
+
+/* Clear @ring into @global_order; frec_rings_admin_lock held. */
+static int frec_ring_clear_locked(struct frec_ring *ring, bool global_order)
+{
+	unsigned long bytes;
+
+	down_read(&frec_rings_rwsem);
+	bytes = frec_ring_store_locked(ring)->bytes_per_cpu;
+	up_read(&frec_rings_rwsem);
+	return frec_ring_resize_locked(ring, bytes, global_order);
 }
 
 /**
@@ -528,21 +568,15 @@ int frec_ring_resize(struct frec_ring *ring, unsigned long bytes_per_cpu)
  */
 int frec_ring_set_order(struct frec_ring *ring, bool global_order)
 {
-	bool old = READ_ONCE(ring->global_order), same;
-	int err;
+	int err = 0;
 
+	/*
+	 * The order is read, and changed only with a new store, under the
+	 * lock: a failed change leaves no trace for a racing one to restore.
+	 */
 	mutex_lock(&frec_rings_admin_lock);
-	down_read(&frec_rings_rwsem);
-	same = frec_ring_store_locked(ring)->layout.global_order == global_order;
-	up_read(&frec_rings_rwsem);
-	if (same) {
-		mutex_unlock(&frec_rings_admin_lock);
-		return 0;
-	}
-	WRITE_ONCE(ring->global_order, global_order);
-	err = frec_ring_clear(ring);
-	if (err)
-		WRITE_ONCE(ring->global_order, old);
+	if (ring->global_order != global_order)
+		err = frec_ring_clear_locked(ring, global_order);
 	mutex_unlock(&frec_rings_admin_lock);
 	return err;
 }
@@ -556,12 +590,12 @@ int frec_ring_set_order(struct frec_ring *ring, bool global_order)
  */
 int frec_ring_clear(struct frec_ring *ring)
 {
-	unsigned long bytes;
+	int err;
 
-	down_read(&frec_rings_rwsem);
-	bytes = frec_ring_store_locked(ring)->bytes_per_cpu;
-	up_read(&frec_rings_rwsem);
-	return frec_ring_resize(ring, bytes);
+	mutex_lock(&frec_rings_admin_lock);
+	err = frec_ring_clear_locked(ring, ring->global_order);
+	mutex_unlock(&frec_rings_admin_lock);
+	return err;
 }
 
 /**
@@ -577,7 +611,7 @@ int frec_rings_clear_all(void)
 
 	mutex_lock(&frec_rings_admin_lock);
 	list_for_each_entry(ring, &frec_rings_list, node) {
-		err = frec_ring_clear(ring);
+		err = frec_ring_clear_locked(ring, ring->global_order);
 		if (err && !ret)
 			ret = err;
 	}

@@ -58,8 +58,9 @@ struct frec_ring_totals {
  * @name: unique name.
  * @kind: events or records.
  * @max_record_len: longest payload of a record ring, 0 for an event ring.
- * @global_order: the order its next store is made with (the store's layout
- *	says which it has): seqs from the counter all CPUs share.
+ * @global_order: the order of its store (whose layout says it too): seqs
+ *	from the counter all CPUs share.  Changed with the store, both under
+ *	the admin lock of frec_rings.c.
  * @gate_lock: serializes changes of @enabled and @level into @gate.
  * @enabled: records are stored only while set.
  * @level: records above this level are not stored.

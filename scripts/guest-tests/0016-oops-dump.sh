@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: an oops in a work item (panic_on_oops=0) prints the newest records of every ring between markers, in order, on the console itself (judge.sh); an oops inside a frec write skips the half-written record, gives the write up, and the CPU records on; the guest stays usable
+# description: an oops in a work item (panic_on_oops=0) prints the newest records of every ring between markers, in order, on the console itself (judge.sh); an oops inside a frec write skips the half-written record, gives the write up, and the CPU records on, after as many such oopses as records nest; the guest stays usable
 # expect: splat
 # boot: alone
 . /frec/guest/lib.sh
@@ -53,8 +53,22 @@ grep -q 'ring crash_test: 1 write(s) in progress on CPU 1 given up' /tmp/klog ||
 	fail "the dying write was not given up"
 [ "$(stats_cpu crash_test 1 dropped_abandoned)" = 1 ] || fail "dropped_abandoned: $(cat $D/rings/crash_test/stats)"
 
-# 3. CPU 1 records on: laps of the ring, none dropped, counts reconcile.
+# 3. More oopses inside writes on CPU 1 (no dump, to be quick): as many
+# as records may nest on one CPU, each giving its write up.
+echo 0 > $D/oops_dump || fail "oops_dump off"
+for i in 2 3 4 5 6 7 8; do
+	dmesg -c > /dev/null
+	echo reserved > $D/test_fault || fail "arm test_fault"
+	taskset -c 1 sh -c "echo write > $T" || fail "write trigger $i"
+	frec_wait_klog 'end trace' || fail "oops $i: no end of the oops report"
+	frec_wait_klog 'write(s) in progress on CPU 1 given up' || fail "oops $i: the write was not given up"
+done
+echo 1 > $D/oops_dump || fail "oops_dump on"
+[ "$(stats_cpu crash_test 1 dropped_abandoned)" = 8 ] || fail "dropped_abandoned: $(cat $D/rings/crash_test/stats)"
+
+# 4. CPU 1 records on: laps of the ring, none dropped, counts reconcile.
 taskset -c 1 sh -c "echo 'record 2000' > $T" || fail "record after the oopses"
+[ "$(stats_cpu crash_test 1 dropped_nest)" = 0 ] || fail "records dropped as nested after the oopses: $(grep '^cpu1' $D/rings/crash_test/stats)"
 [ "$(stats_cpu crash_test 1 dropped_lap)" = 0 ] || fail "writes dropped after the oops: $(cat $D/rings/crash_test/stats)"
 grep -q 'crash test 2000 of 2000 cpu 1$' $D/dump || fail "no record after the oopses on cpu 1"
 awk '$1 == "cpu1" { for (i = 2; i <= NF; i++) { split($i, kv, "=");

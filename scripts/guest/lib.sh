@@ -180,3 +180,27 @@ frec_bpftrace() {
 	frec_bpftrace_env
 	$FREC_BPFTRACE "$@"
 }
+
+# frec_wait_blocked PID [TENTHS]: wait until process PID sleeps
+# uninterruptibly (state D: a mutex, a debugfs removal), and print its
+# wchan; fails if it ends or does not block in time.
+frec_wait_blocked() {
+	i=0
+	until [ "$(awk '{ print $3 }' /proc/$1/stat 2> /dev/null)" = D ]; do
+		[ -d /proc/$1 ] || return 1
+		i=$((i + 1))
+		[ $i -lt "${2:-300}" ] || return 1
+		sleep 0.1
+	done
+	echo "# pid $1 blocked in $(cat /proc/$1/wchan 2> /dev/null)"
+}
+
+# frec_wait_gone PID [TENTHS]: wait until process PID has ended.
+frec_wait_gone() {
+	i=0
+	while [ -d /proc/$1 ] && [ "$(awk '{ print $3 }' /proc/$1/stat 2> /dev/null)" != Z ]; do
+		i=$((i + 1))
+		[ $i -lt "${2:-300}" ] || return 1
+		sleep 0.1
+	done
+}
