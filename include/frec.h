@@ -177,32 +177,14 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
 }
 
 /*
- * A record call reads its ring's gate before it turns preemption off, so
- * that a disabled ring costs its caller no more than a switched-off site
- * plus the ring's pointer and gate.  The ring may be destroyed on another
- * CPU meanwhile: frec_ring_destroy() waits for RCU Tasks, whose grace
- * period ends only once every task preempted between two instructions
- * (here, between loading the ring and turning preemption off) has run on
- * to a voluntary sleep, and for RCU, which covers interrupts and NMIs.
- * Without RCU Tasks, a preemptible kernel has no such wait.
- */
-#if defined(CONFIG_PREEMPTION) && !defined(CONFIG_TASKS_RCU)
-#error "frec needs CONFIG_TASKS_RCU on a preemptible kernel (kprobes, ftrace, BPF select it)"
-#endif
-
-/*
  * The body of every record call, for the site __frec_site: with frec
- * enabled and the site on, evaluate @ring_expr (load the ring pointer)
- * and read the ring's gate; if it passes the site's level, evaluate @call
- * (and with it the arguments) with preemption off, naming the ring
- * __frec_r.  A site switched off costs the static branch and one load; a
- * disabled ring two loads more.  The barrier keeps the compiler from
- * testing a ring it already holds in a register before the site's level,
- * which would make a switched-off site pay for the ring test too.
- * @ring_expr must not sleep: the ring it loads stays valid until the call
- * returns only because the caller does not sleep before it (see above and
- * frec_ring_destroy()).  Yields the call's return value, or -ENOENT if
- * filtered.
+ * enabled and the site on, preemption off from the moment @ring_expr is
+ * evaluated (the ring pointer loaded) to the end of the write, so that
+ * frec_ring_destroy() on another CPU, which waits for an RCU-sched grace
+ * period, waits for this call too.  @call (and with it the arguments) is
+ * evaluated only if the ring's gate passes the site's level; it names the
+ * ring __frec_r.  A site switched off costs the static branch and one
+ * load.  Yields the call's return value, or -ENOENT if filtered.
  */
 #define __frec_gated_call(ring_expr, call)				\
 	({								\
@@ -212,15 +194,13 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
 			const struct frec_ring_gate *__frec_gate;	\
 			struct frec_ring *__frec_r;			\
 			if (likely(__frec_lvl != FREC_SITE_OFF)) {	\
-				barrier();				\
+				preempt_disable_notrace();		\
 				__frec_r = (ring_expr);			\
 				__frec_gate = (const void *)__frec_r;	\
 				if (likely(__frec_gate) &&		\
-				    READ_ONCE(__frec_gate->pass) >= __frec_lvl) { \
-					preempt_disable_notrace();	\
+				    READ_ONCE(__frec_gate->pass) >= __frec_lvl) \
 					__frec_ret = (call);		\
-					preempt_enable_notrace();	\
-				}					\
+				preempt_enable_notrace();		\
 			}						\
 		}							\
 		__frec_ret;						\
@@ -330,11 +310,10 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  * copy other strings with frec_printk().  The format is checked against
  * the arguments at compile time: a mismatch, more than four arguments or
  * an argument wider than unsigned long is a build error.  When frec or
- * the ring is disabled, or @level is filtered out, this costs about an
- * empty function call (a static branch and three loads: the call site's
- * level, the ring pointer and the ring's gate), is not counted, and the
- * arguments are not evaluated.  They are evaluated with preemption
- * disabled: they must not sleep.  @ring must not sleep either: a write
+ * the ring is disabled, or @level is filtered out, this costs a static
+ * branch and a load and is not counted, and the arguments are not
+ * evaluated.  They are evaluated with preemption disabled: they must not
+ * sleep.  @ring too is evaluated with preemption disabled, so a write
  * that loads it here (FREC_RING(), or READ_ONCE() of a driver's pointer)
  * is one frec_ring_destroy() waits for.
  *

@@ -4,12 +4,10 @@
  * call once a ring's gate let them through, the gate itself, and the
  * tracepoints every stored record fires.
  *
- * A call site (include/frec.h) tests the static key frec_enabled_key, its
- * site's level word and then the ring's gate (struct frec_ring_gate, first
- * in every ring), without sleeping from the moment it loads the ring
- * pointer (frec_ring_destroy() waits for RCU Tasks); only if the gate
- * passes does it turn preemption off and call __frec_record() or
- * __frec_printk(), which take
+ * A call site (include/frec.h) tests the static key frec_enabled_key and
+ * then one word, the ring's gate (struct frec_ring_gate, first in every
+ * ring), with preemption off from the moment it loads the ring pointer;
+ * only then does it call __frec_record() or __frec_printk(), which take
  * this CPU's part of the ring's store (an RCU-sched reader: resize and
  * destroy wait for it, see frec_rings.c) and write through the ring core
  * (lib/frec_rb.c).  A stored record then fires its tracepoint, still
@@ -115,9 +113,8 @@ static void frec_record_leave(void)
  * the record: a probe that records again nests, up to FREC_RB_MAX_NEST
  * records deep on one CPU; deeper ones are dropped (dropped_nest).
  *
- * Context: Any context, NMI included, with preemption disabled, @ring
- * loaded without sleeping since (frec_record() does both; see
- * frec_ring_destroy()).
+ * Context: Any context, NMI included, with preemption disabled from
+ * before @ring was loaded (frec_record() does it; see frec_ring_destroy()).
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is not an event ring.
  */
@@ -159,8 +156,8 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * A stored record also fires the frec:frec_printk tracepoint, inside the
  * record, as for __frec_record().
  *
- * Context: Any context, NMI included, with preemption disabled, @ring
- * loaded without sleeping since (frec_printk() does both).
+ * Context: Any context, NMI included, with preemption disabled from
+ * before @ring was loaded (frec_printk() does it).
  * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
  * -EINVAL if @ring is an event ring.
  */
@@ -219,9 +216,8 @@ EXPORT_SYMBOL_GPL(__frec_printk);
  * @ring: the ring.
  * @enabled: store records (true) or drop and count them (false).
  *
- * A disabled ring costs a call site a static branch and three loads (its
- * site's level, the ring pointer and the gate, frec_ring_passes()); what
- * it holds stays readable.
+ * A disabled ring costs a call site a static branch and one load (see
+ * frec_ring_passes()); what it holds stays readable.
  *
  * Context: Any context but NMI.
  */

@@ -308,11 +308,9 @@ EXPORT_SYMBOL_GPL(frec_ring_create);
  *
  * Records already in progress into @ring on other CPUs when this is
  * called are waited for: frec_record() and frec_printk() load the ring
- * pointer and read its gate without sleeping, then write with preemption
- * disabled, and the ring is freed only after an RCU Tasks grace period
- * (which waits for a task preempted between the load and the write) and
- * an RCU grace period (interrupts and NMI handlers).  So a driver may
- * unpublish its ring pointer and destroy the ring at once:
+ * pointer and write with preemption disabled, and the ring is freed only
+ * after an RCU-sched grace period (which covers NMI handlers too).  So a
+ * driver may unpublish its ring pointer and destroy the ring at once:
  *
  *	WRITE_ONCE(dev->ring, NULL);	writers: frec_record(READ_ONCE(dev->ring), ...)
  *	frec_ring_destroy(ring);
@@ -335,7 +333,6 @@ void frec_ring_destroy(struct frec_ring *ring)
 	frec_ring_unlist(ring);
 	up_write(&frec_rings_rwsem);
 	mutex_unlock(&frec_rings_admin_lock);
-	synchronize_rcu_tasks();
 	synchronize_rcu();
 	frec_ring_free(ring);
 }
