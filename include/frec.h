@@ -142,14 +142,19 @@ struct frec_site {
 
 /*
  * Define this expansion's site: @lvl must be a constant (enum frec_level),
- * @format a literal.  The name is the prefix frec looks for.
+ * @format a literal.  The name is the prefix frec looks for.  A level
+ * outside FREC_LEVEL_ERR..FREC_LEVEL_TRACE is refused here: 0 would pass
+ * a disabled ring's gate (0), and neither control, sites nor frec-decode
+ * can name such a level.
  */
 #define __frec_site_define(lvl, format)					\
 	static struct frec_site __frec_site __used __aligned(sizeof(long)) = { \
 		.level = (lvl), .code_level = (lvl), .set_level = (lvl),	\
 		.fmt = "" format, .file = __FILE__, .func = __func__,	\
 		.modname = KBUILD_MODNAME, .line = __LINE__,		\
-	}
+	};								\
+	static_assert((lvl) >= FREC_LEVEL_ERR && (lvl) <= FREC_LEVEL_TRACE, \
+		      "frec: level must be FREC_LEVEL_ERR to FREC_LEVEL_TRACE")
 
 /**
  * frec_ring_passes() - whether a record of @level would be stored in @ring
@@ -292,9 +297,10 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  * frec_record_level() - record a fixed-size event at a level
  * @ring: the ring, from frec_ring_create(), FREC_RING() or
  *	frec_default_ring().
- * @level: enum frec_level, a constant; the event is stored only if the
- *	ring's level is at least this (or at least the level debugfs
- *	frec/control gave the call site).
+ * @level: enum frec_level, a constant from FREC_LEVEL_ERR to
+ *	FREC_LEVEL_TRACE (another value is a build error); the event is
+ *	stored only if the ring's level is at least this (or at least the
+ *	level debugfs frec/control gave the call site).
  * @fmt: a printf format, a literal.
  * @...: up to four arguments, each no wider than unsigned long.
  *

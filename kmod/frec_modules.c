@@ -22,12 +22,14 @@
 #include <linux/string.h>
 
 #include "frec_modules.h"
+#include "frec_symbol.h"
 
 /**
  * frec_module_objects() - call @fn on each object of @mod named @prefix...
  * @mod: a module at MODULE_STATE_COMING.
- * @prefix: the start of the objects' symbol names ("__frec_site" also
- *	finds a function's static, "__frec_site.7").
+ * @prefix: the start of the objects' names in C: a function's static
+ *	"__frec_site" is found as GCC names it ("__frec_site.7") and as
+ *	clang does ("my_func.__frec_site"), see frec_symbol_has_prefix().
  * @size: their size: a symbol of another size is not one of them.
  * @fn: called with @mod and each object's address, in @mod's data.
  *
@@ -36,7 +38,6 @@
 void frec_module_objects(struct module *mod, const char *prefix, size_t size,
 			 void (*fn)(struct module *mod, void *obj))
 {
-	const size_t plen = strlen(prefix);
 	struct mod_kallsyms *ks;
 	const Elf_Sym *sym;
 	const char *name;
@@ -48,8 +49,8 @@ void frec_module_objects(struct module *mod, const char *prefix, size_t size,
 	for (i = 0; i < ks->num_symtab; i++) {
 		sym = &ks->symtab[i];
 		name = ks->strtab + sym->st_name;
-		if (strncmp(name, prefix, plen) || ELF_ST_TYPE(sym->st_info) != STT_OBJECT ||
-		    sym->st_size != size)
+		if (!frec_symbol_has_prefix(name, prefix) ||
+		    ELF_ST_TYPE(sym->st_info) != STT_OBJECT || sym->st_size != size)
 			continue;
 		addr = kallsyms_symbol_value(sym);
 		if (!within_module_core(addr, mod)) {
