@@ -280,12 +280,11 @@ static bool frec_control_match(const struct frec_control_cmd *cmd,
 /* Apply @cmd to every site it selects; the number changed. */
 static unsigned int frec_control_apply(const struct frec_control_cmd *cmd)
 {
-	unsigned int registered, refused, capacity, id, n = 0;
+	unsigned int id, n = 0;
 	struct frec_site *site;
 	bool on;
 
-	frec_sites_counts(&registered, &refused, &capacity);
-	for (id = 1; id <= registered; id++) {
+	for (id = 1; id <= frec_sites_last_id(); id++) {
 		site = frec_site_locked(id);
 		if (!site || (site->flags & FREC_SITE_KEPT) || !frec_control_match(cmd, site))
 			continue;

@@ -14,6 +14,10 @@
  *
  *  - a format or a %s string: copies the text into memory of its own
  *    (once per distinct text) and repoints the word at the copy;
+ *  - the id of one of the module's call sites (MODULE_STATE_GOING only):
+ *    repoints the word at a copy of the site's format, as a site without
+ *    an id stores it, so that the id can be given to a site loaded later
+ *    (frec_sites.c);
  *  - a caller or a symbol argument: names the address now, as the dump
  *    would ("fn+0x1a/0x80 [mod]"), saves that text and repoints the word
  *    at it.  frec_formats_saved_symbol() tells the formatter that such a
@@ -59,7 +63,6 @@
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
-#include <linux/notifier.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -109,7 +112,7 @@ static unsigned long frec_formats_gen;
 
 /*
  * A reader that sees a new generation sees the repointed words it counts:
- * the acquire pairs with frec_formats_notify:A.
+ * the acquire pairs with frec_formats_module_going:A.
  */
 
 /**
@@ -170,6 +173,7 @@ static const char *frec_save(const char *s, size_t len, bool symbol)
  * @mod: the module.
  * @init_only: only its init sections go (MODULE_STATE_LIVE).
  * @moved: words repointed so far.
+ * @site_left: a record still names one of @mod's call sites by id.
  * @buf: a format or string read out of memory.
  * @sym: a symbol's text.
  */
@@ -177,6 +181,7 @@ struct frec_rehome {
 	struct module *mod;
 	bool init_only;
 	unsigned long moved;
+	bool site_left;
 	char buf[FREC_SAVED_STRING_MAX + 1];
 	char sym[KSYM_SYMBOL_LEN];
 };
@@ -188,14 +193,18 @@ static bool frec_rehome_match(const struct frec_rehome *rh, u64 addr)
 	return within_module(addr, rh->mod);
 }
 
-/* Repoint @word from @old to @copy; the owner may have reused it meanwhile. */
-static void frec_rehome_word(struct frec_rehome *rh, u64 *word, u64 old, const char *copy)
+/*
+ * Repoint @word from @old to @copy; the owner may have reused it meanwhile.
+ * False if there is no copy (no memory): the record keeps @old.
+ */
+static bool frec_rehome_word(struct frec_rehome *rh, u64 *word, u64 old, const char *copy)
 {
 	if (!copy)
-		return;		/* no memory: the record keeps the old address */
+		return false;
 	/* Fully ordered: the copy is whole before any reader can see it. */
 	if (cmpxchg(word, old, (u64)(unsigned long)copy) == old) /* LMM(frec_rehome_word:A) */
 		rh->moved++;
+	return true;
 }
 
 /*
@@ -298,6 +307,23 @@ static void frec_rehome_symbol(struct frec_rehome *rh, u64 *word, u64 addr, char
 	frec_rehome_word(rh, word, addr, frec_keep_symbol(rh->sym, addr, ext));
 }
 
+/*
+ * A site id of the module going becomes the address of a copy of its
+ * format, so that the id can be given again (frec_sites_going()).
+ */
+static void frec_rehome_site_id(struct frec_rehome *rh, u64 *word, u64 id)
+{
+	const char *fmt = frec_site_format_in(id, rh->mod);
+	const char *copy;
+
+	if (!fmt)
+		return;
+	copy = frec_keep_string(rh->buf, (unsigned long)fmt, FREC_FORMAT_FMT_MAX - 1,
+				rh->mod->name);
+	if (!frec_rehome_word(rh, word, id, copy))
+		rh->site_left = true;
+}
+
 /* One committed record's first slot. */
 static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 			       struct frec_slot *slot)
@@ -313,11 +339,13 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 	/*
 	 * A site without an id stores its format's address, in either kind of
 	 * ring: a record ring's arguments are formatted with it when read.
-	 * A site's id needs nothing: frec_sites.c keeps the site's texts.
+	 * A site's id becomes such an address when the site's module goes.
 	 */
 	site = READ_ONCE(slot->data[FREC_EVENT_SITE]);
 	if (site >= FREC_SITE_ID_LIMIT && frec_rehome_match(rh, site))
 		frec_rehome_string(rh, &slot->data[FREC_EVENT_SITE], site, FREC_FORMAT_FMT_MAX - 1);
+	else if (site < FREC_SITE_ID_LIMIT && !rh->init_only)
+		frec_rehome_site_id(rh, &slot->data[FREC_EVENT_SITE], site);
 	/* A record ring's %s strings are copied into the record. */
 	if (ring->kind != FREC_RING_EVENTS)
 		return;
@@ -368,24 +396,37 @@ static void frec_rehome_ring(struct frec_ring *ring, void *data)
 	}
 }
 
-static int frec_formats_notify(struct notifier_block *nb, unsigned long state, void *data)
+/**
+ * frec_formats_module_going() - repoint records away from memory about to go
+ * @mod: the module.
+ * @init_only: only its init sections go (MODULE_STATE_LIVE); else the
+ *	whole module (MODULE_STATE_GOING), and with it its call sites.
+ *
+ * Walks every record (see the DOC comment above).  When the whole module
+ * goes, a record naming one of its call sites by id is repointed at a
+ * copy of the site's format, as a site without an id stores it, so that
+ * frec_sites_going() can give the id to another site.
+ *
+ * Context: Process context, the module notifier (frec_modules.c), while
+ * @mod's memory is still there.
+ * Return: true if every record naming a site of @mod by id was
+ * repointed; false if some could not be (out of memory), and those ids
+ * must stay @mod's.
+ */
+bool frec_formats_module_going(struct module *mod, bool init_only)
 {
-	struct module *mod = data;
 	struct frec_rehome *rh;
+	bool sites_moved;
 	unsigned long gen;
 
-	if (mod == THIS_MODULE)
-		return NOTIFY_DONE;
-	if (state != MODULE_STATE_GOING && state != MODULE_STATE_LIVE)
-		return NOTIFY_DONE;
 	rh = kvzalloc(sizeof(*rh), GFP_KERNEL);
 	if (!rh) {
-		pr_err("%s unloads: no memory to keep its records' text; they may print as addresses\n",
+		pr_err("%s: no memory to keep its records' text; they may print as addresses\n",
 		       mod->name);
-		return NOTIFY_DONE;
+		return false;
 	}
 	rh->mod = mod;
-	rh->init_only = state == MODULE_STATE_LIVE;	/* its init sections go */
+	rh->init_only = init_only;
 	frec_rings_for_each(frec_rehome_ring, rh);
 	if (rh->moved) {
 		/*
@@ -393,22 +434,19 @@ static int frec_formats_notify(struct notifier_block *nb, unsigned long state, v
 		 * Pairs with frec_formats_gen_read:A.
 		 */
 		gen = frec_formats_gen + 1;
-		smp_store_release(&frec_formats_gen, gen); /* LMM(frec_formats_notify:A) */
+		smp_store_release(&frec_formats_gen, gen); /* LMM(frec_formats_module_going:A) */
 		/* Readers that took an old address are done with it. */
 		synchronize_rcu();
 	}
+	sites_moved = !rh->site_left;
 	kvfree(rh);
-	return NOTIFY_OK;
+	return sites_moved;
 }
-
-static struct notifier_block frec_formats_nb = {
-	.notifier_call = frec_formats_notify,
-};
 
 /* Called when frec loads. */
 int frec_formats_init(void)
 {
-	return register_module_notifier(&frec_formats_nb);
+	return 0;
 }
 
 /* Called when frec unloads, after its rings and readers are gone. */
@@ -418,7 +456,6 @@ void frec_formats_exit(void)
 	struct hlist_node *next;
 	int bkt;
 
-	unregister_module_notifier(&frec_formats_nb);
 	hash_for_each_safe(frec_saved_texts, bkt, next, saved, by_text)
 		kfree(saved);
 }

@@ -7,10 +7,13 @@
 
 #include <linux/types.h>
 
+struct module;
+
 unsigned long frec_formats_gen_read(void);
 const char *frec_formats_saved_symbol(u64 addr);
 const char *frec_formats_keep_text(const char *s, const char *who);
 const char *frec_formats_keep_caller(unsigned long addr);
+bool frec_formats_module_going(struct module *mod, bool init_only);
 int frec_formats_init(void);
 void frec_formats_exit(void);
 

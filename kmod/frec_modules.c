@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * frec_modules.c - what frec does as other modules come and go: at
- * MODULE_STATE_COMING, before the module's init function runs, register
- * its FREC_DEFINE_RING() rings (frec_static_rings.c) and its call sites
- * (frec_sites.c); at MODULE_STATE_LIVE, before its init sections are
- * freed, keep what its sites point to there; at MODULE_STATE_GOING, after its exit function or a
- * failed init, with its memory still there, let go of both.
+ * frec_modules.c - what frec does as other modules come and go:
+ *
+ *  - MODULE_STATE_COMING, before the module's init function runs: register
+ *    its FREC_DEFINE_RING() rings (frec_static_rings.c) and its call sites
+ *    (frec_sites.c);
+ *  - MODULE_STATE_LIVE, before its init sections are freed: keep what its
+ *    sites and every record point to there (frec_formats.c);
+ *  - MODULE_STATE_GOING, after its exit function or a failed init, with
+ *    its memory still there: repoint every record away from it, its site
+ *    ids included, then let go of its rings and give its site ids back.
  *
  * Both are static objects in the module's data, found by symbol name: the
  * kernel offers no way to find a custom ELF section of another module,
  * but at MODULE_STATE_COMING the module's full symbol table
  * (mod->kallsyms, before init trims it to the core symbols) is in place,
- * relocated.  (frec_formats.c keeps its own notifier: it also acts when a
- * module frees its init sections.)
+ * relocated.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -21,6 +24,7 @@
 #include <linux/notifier.h>
 #include <linux/string.h>
 
+#include "frec_formats.h"
 #include "frec_modules.h"
 #include "frec_symbol.h"
 
@@ -64,6 +68,7 @@ void frec_module_objects(struct module *mod, const char *prefix, size_t size,
 static int frec_modules_notify(struct notifier_block *nb, unsigned long state, void *data)
 {
 	struct module *mod = data;
+	bool sites_moved;
 
 	if (mod == THIS_MODULE)
 		return NOTIFY_DONE;
@@ -73,9 +78,12 @@ static int frec_modules_notify(struct notifier_block *nb, unsigned long state, v
 	} else if (state == MODULE_STATE_LIVE) {
 		/* Its init sections are freed next. */
 		frec_sites_init_going(mod);
+		frec_formats_module_going(mod, true);
 	} else if (state == MODULE_STATE_GOING) {
+		/* Records first: they stop naming its sites by id. */
+		sites_moved = frec_formats_module_going(mod, false);
 		frec_static_rings_going(mod);
-		frec_sites_going(mod);
+		frec_sites_going(mod, sites_moved);
 	}
 	return NOTIFY_OK;
 }

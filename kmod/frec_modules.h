@@ -19,7 +19,7 @@ void frec_modules_exit(void);
 void frec_static_rings_coming(struct module *mod);
 void frec_static_rings_going(struct module *mod);
 void frec_sites_coming(struct module *mod);
-void frec_sites_going(struct module *mod);
+void frec_sites_going(struct module *mod, bool give_back);
 void frec_sites_init_going(struct module *mod);
 
 #endif /* _FREC_MODULES_H */

@@ -49,13 +49,23 @@
  * into it is replaced, under frec_sites_lock, by a copy frec owns: the
  * texts, and the first caller named as the dump names it.  Readers look at
  * an entry inside an RCU read-side section (or holding frec_sites_lock);
- * the notifier waits for a grace period before the memory can go.  Copies
- * and ids are kept until frec unloads, so a module loaded again gets new
- * ids and the old records keep their texts.
+ * the notifier waits for a grace period before the memory can go.
+ *
+ * Ids are given again, so that modules loaded and unloaded any number of
+ * times never fill the table.  Before a going module's ids are given
+ * back, every record that names one of its sites by id is repointed at a
+ * copy of the site's format (frec_formats.c), as a site without an id
+ * stores it, and readers holding older copies of those records learn it
+ * from frec_formats_gen as for any repointed word.  A given-back id keeps
+ * frec's copy of its site in the table, listed in frec/sites, until a
+ * module loaded later takes it (frec_sites_coming(), in process context;
+ * a site registering on its first record takes a new id, lock-free).
+ * The copy is then freed after a grace period.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/export.h>
 #include <linux/kallsyms.h>
 #include <linux/minmax.h>
@@ -90,11 +100,13 @@ MODULE_PARM_DESC(sites_max,
  * struct frec_site_kept - a site whose module went, as frec keeps it
  * @site: the site, its strings pointing into @text.
  * @caller_symbol: its first caller, named when the module went ("" if none).
+ * @rcu: to free it once its id is given to another site.
  * @text: the strings.
  */
 struct frec_site_kept {
 	struct frec_site site;
 	const char *caller_symbol;
+	struct rcu_head rcu;
 	char text[];
 };
 
@@ -103,21 +115,38 @@ static struct frec_site __rcu **frec_sites_table;
 /* Ids handed out, some maybe past sites_max (refused). */
 static atomic_t frec_sites_taken = ATOMIC_INIT(0);
 static atomic_t frec_sites_refused = ATOMIC_INIT(0);
+/*
+ * Ids given back by sites whose module went, to give again when a module
+ * loads; and how many, for the header of frec/sites.  Under
+ * frec_sites_lock.
+ */
+static unsigned long *frec_sites_free;
+static unsigned int frec_sites_nr_free;
 
 /* Serializes replacing entries, and control's changes, against each other. */
 DEFINE_MUTEX(frec_sites_lock);
 
 /*
- * Give @site an id, unless another context is doing so.  Returns the
- * site's id word as it then is.  Any context, NMI included.
+ * Give @site an id, unless another context is doing so: one given back,
+ * if @reuse (frec_sites_lock held), else a new one.  Returns the site's
+ * id word as it then is.  Any context, NMI included.
  */
-static unsigned int frec_site_register(struct frec_site *site)
+static unsigned int frec_site_register(struct frec_site *site, bool reuse)
 {
-	unsigned int id;
+	struct frec_site *kept = NULL;
+	unsigned int id = 0;
 
 	if (cmpxchg(&site->id, 0, FREC_SITE_CLAIMING))
 		return READ_ONCE(site->id);
-	id = atomic_inc_return(&frec_sites_taken);
+	if (reuse && frec_sites_nr_free) {
+		id = find_first_bit(frec_sites_free, sites_max + 1);
+		__clear_bit(id, frec_sites_free);
+		WRITE_ONCE(frec_sites_nr_free, frec_sites_nr_free - 1);
+		kept = rcu_dereference_protected(frec_sites_table[id],
+						 lockdep_is_held(&frec_sites_lock));
+	}
+	if (!id)
+		id = atomic_inc_return(&frec_sites_taken);
 	if (id > sites_max) {
 		atomic_inc(&frec_sites_refused);
 		id = FREC_SITE_NO_ID;
@@ -128,6 +157,9 @@ static unsigned int frec_site_register(struct frec_site *site)
 	}
 	/* Orders (A) before the id readers find in records. */
 	smp_store_release(&site->id, id); /* LMM(frec_site_register:B) */
+	/* The copy of the site that had the id, once no reader holds it. */
+	if (kept)
+		kfree_rcu(container_of(kept, struct frec_site_kept, site), rcu);
 	return id;
 }
 
@@ -149,7 +181,7 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 	unsigned int id = READ_ONCE(site->id);
 
 	if (!id)
-		id = frec_site_register(site);
+		id = frec_site_register(site, false);
 	if (id >= FREC_SITE_NO_ID)
 		return (unsigned long)site->fmt;
 	if (id & FREC_SITE_UNSEEN) {
@@ -168,10 +200,22 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 	return id;
 }
 
+/**
+ * frec_sites_last_id() - the highest id given so far; ids from 1 to it
+ * may have a site (some were given back and have none)
+ *
+ * Context: Any context.
+ * Return: the id.
+ */
+unsigned int frec_sites_last_id(void)
+{
+	return min_t(unsigned int, atomic_read(&frec_sites_taken), sites_max);
+}
+
 /* The site of @id, inside an RCU read-side section; NULL if none. */
 static const struct frec_site *frec_site_entry(u64 id)
 {
-	if (!id || id > min_t(u64, sites_max, atomic_read(&frec_sites_taken)))
+	if (!id || id > frec_sites_last_id())
 		return NULL;
 	/* Pairs with frec_site_register:A. */
 	return rcu_dereference(frec_sites_table[id]); /* LMM(frec_site_entry:D) */
@@ -205,8 +249,32 @@ int frec_site_format(char *buf, size_t size, u64 word)
 EXPORT_SYMBOL_GPL(frec_site_format);
 
 /**
+ * frec_site_format_in() - the format of a site of a module that is going
+ * @id: a site id, from a record.
+ * @mod: the module, going (its memory still there).
+ *
+ * Context: Process context, the module notifier (frec_formats.c).
+ * Return: the format of site @id if the site lives in @mod's memory, else
+ * NULL.
+ */
+const char *frec_site_format_in(u64 id, struct module *mod)
+{
+	const struct frec_site *site;
+	const char *fmt = NULL;
+
+	rcu_read_lock();
+	site = frec_site_entry(id);
+	/* Only the address: an entry elsewhere may not be ours to read. */
+	if (site && within_module((unsigned long)site, mod))
+		fmt = READ_ONCE(site->fmt);
+	rcu_read_unlock();
+	return fmt;
+}
+
+/**
  * frec_sites_counts() - how full the table is
- * @registered: sites with an id.
+ * @registered: sites with an id (racy: an id being given back or again
+ *	may be counted or not).
  * @refused: sites that found the table full.
  * @capacity: sites_max.
  *
@@ -215,7 +283,7 @@ EXPORT_SYMBOL_GPL(frec_site_format);
 void frec_sites_counts(unsigned int *registered, unsigned int *refused,
 		       unsigned int *capacity)
 {
-	*registered = min_t(unsigned int, atomic_read(&frec_sites_taken), sites_max);
+	*registered = frec_sites_last_id() - READ_ONCE(frec_sites_nr_free);
 	*refused = atomic_read(&frec_sites_refused);
 	*capacity = sites_max;
 }
@@ -230,7 +298,7 @@ void frec_sites_counts(unsigned int *registered, unsigned int *refused,
  */
 struct frec_site *frec_site_locked(unsigned int id)
 {
-	if (!id || id > min_t(unsigned int, sites_max, atomic_read(&frec_sites_taken)))
+	if (!id || id > frec_sites_last_id())
 		return NULL;
 	return rcu_dereference_protected(frec_sites_table[id],
 					 lockdep_is_held(&frec_sites_lock));
@@ -313,12 +381,9 @@ unsigned int frec_sites_seq_id(void *v)
 
 static void *frec_sites_seq_at(loff_t pos)
 {
-	unsigned int registered, refused, capacity;
-
 	if (!pos)
 		return SEQ_START_TOKEN;
-	frec_sites_counts(&registered, &refused, &capacity);
-	return pos <= registered ? (void *)(unsigned long)(pos + 1) : NULL;
+	return pos <= frec_sites_last_id() ? (void *)(unsigned long)(pos + 1) : NULL;
 }
 
 void *frec_sites_seq_start(struct seq_file *m, loff_t *pos)
@@ -457,11 +522,9 @@ static struct frec_site *frec_site_keep(const struct frec_site *site)
  */
 static struct frec_site *frec_site_next_in(struct module *mod, unsigned int *id)
 {
-	unsigned int registered, refused, capacity;
 	struct frec_site *site;
 
-	frec_sites_counts(&registered, &refused, &capacity);
-	while (++*id <= registered) {
+	while (++*id <= frec_sites_last_id()) {
 		site = frec_site_locked(*id);
 		/* Only the address: an entry elsewhere may not be ours to read. */
 		if (site && within_module((unsigned long)site, mod))
@@ -471,14 +534,20 @@ static struct frec_site *frec_site_next_in(struct module *mod, unsigned int *id)
 }
 
 /**
- * frec_sites_going() - keep the texts of @mod's sites
+ * frec_sites_going() - let go of @mod's sites
  * @mod: a module going, its memory still there.
+ * @give_back: no record names one of @mod's sites by id any more
+ *	(frec_formats_module_going() repointed them): their ids may be
+ *	given to sites loaded later.
  *
- * Replaces every table entry in @mod's memory by a copy frec owns.
+ * Every table entry in @mod's memory is replaced by a copy frec owns, so
+ * that frec/sites lists the site until its id is given again (a raw dump
+ * read before the module went still decodes with a sites file read
+ * after), and for good if not @give_back.
  *
  * Context: Process context, the module notifier (frec_modules.c).
  */
-void frec_sites_going(struct module *mod)
+void frec_sites_going(struct module *mod, bool give_back)
 {
 	struct frec_site *site, *kept;
 	bool replaced = false;
@@ -490,6 +559,10 @@ void frec_sites_going(struct module *mod)
 		if (!kept)
 			pr_err("%s: out of memory: site %u's text is lost\n", mod->name, id);
 		rcu_assign_pointer(frec_sites_table[id], kept);
+		if (give_back) {
+			__set_bit(id, frec_sites_free);
+			WRITE_ONCE(frec_sites_nr_free, frec_sites_nr_free + 1);
+		}
 		replaced = true;
 	}
 	mutex_unlock(&frec_sites_lock);
@@ -562,7 +635,7 @@ void frec_sites_init_going(struct module *mod)
 
 static void frec_site_found(struct module *mod, void *site)
 {
-	frec_site_register(site);
+	frec_site_register(site, true);
 }
 
 /**
@@ -573,7 +646,9 @@ static void frec_site_found(struct module *mod, void *site)
  */
 void frec_sites_coming(struct module *mod)
 {
+	mutex_lock(&frec_sites_lock);
 	frec_module_objects(mod, FREC_SITE_SYMBOL, sizeof(struct frec_site), frec_site_found);
+	mutex_unlock(&frec_sites_lock);
 }
 
 /**
@@ -595,8 +670,12 @@ int frec_sites_init(void)
 		return -EINVAL;
 	}
 	frec_sites_table = vzalloc(array_size(sites_max + 1, sizeof(*frec_sites_table)));
-	if (!frec_sites_table)
+	frec_sites_free = bitmap_zalloc(sites_max + 1, GFP_KERNEL);
+	if (!frec_sites_table || !frec_sites_free) {
+		vfree(frec_sites_table);
+		bitmap_free(frec_sites_free);
 		return -ENOMEM;
+	}
 	return 0;
 }
 
@@ -608,16 +687,16 @@ int frec_sites_init(void)
  */
 void frec_sites_exit(void)
 {
-	unsigned int registered, refused, capacity, id;
 	struct frec_site *site;
+	unsigned int id;
 
 	mutex_lock(&frec_sites_lock);
-	frec_sites_counts(&registered, &refused, &capacity);
-	for (id = 1; id <= registered; id++) {
+	for (id = 1; id <= frec_sites_last_id(); id++) {
 		site = frec_site_locked(id);
 		if (site && (site->flags & FREC_SITE_KEPT))
 			kfree(container_of(site, struct frec_site_kept, site));
 	}
 	mutex_unlock(&frec_sites_lock);
 	vfree(frec_sites_table);
+	bitmap_free(frec_sites_free);
 }

@@ -81,6 +81,8 @@ const struct frec_site_texts *frec_site_texts(const struct frec_site *site);
 
 void frec_sites_counts(unsigned int *registered, unsigned int *refused,
 		       unsigned int *capacity);
+unsigned int frec_sites_last_id(void);
+const char *frec_site_format_in(u64 id, struct module *mod);
 struct frec_site *frec_site_locked(unsigned int id);
 const char *frec_site_caller_symbol(const struct frec_site *site, char *buf);
 

@@ -256,7 +256,7 @@
  *	address, both naming the same text (the copy is complete before the
  *	cmpxchg publishes it), and frec_formats_gen tells it which is safe
  *	to follow once the module's memory is gone (frec_formats.c pairs
- *	frec_formats_notify:A with frec_formats_gen_read:A).  A cmpxchg that
+ *	frec_formats_module_going:A with frec_formats_gen_read:A).  A cmpxchg that
  *	meets a newer record in the slot fails and changes nothing.
  *
  * The head cmpxchg, nest, pending_pos and the last timestamp
