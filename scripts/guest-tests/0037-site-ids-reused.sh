@@ -37,18 +37,6 @@ user=$(grep -c ' test_user: frec_test_user_[a-z_]*+0x[0-9a-f]*/0x[0-9a-f]* \[fre
 echo "# 70 moves and $user test_user records keep their text"
 
 # The decoder names them alike from raw, formats and sites.
-dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
-ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-if [ -x "$dec" ]; then
-	cat $D/raw > /tmp/raw
-	cat $D/formats > /tmp/formats
-	cat $D/sites > /tmp/sites
-	cat /proc/kallsyms > /tmp/kallsyms
-	cat $D/dump > /tmp/d2
-	$ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" /tmp/raw --formats /tmp/formats \
-		--sites /tmp/sites --kallsyms /tmp/kallsyms > /tmp/decoded || fail "frec-decode failed"
-	diff /tmp/d2 /tmp/decoded > /tmp/ddiff || { head -n 10 /tmp/ddiff; fail "decoded text differs from dump"; }
-	echo "# frec-decode prints the same"
-fi
+frec_decode_like_dump && echo "# frec-decode prints the same"
 rmmod frec_test_lib || fail "rmmod frec_test_lib"
 frec_unload

@@ -204,3 +204,23 @@ frec_wait_gone() {
 		sleep 0.1
 	done
 }
+
+# frec_decode_like_dump: frec-decode (the host's, over 9p) of raw,
+# formats, sites and kallsyms read now prints what dump prints; fails
+# naming the first lines that differ.  Returns 1, doing nothing, when the
+# host's decoder is not there (no 9p).
+frec_decode_like_dump() {
+	local dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+	local lib=/host/usr/lib/x86_64-linux-gnu
+	[ -x "$dec" ] || return 1
+	cat $FREC_DEBUGFS/raw > /tmp/dec.raw
+	cat $FREC_DEBUGFS/formats > /tmp/dec.formats
+	cat $FREC_DEBUGFS/sites > /tmp/dec.sites
+	cat /proc/kallsyms > /tmp/dec.kallsyms
+	cat $FREC_DEBUGFS/dump > /tmp/dec.dump
+	$lib/ld-linux-x86-64.so.2 --library-path $lib "$dec" /tmp/dec.raw \
+		--formats /tmp/dec.formats --sites /tmp/dec.sites \
+		--kallsyms /tmp/dec.kallsyms > /tmp/dec.out || fail "frec-decode failed"
+	diff /tmp/dec.dump /tmp/dec.out > /tmp/dec.diff ||
+		{ head -n 10 /tmp/dec.diff; fail "decoded text differs from dump"; }
+}
