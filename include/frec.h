@@ -178,13 +178,21 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
 
 /*
  * The body of every record call, for the site __frec_site: with frec
- * enabled and the site on, preemption off from the moment @ring_expr is
- * evaluated (the ring pointer loaded) to the end of the write, so that
- * frec_ring_destroy() on another CPU, which waits for an RCU-sched grace
- * period, waits for this call too.  @call (and with it the arguments) is
- * evaluated only if the ring's gate passes the site's level; it names the
- * ring __frec_r.  A site switched off costs the static branch and one
- * load.  Yields the call's return value, or -ENOENT if filtered.
+ * enabled and the site on, evaluate @ring_expr (load the ring pointer) and
+ * read the ring's gate with preemption on; only if the gate passes the
+ * site's level, turn preemption off and evaluate @call (and with it the
+ * arguments), which names the ring __frec_r.  A site switched off costs
+ * the static branch and one load; a disabled ring two loads more (the ring
+ * pointer and its gate).  The barrier keeps the compiler from testing a
+ * ring it already holds in a register before the site's level, which
+ * would make a switched-off site pay for the ring test too.
+ *
+ * From @ring_expr to the end of @call the caller must not sleep:
+ * frec_ring_destroy() frees the ring's struct only after an RCU Tasks
+ * grace period (which waits for a task preempted anywhere in here), and
+ * the record path checks, with preemption off, that the ring was not
+ * destroyed meanwhile ("Ring lifetime" in kmod/frec_rings.c).  Yields the
+ * call's return value, or -ENOENT if filtered.
  */
 #define __frec_gated_call(ring_expr, call)				\
 	({								\
@@ -194,13 +202,15 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
 			const struct frec_ring_gate *__frec_gate;	\
 			struct frec_ring *__frec_r;			\
 			if (likely(__frec_lvl != FREC_SITE_OFF)) {	\
-				preempt_disable_notrace();		\
+				barrier();				\
 				__frec_r = (ring_expr);			\
 				__frec_gate = (const void *)__frec_r;	\
 				if (likely(__frec_gate) &&		\
-				    READ_ONCE(__frec_gate->pass) >= __frec_lvl) \
+				    READ_ONCE(__frec_gate->pass) >= __frec_lvl) { \
+					preempt_disable_notrace();	\
 					__frec_ret = (call);		\
-				preempt_enable_notrace();		\
+					preempt_enable_notrace();	\
+				}					\
 			}						\
 		}							\
 		__frec_ret;						\
@@ -309,13 +319,14 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  * too, so it must point to a string that outlives the record (a literal);
  * copy other strings with frec_printk().  The format is checked against
  * the arguments at compile time: a mismatch, more than four arguments or
- * an argument wider than unsigned long is a build error.  When frec or
- * the ring is disabled, or @level is filtered out, this costs a static
- * branch and a load and is not counted, and the arguments are not
- * evaluated.  They are evaluated with preemption disabled: they must not
- * sleep.  @ring too is evaluated with preemption disabled, so a write
- * that loads it here (FREC_RING(), or READ_ONCE() of a driver's pointer)
- * is one frec_ring_destroy() waits for.
+ * an argument wider than unsigned long is a build error.  When frec is
+ * disabled or the call site switched off, this costs a static branch and
+ * a load; when the ring is disabled or @level is filtered out, two loads
+ * more (the ring pointer and the ring's gate).  Either way it is not
+ * counted and the arguments are not evaluated.  They are evaluated with
+ * preemption disabled: they must not sleep.  @ring must not sleep either:
+ * a write that loads it here (FREC_RING(), or READ_ONCE() of a driver's
+ * pointer) is one frec_ring_destroy() waits for, or drops.
  *
  * Context: Any context, NMI included.  Never sleeps, locks or allocates.
  * Return: 0 if stored, -ENOENT if filtered out, another negative errno if

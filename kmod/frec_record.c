@@ -4,20 +4,22 @@
  * call once a ring's gate let them through, the gate itself, and the
  * tracepoints every stored record fires.
  *
- * A call site (include/frec.h) tests the static key frec_enabled_key and
- * then one word, the ring's gate (struct frec_ring_gate, first in every
- * ring), with preemption off from the moment it loads the ring pointer;
- * only then does it call __frec_record() or __frec_printk(), which take
- * this CPU's part of the ring's store (an RCU-sched reader: resize and
- * destroy wait for it, see frec_rings.c) and write through the ring core
+ * A call site (include/frec.h) tests the static key frec_enabled_key, its
+ * site's level word and then one word of the ring, its gate (struct
+ * frec_ring_gate, first in every ring), with preemption on; only if the
+ * gate passes does it turn preemption off and call __frec_record() or
+ * __frec_printk().  They first check that the ring was not destroyed
+ * since the call site loaded it ("Ring lifetime" in frec_rings.c), then
+ * take this CPU's part of the ring's store (an RCU-sched reader: resize
+ * and destroy wait for it) and write through the ring core
  * (lib/frec_rb.c).  A stored record then fires its tracepoint, still
  * inside the record, so that a probe recording again nests under the
  * same bound as any nested writer.
  *
  * The gate is recomputed, under the ring's gate_lock, whenever the ring is
- * enabled, disabled or given another level; call sites read it racily
- * (READ_ONCE), and a writer that passed an old gate is counted as dropped
- * (dropped_disabled) if the ring was disabled meanwhile.
+ * enabled, disabled, given another level or retired; call sites read it
+ * racily (READ_ONCE), and a writer that passed an old gate is counted as
+ * dropped (dropped_disabled) if the ring was disabled meanwhile.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -64,7 +66,38 @@ EXPORT_SYMBOL_GPL(frec_enabled_key);
 void frec_ring_update_gate(struct frec_ring *ring)
 {
 	lockdep_assert_held(&ring->gate_lock);
-	WRITE_ONCE(ring->gate.pass, ring->enabled ? ring->level : 0);
+	WRITE_ONCE(ring->gate.pass, ring->enabled && !ring->retired ? ring->level : 0);
+}
+
+/**
+ * frec_ring_retire() - close a ring being destroyed to every record, for good
+ * @ring: the ring, unlisted, its debugfs files gone.
+ *
+ * A record path that gets past the gate after this returns -ENOENT and
+ * touches nothing else of the ring; the caller then waits for an RCU-sched
+ * grace period before it frees the ring's store ("Ring lifetime" in
+ * frec_rings.c).
+ *
+ * Context: Process context.
+ */
+void frec_ring_retire(struct frec_ring *ring)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&ring->gate_lock, flags);
+	WRITE_ONCE(ring->retired, true); /* LMM(frec_ring_retire:A) */
+	frec_ring_update_gate(ring);
+	raw_spin_unlock_irqrestore(&ring->gate_lock, flags);
+}
+
+/*
+ * Was @ring destroyed after its call site read the gate?  Preemption off:
+ * if not, frec_ring_destroy() waits for this record before it frees the
+ * store ("Ring lifetime" in frec_rings.c).
+ */
+static __always_inline bool frec_ring_retired(const struct frec_ring *ring)
+{
+	return unlikely(READ_ONCE(ring->retired)); /* LMM(frec_ring_retired:B) */
 }
 
 /* Is @ring storing?  If not, count the record @rc drops.  Preemption off. */
@@ -130,10 +163,12 @@ void frec_record_abandon_this_cpu(void)
  * the record: a probe that records again nests, up to FREC_RB_MAX_NEST
  * records deep on one CPU; deeper ones are dropped (dropped_nest).
  *
- * Context: Any context, NMI included, with preemption disabled from
- * before @ring was loaded (frec_record() does it; see frec_ring_destroy()).
- * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
- * -EINVAL if @ring is not an event ring.
+ * Context: Any context, NMI included, with preemption disabled, @ring
+ * loaded without sleeping since (frec_record() does both; see
+ * frec_ring_destroy()).
+ * Return: 0 if stored; -ENOENT if @ring was destroyed meanwhile; -ENOSPC
+ * if dropped (counted in the ring's stats), -EINVAL if @ring is not an
+ * event ring.
  */
 int __frec_record(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long caller, unsigned long a0, unsigned long a1,
@@ -146,6 +181,8 @@ int __frec_record(struct frec_ring *ring, struct frec_site *site,
 	u64 seq;
 
 	lockdep_assert_preemption_disabled();
+	if (frec_ring_retired(ring))
+		return -ENOENT;
 	/* An RCU-sched reader of ring->store: preemption is off. */
 	store = rcu_dereference_sched(ring->store);
 	rc = this_cpu_ptr(store->cpus);
@@ -173,10 +210,11 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * A stored record also fires the frec:frec_printk tracepoint, inside the
  * record, as for __frec_record().
  *
- * Context: Any context, NMI included, with preemption disabled from
- * before @ring was loaded (frec_printk() does it).
- * Return: 0 if stored; -ENOSPC if dropped (counted in the ring's stats),
- * -EINVAL if @ring is an event ring.
+ * Context: Any context, NMI included, with preemption disabled, @ring
+ * loaded without sleeping since (frec_printk() does both).
+ * Return: 0 if stored; -ENOENT if @ring was destroyed meanwhile; -ENOSPC
+ * if dropped (counted in the ring's stats), -EINVAL if @ring is an event
+ * ring.
  */
 int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long caller, const char *fmt, ...)
@@ -192,6 +230,8 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 	u64 seq;
 
 	lockdep_assert_preemption_disabled();
+	if (frec_ring_retired(ring))
+		return -ENOENT;
 	if (unlikely(ring->kind != FREC_RING_RECORDS))
 		return -EINVAL;
 	size = min_t(unsigned int, FREC_PRINTK_MAX, ring->max_record_len);
@@ -233,8 +273,9 @@ EXPORT_SYMBOL_GPL(__frec_printk);
  * @ring: the ring.
  * @enabled: store records (true) or drop and count them (false).
  *
- * A disabled ring costs a call site a static branch and one load (see
- * frec_ring_passes()); what it holds stays readable.
+ * A disabled ring costs a call site a static branch and three loads (its
+ * site's level, the ring pointer and the gate, frec_ring_passes()); what
+ * it holds stays readable.
  *
  * Context: Any context but NMI.
  */

@@ -8,6 +8,7 @@
 struct frec_ring;
 
 void frec_ring_update_gate(struct frec_ring *ring);
+void frec_ring_retire(struct frec_ring *ring);
 void frec_record_abandon_this_cpu(void);
 
 #endif /* _FREC_RECORD_H */

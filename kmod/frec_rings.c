@@ -27,6 +27,72 @@
  * and readable, and the next module to define a ring of the same name and
  * shape adopts it and records on after the old records.
  */
+
+/**
+ * DOC: Ring lifetime
+ *
+ * A call site (__frec_gated_call() in include/frec.h) loads the ring
+ * pointer and reads the ring's gate with preemption on, so that a
+ * disabled ring costs it no more than those two loads; only a record that
+ * passes turns preemption off.  frec_ring_destroy() may run on another
+ * CPU at any point of that, and the call site's task may be preempted at
+ * any point of it.  Two waits make that safe, one for each part of the
+ * ring a late call site can touch::
+ *
+ *   call site (task, IRQ or NMI)           frec_ring_destroy()
+ *   ----------------------------           -------------------
+ *   r = ring_expr                          gate = 0 (disabled)
+ *   g = READ_ONCE(r->gate.pass)            remove the debugfs files
+ *   g < level: return -ENOENT              retired = 1, gate = 0       (A)
+ *   preempt_disable()                      unlist
+ *   __frec_record(r):                      synchronize_rcu()
+ *     retired? return -ENOENT      (B)     free the store, the totals
+ *     r->store, write, commit              call_rcu_tasks(free struct) (C)
+ *   preempt_enable()
+ *
+ * The store: from (B) to the end of the write, preemption is off, an
+ * RCU-sched read-side section.  If (B) reads retired == 0, the section
+ * began before synchronize_rcu() could return, so the store it writes
+ * into is freed only after it is done.  If (B) reads 1, the call touches
+ * nothing of the ring but that flag.  A call site that passed the gate
+ * before (A) but reached (B) after the grace period, preempted in
+ * between, stops at (B).
+ *
+ * The struct (the gate at the first read, the flag at (B)): it is freed
+ * only after an RCU Tasks grace period that begins after (C), which ends
+ * only once every task that was running at (C) has switched context
+ * voluntarily (or is in user mode or idle).  A call site never sleeps
+ * between loading the ring pointer and returning, so a task anywhere in
+ * there when destroy began holds up the grace period, preempted or not.
+ * A call site in an IRQ or NMI handler, or in an idle task, runs with
+ * preemption off from the pointer load on: the synchronize_rcu() before
+ * (C) waited for it.  So no call site ever reads the struct after it is
+ * freed, and its memory cannot be some other ring's by then: a record of
+ * the destroyed ring's caller never lands in a ring created after it.
+ * destroy does not wait for RCU Tasks itself: a task recording in a loop
+ * without sleeping would hold it up for as long as it loops (the struct
+ * waits instead, a few hundred bytes).  frec_rings_exit() waits for the
+ * structs still pending (rcu_barrier_tasks()) before frec's code goes.
+ *
+ * A call site that loads the pointer after destroy began (the owner must
+ * unpublish it first) is the caller's bug, as before.  Resizing, clearing
+ * and changing the order replace the store, not the struct; the default
+ * ring and a static ring's struct (an orphan while its module is away)
+ * are never freed while frec is loaded; an orphan replaced by a ring of
+ * another shape is retired as destroy retires a ring.
+ *
+ * Ordered accesses, labelled LMM(function:letter):
+ *
+ * frec_ring_retire:A / frec_ring_retired:B
+ *	(retired is stored before destroy's synchronize_rcu(), read inside
+ *	the writer's preemption-off section) A writer that reads 0 at (B) is
+ *	waited for by that grace period, before the store is freed.
+ *
+ * frec_ring_release:C / (a call site from its pointer load to its return)
+ *	(call_rcu_tasks() after the store is freed) The struct is freed only
+ *	when no task can be between a load of the ring pointer and the end
+ *	of its record call.
+ */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/ctype.h>
@@ -38,6 +104,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
+#include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 
@@ -46,7 +113,20 @@
 #include "frec_debugfs.h"
 #include "frec_fault.h"
 #include "frec_rb.h"
+#include "frec_record.h"
 #include "frec_rings.h"
+
+/*
+ * A call site may be preempted between loading a ring and its record, and
+ * only RCU Tasks waits for that ("Ring lifetime" above); without it
+ * call_rcu_tasks() is call_rcu(), which does not.
+ */
+#if defined(CONFIG_PREEMPTION) && !defined(CONFIG_TASKS_RCU)
+#error "frec needs CONFIG_TASKS_RCU on a preemptible kernel (kprobes, ftrace or BPF select it)"
+#elif !defined(CONFIG_TASKS_RCU)
+/* call_rcu_tasks() is call_rcu() there. */
+#define rcu_barrier_tasks() rcu_barrier()
+#endif
 
 LIST_HEAD(frec_rings_list);
 DECLARE_RWSEM(frec_rings_rwsem);
@@ -178,11 +258,29 @@ nomem:
 	return ERR_PTR(-ENOMEM);
 }
 
+/* Free a ring no call site can reach: never published, or frec unloads. */
 static void frec_ring_free(struct frec_ring *ring)
 {
 	frec_ring_store_free(rcu_dereference_protected(ring->store, true));
 	free_percpu(ring->base);
 	kfree(ring);
+}
+
+static void frec_ring_free_struct(struct rcu_head *head)
+{
+	kfree(container_of(head, struct frec_ring, rcu));
+}
+
+/*
+ * Free a ring that was published, retired by frec_ring_retire() and waited
+ * for with synchronize_rcu(): the store now, the struct once no call site
+ * can be reading it ("Ring lifetime" above).
+ */
+static void frec_ring_release(struct frec_ring *ring)
+{
+	frec_ring_store_free(rcu_dereference_protected(ring->store, true));
+	free_percpu(ring->base);
+	call_rcu_tasks(&ring->rcu, frec_ring_free_struct); /* LMM(frec_ring_release:C) */
 }
 
 /* A ring, not yet listed; every error is logged with its value. */
@@ -312,10 +410,13 @@ EXPORT_SYMBOL_GPL(frec_ring_create);
  *	ring (which lives as long as its module) is a no-op.
  *
  * Records already in progress into @ring on other CPUs when this is
- * called are waited for: frec_record() and frec_printk() load the ring
- * pointer and write with preemption disabled, and the ring is freed only
- * after an RCU-sched grace period (which covers NMI handlers too).  So a
- * driver may unpublish its ring pointer and destroy the ring at once:
+ * called are waited for or dropped: frec_record() and frec_printk() load
+ * the ring pointer and read its gate without sleeping, then write with
+ * preemption disabled once they checked that the ring was not destroyed;
+ * the store is freed after an RCU-sched grace period (which covers NMI
+ * handlers too), and the ring itself after an RCU Tasks grace period, which
+ * this does not wait for ("Ring lifetime" in frec_rings.c).  So a driver
+ * may unpublish its ring pointer and destroy the ring at once:
  *
  *	WRITE_ONCE(dev->ring, NULL);	writers: frec_record(READ_ONCE(dev->ring), ...)
  *	frec_ring_destroy(ring);
@@ -338,8 +439,10 @@ void frec_ring_destroy(struct frec_ring *ring)
 	frec_ring_unlist(ring);
 	up_write(&frec_rings_rwsem);
 	mutex_unlock(&frec_rings_admin_lock);
+	/* After the files are gone: nothing enables the gate again. */
+	frec_ring_retire(ring);
 	synchronize_rcu();
-	frec_ring_free(ring);
+	frec_ring_release(ring);
 }
 EXPORT_SYMBOL_GPL(frec_ring_destroy);
 
@@ -416,8 +519,9 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 	mutex_unlock(&frec_rings_admin_lock);
 	pr_info("ring %s: replacing the unloaded module's ring of another shape\n", def->name);
 	frec_debugfs_remove_ring(stale);
+	frec_ring_retire(stale);
 	synchronize_rcu();
-	frec_ring_free(stale);
+	frec_ring_release(stale);
 	frec_debugfs_add_ring(ring);
 	return ring;
 }
@@ -681,4 +785,6 @@ void frec_rings_exit(void)
 		frec_ring_free(ring);
 	}
 	frec_default = NULL;
+	/* Destroyed rings still waiting for RCU Tasks: frec's code frees them. */
+	rcu_barrier_tasks();
 }

@@ -61,8 +61,11 @@ struct frec_ring_totals {
  * @global_order: the order of its store (whose layout says it too): seqs
  *	from the counter all CPUs share.  Changed with the store, both under
  *	the admin lock of frec_rings.c.
- * @gate_lock: serializes changes of @enabled and @level into @gate.
+ * @gate_lock: serializes changes of @enabled, @level and @retired into
+ *	@gate.
  * @enabled: records are stored only while set.
+ * @retired: set, for good, when the ring is destroyed: the record path
+ *	stops at it (see "Ring lifetime" in frec_rings.c).
  * @level: records above this level are not stored.
  * @static_def: the FREC_DEFINE_RING() definition this ring belongs to,
  *	NULL for a ring from frec_ring_create().
@@ -73,6 +76,7 @@ struct frec_ring_totals {
  * @store_gen: bumped when @store is replaced, under frec_rings_rwsem.
  * @base: per-CPU counts of the stores replaced so far.
  * @debugfs: the ring's directory under frec/rings/.
+ * @rcu: frees the struct once no call site can be reading it.
  */
 struct frec_ring {
 	struct frec_ring_gate gate;
@@ -84,6 +88,7 @@ struct frec_ring {
 	bool global_order;
 	raw_spinlock_t gate_lock;
 	bool enabled;
+	bool retired;
 	unsigned int level;
 	const struct frec_ring_def *static_def;
 	bool orphan;
@@ -91,6 +96,7 @@ struct frec_ring {
 	u64 store_gen;
 	struct frec_ring_totals __percpu *base;
 	struct dentry *debugfs;
+	struct rcu_head rcu;
 };
 
 extern struct rw_semaphore frec_rings_rwsem;

@@ -3,13 +3,18 @@
  * frec_api_test.c - KUnit tests of the client API (include/frec.h):
  * creating and destroying named rings, bad names and sizes, frec_record()
  * with 0 to 4 arguments, frec_printk(), disabling a ring, and ring creation
- * racing with recording on other CPUs.  Needs frec.ko loaded.
+ * and destruction racing with recording on other CPUs.  Needs frec.ko
+ * loaded.
  */
 #include <kunit/test.h>
+#include <linux/atomic.h>
+#include <linux/completion.h>
 #include <linux/delay.h>
+#include <linux/jiffies.h>
 #include <linux/kthread.h>
 #include <linux/kallsyms.h>
 #include <linux/kernel.h>
+#include <linux/sched.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
 
@@ -104,7 +109,6 @@ static void api_default_ring_exists(struct kunit *test)
 
 static void api_record_stores_format_args_and_caller(struct kunit *test)
 {
-	static const char fmt0[] = "no args";
 	struct frec_ring *ring = frec_ring_create("api_record", FREC_RING_EVENTS, 4096, 0);
 	struct frec_rb_entry e;
 	char sym[KSYM_SYMBOL_LEN], want[KSYM_SYMBOL_LEN], got[16];
@@ -112,12 +116,12 @@ static void api_record_stores_format_args_and_caller(struct kunit *test)
 
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
 	cpu = get_cpu();
-	KUNIT_EXPECT_EQ(test, frec_record(ring, fmt0), 0);
+	KUNIT_EXPECT_EQ(test, frec_record(ring, "no args"), 0);
 	KUNIT_EXPECT_TRUE(test, api_newest(ring, cpu, &e));
 	/* The site's id, which names the format. */
 	KUNIT_EXPECT_TRUE(test, e.site && e.site < FREC_SITE_ID_LIMIT);
 	KUNIT_EXPECT_EQ(test, frec_site_format(got, sizeof(got), e.site), 7);
-	KUNIT_EXPECT_STREQ(test, got, fmt0);
+	KUNIT_EXPECT_STREQ(test, got, "no args");
 	KUNIT_EXPECT_EQ(test, e.args[0], 0UL);
 
 	KUNIT_EXPECT_EQ(test, frec_record(ring, "%d %u %lx %p", -1, 2U, 0xabcUL, ring), 0);
@@ -323,7 +327,8 @@ static void api_create_destroy_while_recording(struct kunit *test)
 /*
  * Destroying a ring while every CPU records into it: writers load the
  * published pointer inside frec_record(), as the kernel-doc of
- * frec_ring_destroy() says, and destroy waits for them (KASAN watches).
+ * frec_ring_destroy() says, and destroy waits for them or they drop
+ * their record (KASAN watches).
  */
 static struct frec_ring *api_doomed_ring;
 
@@ -379,6 +384,91 @@ static void api_destroy_waits_for_writers_in_flight(struct kunit *test)
 	for_each_online_cpu(cpu)
 		if (!IS_ERR_OR_NULL(w[cpu]))
 			kthread_stop(w[cpu]);
+}
+
+/*
+ * A call site preempted between loading its ring pointer and reading the
+ * ring's gate, while the ring is destroyed and new rings are created, one
+ * of which may be given the destroyed ring's memory: the record of the
+ * destroyed ring's call site lands in none of them.  The writer spins
+ * rather than sleeps where it stops, as a preempted task would, for at
+ * most two seconds (where the ring expression runs with preemption off,
+ * destroy waits for it that long).
+ */
+#define API_STALE_NEW_RINGS	8
+
+static struct frec_ring *api_stale_ring;
+static atomic_t api_stale_step;		/* 1: pointer loaded; 2: go on */
+static DECLARE_COMPLETION(api_stale_done);
+static int api_stale_ret;
+
+static struct frec_ring *api_stale_load(void)
+{
+	struct frec_ring *ring = READ_ONCE(api_stale_ring);
+	unsigned long end = jiffies + 2 * HZ;
+
+	atomic_set(&api_stale_step, 1);
+	while (atomic_read(&api_stale_step) != 2 && time_before(jiffies, end))
+		cpu_relax();
+	return ring;
+}
+
+static int api_stale_writer(void *data)
+{
+	api_stale_ret = frec_record(api_stale_load(), "stale %d", 1);
+	complete(&api_stale_done);
+	while (!kthread_should_stop())
+		schedule_timeout_interruptible(1);
+	return 0;
+}
+
+/* Records @ring's CPUs were offered, stored or not. */
+static u64 api_written(struct frec_ring *ring)
+{
+	u64 n = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		n += local_read(&per_cpu_ptr(frec_test_store(ring)->cpus, cpu)->written);
+	return n;
+}
+
+static void api_stale_pointer_never_reaches_a_new_ring(struct kunit *test)
+{
+	struct frec_ring *old, *rings[API_STALE_NEW_RINGS];
+	struct task_struct *w;
+	char name[FREC_RING_NAME_MAX + 1];
+	bool reused = false;
+	int i;
+
+	old = frec_ring_create("api_stale", FREC_RING_EVENTS, 4096, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(old));
+	WRITE_ONCE(api_stale_ring, old);
+	atomic_set(&api_stale_step, 0);
+	reinit_completion(&api_stale_done);
+	w = kthread_run(api_stale_writer, NULL, "frec_api_stale");
+	KUNIT_ASSERT_FALSE(test, IS_ERR(w));
+	while (atomic_read(&api_stale_step) != 1)
+		usleep_range(100, 200);
+	WRITE_ONCE(api_stale_ring, NULL);
+	frec_ring_destroy(old);
+	for (i = 0; i < API_STALE_NEW_RINGS; i++) {
+		snprintf(name, sizeof(name), "api_stale_new%d", i);
+		rings[i] = frec_ring_create(name, FREC_RING_EVENTS, 4096, 0);
+		KUNIT_ASSERT_FALSE(test, IS_ERR(rings[i]));
+		reused |= rings[i] == old;
+	}
+	atomic_set(&api_stale_step, 2);
+	wait_for_completion(&api_stale_done);
+	kthread_stop(w);
+	kunit_info(test, "a new ring took the old one's memory: %s; the stale record returned %d\n",
+		   reused ? "yes" : "no", api_stale_ret);
+	/* Stored in the old ring before destroy freed it, or dropped. */
+	KUNIT_EXPECT_TRUE(test, api_stale_ret == 0 || api_stale_ret == -ENOENT);
+	for (i = 0; i < API_STALE_NEW_RINGS; i++) {
+		KUNIT_EXPECT_EQ_MSG(test, api_written(rings[i]), 0ULL, "ring %d", i);
+		frec_ring_destroy(rings[i]);
+	}
 }
 
 /*
@@ -438,6 +528,7 @@ static struct kunit_case frec_api_cases[] = {
 	KUNIT_CASE(api_global_switch_filters_everything),
 	KUNIT_CASE(api_create_destroy_while_recording),
 	KUNIT_CASE(api_destroy_waits_for_writers_in_flight),
+	KUNIT_CASE(api_stale_pointer_never_reaches_a_new_ring),
 	KUNIT_CASE(api_probe_recursion_is_bounded),
 	{}
 };
