@@ -86,14 +86,16 @@ MODULE_PARM_DESC(record_pointers, "write anything: record a heap address as %p, 
 
 /*
  * A site written by hand whose texts are init data: frec copies them when
- * the init sections go (the record macros take only literals).
+ * the init sections go (the record macros take only literals).  The site
+ * itself outlives init (frec keeps a pointer to it): __refdata tells
+ * modpost that its references to init data are meant.
  */
 static const char frec_test_user_init_fmt[] __initconst = "init: site texts in init data %d";
 static const char frec_test_user_init_func[] __initconst = "frec_test_user_init_site";
 
 static void __init frec_test_user_init_site(void)
 {
-	static struct frec_site init_site = {
+	static struct frec_site init_site __refdata = {
 		.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
 		.set_level = FREC_LEVEL_INFO, .fmt = frec_test_user_init_fmt,
 		.file = __FILE__, .func = frec_test_user_init_func,
