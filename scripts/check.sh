@@ -13,9 +13,11 @@
 #      and under ASan/UBSan
 #   4. guest-stock-NAME: the guest tests on each of Debian's stock kernels
 #      (FREC_STOCK_KERNELS: 6.1 = linux-image-amd64, 6.12 and 6.12-rt,
-#      scripts/lib.sh), QEMU TCG
-#   5. guest-debug: the guest tests and the KUnit suites on the debug kernel
-#      (lockdep, atomic-sleep checks, KASAN), built once and cached
+#      scripts/lib.sh), QEMU TCG; each test on the kernels its
+#      "# kernels:" header names, else on all (lib.sh, guest_tests_for)
+#   5. guest-debug: the KUnit suites and the guest tests that name the
+#      debug kernel (lockdep, atomic-sleep checks, KASAN), built once and
+#      cached
 #   6. guest-retry: the bench's own check that a boot dying before its
 #      first test is booted again, and that one dying of a stale int3 (an
 #      emulator fault) runs its unfinished tests again, each said so
@@ -119,7 +121,7 @@ decode_check() {
 
 # guest stock NAME | guest debug
 guest() {
-	local kind=$1 out=$logs/guest-$1 label=$1 ko=()
+	local kind=$1 out=$logs/guest-$1 label=$1 ko=() tests=()
 	if [ "$kind" = stock ]; then
 		label=stock-$2
 		out=$logs/guest-$label
@@ -129,6 +131,7 @@ guest() {
 		fi
 		ko=(-M "$FREC_BUILD/stock-$2/ko")
 		export FREC_KVER=$2
+		mapfile -t tests < <(guest_tests_for "$2")
 	fi
 	if [ "$kind" = debug ]; then
 		if ! "$FREC_ROOT/scripts/debug-kernel.sh" > "$logs/debug-kernel.log" 2>&1; then
@@ -140,8 +143,9 @@ guest() {
 			echo "FAIL $label:modules: (see $logs/debug-modules.log)"
 			return 1
 		fi
+		mapfile -t tests < <(guest_tests_for debug)
 	fi
-	"$FREC_ROOT/scripts/guest-run.sh" -k "$kind" "${ko[@]}" -o "$out" |
+	"$FREC_ROOT/scripts/guest-run.sh" -k "$kind" "${ko[@]}" -o "$out" "${tests[@]}" |
 		sed "s/^\(PASS\|FAIL\|SKIP\|NOTE\) /\1 $label:/"
 	local rc=${PIPESTATUS[0]}
 	if [ "$kind" = debug ]; then

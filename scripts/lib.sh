@@ -30,6 +30,22 @@ stock_kver_of() {
 	esac
 }
 
+# guest_tests_for KERNEL: the guest tests that run on KERNEL (6.1,
+# 6.12, 6.12-rt or debug), one path a line.  A test runs on every kernel
+# unless its header names some ("# kernels: 6.1 debug"): a test of
+# logic that no kernel difference can reach runs on one stock kernel,
+# and the debug kernel gets the tests its KASAN and lockdep have
+# something to find in (doc/testing.md, "Which kernels a test runs on").
+guest_tests_for() {
+	local t k
+	for t in "$FREC_ROOT"/scripts/guest-tests/*.sh; do
+		k=$(sed -n 's/^# kernels: //p' "$t")
+		if [ -z "$k" ] || [[ " $k " == *" $1 "* ]]; then
+			echo "$t"
+		fi
+	done
+}
+
 # stock_name KVER: the short name the bench prints for a stock kernel
 # (stock-6.1, stock-6.12, stock-6.12-rt; else stock-KVER).
 stock_name() {

@@ -13,14 +13,16 @@
 #   WHAT   the file's stem (a guest test's NNNN-name, a harness file's
 #          test_name, a compile-fail case's name) or, for KUnit, the suite
 #   CASE   the case inside it (a harness case, a KUnit case)
-# Guest tests run on every kernel and KUnit suites in the debug guest;
-# this list shows them once, with KERNEL and FLAVOUR for WHERE.
+# Guest tests run on the kernels their "# kernels:" header names (every
+# kernel without one), KUnit suites in the debug guest; this list shows
+# each once, with KERNEL and FLAVOUR for WHERE, and the kernels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Guest tests: one script each; the description is its header line.
 for t in scripts/guest-tests/*.sh; do
-	printf 'KERNEL:%s\t%s\t%s\n' "$(basename "$t" .sh)" "$t" \
+	k=$(sed -n 's/^# kernels: //p' "$t")
+	printf 'KERNEL:%s\t%s\t[%s] %s\n' "$(basename "$t" .sh)" "$t" "${k:-all}" \
 		"$(sed -n 's/^# description: //p' "$t" | cut -c1-100)"
 done
 

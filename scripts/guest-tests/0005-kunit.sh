@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: frec's KUnit suites pass (debug kernel with KUnit)
+# kernels: debug
 # requires: kunit
 . /frec/guest/lib.sh
 frec_reset

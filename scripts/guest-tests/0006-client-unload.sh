@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: a client's formats and %s literals outlive the client module (KUnit checks the records)
+# kernels: debug
 # requires: kunit
 . /frec/guest/lib.sh
 frec_reset

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: filter narrows dump by ring glob, CPU, sequence, time and text; reading shows it; bad lines are refused and change nothing
+# kernels: 6.1
 . /frec/guest/lib.sh
 frec_reset
 frec_load

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: thousands of random writes to every control file: no splat, refused or harmless, and no record lost
+# kernels: 6.1 debug
 . /frec/guest/lib.sh
 frec_reset
 frec_load

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: an unprivileged user can read and write none of frec's files, even with debugfs opened up
+# kernels: 6.1 6.12
 . /frec/guest/lib.sh
 frec_reset
 frec_load

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: the host's frec-decode turns raw + sites + formats + kallsyms saved in the guest into exactly the text dump, and without kallsyms names every caller that is its site's first caller; JSON parses
+# kernels: 6.1
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: with oops=panic, an oops in a work item prints frec's newest records to the console before the kernel panics
+# kernels: 6.1 6.12 6.12-rt
 # expect: panic
 # cmdline: oops=panic
 . /frec/guest/lib.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: scripts/frec-crosscheck.sh joins frec's dump, ftrace's trace and bpftrace's counts by seq: tens of thousands of records from every CPU in process and hard-IRQ context agree field by field; nested writers and overflowing rings too (trace-only records = frec's overwritten)
+# kernels: 6.1
 # requires: 9p
 # timeout: 400
 . /frec/guest/lib.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: control files take each value in one spelling (what cat shows writes back), level names work, refusals are logged, oops_records has one range, oops_rings may name rings not created yet
+# kernels: 6.1
 . /frec/guest/lib.sh
 frec_reset
 # A ring list for the console dump names rings before their drivers load.

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: a million records in one format: formats lists their %s literal once (no E2BIG), sites their site once; a dump whose filter rejects everything never holds the ring lock for long (clear and resize go through) and dies at once when killed
+# kernels: 6.1
 # timeout: 400
 . /frec/guest/lib.sh
 frec_reset

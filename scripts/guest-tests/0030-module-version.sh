@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: frec.ko carries the version of the tree that built it (VERSION, MODULE_VERSION), in /sys/module/frec/version and modinfo
+# kernels: 6.1
 # requires: 9p
 . /frec/guest/lib.sh
 . /frec/run.conf
