@@ -185,10 +185,11 @@
  * When the clock is not synchronised (an unstable TSC, kvm-clock without
  * the host's stable bit, an architecture whose clock frec cannot check),
  * the merge is the same but its order across CPUs is approximate:
- * frec_clock_synchronized() tells, and the dump's header says so.  Records of one CPU stay in order.  A
- * ring made with FREC_RB_GLOBAL_ORDER numbers its records from one shared
- * counter instead, a total order of its own (a read of global-order rings
- * only merges by that seq), at the price of a write every CPU shares: the
+ * frec_clock_synchronized() tells, and the dump's header says so.
+ * Records of one CPU stay in order.  A ring made with
+ * FREC_RB_GLOBAL_ORDER numbers its records from one shared counter
+ * instead, a total order of its own (a read of global-order rings only
+ * merges by that seq), at the price of a write every CPU shares: the
  * counter's cache line moves to each recording CPU.
  *
  * A writer that dies between reserve and commit (an oops in process
