@@ -39,9 +39,6 @@ static u64 frec_region_get64(const void *p)
 	return le64_to_cpu(v);
 }
 
-#define FREC_REGION_GET(p, field) \
-	_Generic((p)->field, __le64: frec_region_get64, \
-		 default: frec_region_get32)(&(p)->field)
 
 /* Does [@off, @off + @len) lie inside [0, @size)? */
 static bool frec_region_inside(u64 off, u64 len, u64 size)
@@ -101,17 +98,17 @@ static void frec_region_read_state(struct frec_region_view *v)
 								 (const u8 *)st, sizeof(*st),
 								 offsetof(struct frec_region_state,
 									  csum))) !=
-		    FREC_REGION_GET(st, csum) ||
+		    frec_region_get32(&st->csum) ||
 		    memcmp(st->boot_id, v->hdr->boot_id, sizeof(st->boot_id)))
 			continue;
-		gen = FREC_REGION_GET(st, gen);
+		gen = frec_region_get64(&st->gen);
 		if (v->state_ok && gen <= v->state.gen)
 			continue;
 		v->state_ok = true;
 		v->state.gen = gen;
-		v->state.end = FREC_REGION_GET(st, end);
-		v->state.alive_wall_ns = FREC_REGION_GET(st, alive_wall_ns);
-		v->state.alive_ts = FREC_REGION_GET(st, alive_ts);
+		v->state.end = frec_region_get32(&st->end);
+		v->state.alive_wall_ns = frec_region_get64(&st->alive_wall_ns);
+		v->state.alive_ts = frec_region_get64(&st->alive_ts);
 	}
 }
 
@@ -147,7 +144,7 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 	    memcmp(h->magic, FREC_REGION_MAGIC, FREC_REGION_MAGIC_LEN))
 		return frec_region_fail(msg, msg_size, where, 0, FREC_REGION_NOT_REGION,
 					"not a frec region (no magic)");
-	v->version = FREC_REGION_GET(h, version);
+	v->version = frec_region_get32(&h->version);
 	if (v->version != FREC_REGION_VERSION) {
 		snprintf(m, sizeof(m), "region layout version %u, this reader knows %u",
 			 v->version, FREC_REGION_VERSION);
@@ -162,19 +159,19 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 							 base, sizeof(*h),
 							 offsetof(struct frec_region_header,
 								  csum))) !=
-	    FREC_REGION_GET(h, csum))
+	    frec_region_get32(&h->csum))
 		return frec_region_fail(msg, msg_size, where,
 					offsetof(struct frec_region_header, csum),
 					FREC_REGION_BAD_HEADER, "region header checksum mismatch");
-	if (FREC_REGION_GET(h, header_bytes) != sizeof(*h) ||
-	    FREC_REGION_GET(h, block_bytes) != FREC_REGION_BLOCK ||
-	    FREC_REGION_GET(h, slot_bytes) != FREC_SLOT_BYTES ||
-	    FREC_REGION_GET(h, word_bytes) != 8)
+	if (frec_region_get32(&h->header_bytes) != sizeof(*h) ||
+	    frec_region_get32(&h->block_bytes) != FREC_REGION_BLOCK ||
+	    frec_region_get32(&h->slot_bytes) != FREC_SLOT_BYTES ||
+	    frec_region_get32(&h->word_bytes) != 8)
 		return frec_region_fail(msg, msg_size, where,
 					offsetof(struct frec_region_header, header_bytes),
 					FREC_REGION_BAD_HEADER,
 					"region header sizes are not this layout's");
-	rbytes = FREC_REGION_GET(h, region_bytes);
+	rbytes = frec_region_get64(&h->region_bytes);
 	if (rbytes < FREC_REGION_MIN_BYTES || rbytes > FREC_REGION_MAX_BYTES ||
 	    rbytes % FREC_REGION_BLOCK)
 		return frec_region_fail(msg, msg_size, where,
@@ -188,10 +185,10 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 	v->len = rbytes;
 	/* Sections in order, block-aligned, not overlapping block 0 or each other. */
 	for (i = 0; i < FREC_REGION_NR_SECT; i++) {
-		off = FREC_REGION_GET(h, sect[i].offset);
-		bytes = FREC_REGION_GET(h, sect[i].bytes);
-		entry = FREC_REGION_GET(h, sect[i].entry_bytes);
-		nr = FREC_REGION_GET(h, sect[i].nr_entries);
+		off = frec_region_get64(&h->sect[i].offset);
+		bytes = frec_region_get64(&h->sect[i].bytes);
+		entry = frec_region_get32(&h->sect[i].entry_bytes);
+		nr = frec_region_get32(&h->sect[i].nr_entries);
 		if (off < end || off % FREC_REGION_BLOCK || bytes % FREC_REGION_BLOCK ||
 		    !bytes || !frec_region_inside(off, bytes, rbytes) ||
 		    entry != frec_region_sects[i].entry_bytes ||
@@ -226,7 +223,7 @@ static bool frec_region_str(const struct frec_region_view *v,
 			    const struct frec_region_str *str,
 			    struct frec_region_bytes *out)
 {
-	u32 off = FREC_REGION_GET(str, off), len = FREC_REGION_GET(str, len);
+	u32 off = frec_region_get32(&str->off), len = frec_region_get32(&str->len);
 
 	if (!frec_region_inside(off, len, v->sect_bytes[FREC_REGION_POOL]))
 		return false;
@@ -265,15 +262,15 @@ int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 							 sizeof(*e),
 							 offsetof(struct frec_region_ring,
 								  csum))) !=
-	    FREC_REGION_GET(e, csum))
+	    frec_region_get32(&e->csum))
 		return -1;
-	ring->id = FREC_REGION_GET(e, id);
-	ring->kind = FREC_REGION_GET(e, kind);
-	ring->order = FREC_REGION_GET(e, order);
-	ring->nr_cpus = FREC_REGION_GET(e, nr_cpus);
-	ring->max_record_len = FREC_REGION_GET(e, max_record_len);
-	ring->nr_slots = FREC_REGION_GET(e, nr_slots);
-	ring->parts_offset = FREC_REGION_GET(e, parts_offset);
+	ring->id = frec_region_get32(&e->id);
+	ring->kind = frec_region_get32(&e->kind);
+	ring->order = frec_region_get32(&e->order);
+	ring->nr_cpus = frec_region_get32(&e->nr_cpus);
+	ring->max_record_len = frec_region_get32(&e->max_record_len);
+	ring->nr_slots = frec_region_get64(&e->nr_slots);
+	ring->parts_offset = frec_region_get64(&e->parts_offset);
 	memcpy(ring->name, e->name, sizeof(ring->name));
 	if (ring->id != i || ring->kind > 1 || ring->order > 1 || !ring->nr_cpus ||
 	    ring->nr_slots < 2 || ring->nr_slots & (ring->nr_slots - 1) ||
@@ -315,7 +312,7 @@ int frec_region_site_get(const struct frec_region_view *v, u32 id,
 	if (!id || !p || frec_region_all_zero(p, sizeof(*e)))
 		return 0;
 	e = (const void *)p;
-	if (FREC_REGION_GET(e, id) != id ||
+	if (frec_region_get32(&e->id) != id ||
 	    !frec_region_str(v, &e->module, &site->module) ||
 	    !frec_region_str(v, &e->file, &site->file) ||
 	    !frec_region_str(v, &e->function, &site->function) ||
@@ -326,24 +323,24 @@ int frec_region_site_get(const struct frec_region_view *v, u32 id,
 	crc = frec_region_csum_bytes(crc, &site->file);
 	crc = frec_region_csum_bytes(crc, &site->function);
 	crc = frec_region_csum_bytes(crc, &site->format);
-	site->level = FREC_REGION_GET(e, level);
-	if (frec_region_csum_end(crc) != FREC_REGION_GET(e, csum) ||
+	site->level = frec_region_get32(&e->level);
+	if (frec_region_csum_end(crc) != frec_region_get32(&e->csum) ||
 	    site->level < 1 || site->level > 5)
 		return -1;
 	site->id = id;
-	site->line = FREC_REGION_GET(e, line);
+	site->line = frec_region_get32(&e->line);
 	site->caller = 0;
 	site->caller_name.s = "";
 	site->caller_name.len = 0;
 	site->caller_bad = false;
-	if (!FREC_REGION_GET(e, caller_csum))
+	if (!frec_region_get32(&e->caller_csum))
 		return 1;
 	if (frec_region_str(v, &e->caller_name, &site->caller_name)) {
 		crc = frec_region_csum_add(FREC_REGION_CSUM_START, &e->caller,
 					   sizeof(e->caller) + sizeof(e->caller_name));
 		crc = frec_region_csum_bytes(crc, &site->caller_name);
-		if (frec_region_csum_end(crc) == FREC_REGION_GET(e, caller_csum)) {
-			site->caller = FREC_REGION_GET(e, caller);
+		if (frec_region_csum_end(crc) == frec_region_get32(&e->caller_csum)) {
+			site->caller = frec_region_get64(&e->caller);
 			return 1;
 		}
 	}
@@ -379,9 +376,9 @@ int frec_region_text_get(const struct frec_region_view *v, u32 i,
 		return -1;
 	crc = frec_region_csum_add(FREC_REGION_CSUM_START, p, head);
 	crc = frec_region_csum_bytes(crc, &text->text);
-	text->addr = FREC_REGION_GET(e, addr);
-	text->kind = FREC_REGION_GET(e, kind);
-	if (frec_region_csum_end(crc) != FREC_REGION_GET(e, csum) ||
+	text->addr = frec_region_get64(&e->addr);
+	text->kind = frec_region_get32(&e->kind);
+	if (frec_region_csum_end(crc) != frec_region_get32(&e->csum) ||
 	    (text->kind != FREC_REGION_TEXT_STRING &&
 	     text->kind != FREC_REGION_TEXT_SYMBOL))
 		return -1;
@@ -442,7 +439,7 @@ int frec_region_record_get(const struct frec_region_view *v,
 	const u8 *part = v->base + ring->parts_offset +
 		(u64)cpu * ring->nr_slots * FREC_SLOT_BYTES;
 	const struct frec_slot *s = (const void *)(part + slot * FREC_SLOT_BYTES);
-	u64 state = FREC_REGION_GET(s, state), word, lap;
+	u64 state = frec_region_get64(&s->state), word, lap;
 	u32 k, i, n, len;
 
 	if (!state || (state & FREC_SLOT_CONT && !(state & FREC_SLOT_BUSY)))
@@ -453,16 +450,16 @@ int frec_region_record_get(const struct frec_region_view *v,
 	memset(rec, 0, sizeof(*rec));
 	rec->slot = slot;
 	rec->seq = state >> FREC_SLOT_SEQ_SHIFT;
-	rec->ts = FREC_REGION_GET(s, data[FREC_EVENT_TS]);
-	rec->site = FREC_REGION_GET(s, data[FREC_EVENT_SITE]);
-	rec->caller = FREC_REGION_GET(s, data[FREC_EVENT_CALLER]);
+	rec->ts = frec_region_get64(&s->data[FREC_EVENT_TS]);
+	rec->site = frec_region_get64(&s->data[FREC_EVENT_SITE]);
+	rec->caller = frec_region_get64(&s->data[FREC_EVENT_CALLER]);
 	if (!ring->kind) {
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
-			rec->args[i] = FREC_REGION_GET(s, data[FREC_EVENT_ARG0 + i]);
+			rec->args[i] = frec_region_get64(&s->data[FREC_EVENT_ARG0 + i]);
 		rec->slots = 1;
 		return 1;
 	}
-	word = FREC_REGION_GET(s, data[FREC_RECORD_LEN]);
+	word = frec_region_get64(&s->data[FREC_RECORD_LEN]);
 	k = word >> 32;
 	len = (u32)word & FREC_RECORD_LEN_MASK;
 	if (!k || k > ring->nr_slots || len > ring->max_record_len ||
@@ -478,7 +475,7 @@ int frec_region_record_get(const struct frec_region_view *v,
 	for (i = 1; i < k; i++) {
 		s = (const void *)(part + ((slot + i) & (ring->nr_slots - 1)) *
 				   FREC_SLOT_BYTES);
-		if (FREC_REGION_GET(s, state) !=
+		if (frec_region_get64(&s->state) !=
 		    frec_region_slot_state(ring, slot, lap, rec->seq, i))
 			return -1 - FREC_REGION_REJ_STATE;
 		n = min_t(u32, len, FREC_RECORD_CONT_BYTES);
