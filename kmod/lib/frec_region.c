@@ -177,12 +177,13 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 		return frec_region_fail(msg, msg_size, where,
 					offsetof(struct frec_region_header, region_bytes),
 					FREC_REGION_BAD_HEADER, "region size out of range");
-	if (len < rbytes) {
-		snprintf(m, sizeof(m), "region of %llu bytes cut short (%llu read)",
-			 (unsigned long long)rbytes, (unsigned long long)len);
-		return frec_region_fail(msg, msg_size, where, len, FREC_REGION_TOO_SMALL, m);
-	}
-	v->len = rbytes;
+	/*
+	 * An image cut short (a partial copy) is read up to its end: the
+	 * geometry is checked against the region's size, every entry, string
+	 * and slot against the bytes there are.
+	 */
+	v->truncated = len < rbytes;
+	v->len = min_t(u64, len, rbytes);
 	/* Sections in order, block-aligned, not overlapping block 0 or each other. */
 	for (i = 0; i < FREC_REGION_NR_SECT; i++) {
 		off = frec_region_get64(&h->sect[i].offset);
@@ -212,9 +213,13 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 static const u8 *frec_region_entry(const struct frec_region_view *v,
 				   unsigned int sect, u32 i, u64 *where)
 {
+	u32 size = frec_region_sects[sect].entry_bytes;
+
 	if (i >= v->nr_entries[sect])
 		return NULL;
-	*where = v->sect_off[sect] + (u64)i * frec_region_sects[sect].entry_bytes;
+	*where = v->sect_off[sect] + (u64)i * size;
+	if (!frec_region_inside(*where, size, v->len))
+		return NULL;
 	return v->base + *where;
 }
 
@@ -225,7 +230,8 @@ static bool frec_region_str(const struct frec_region_view *v,
 {
 	u32 off = frec_region_get32(&str->off), len = frec_region_get32(&str->len);
 
-	if (!frec_region_inside(off, len, v->sect_bytes[FREC_REGION_POOL]))
+	if (!frec_region_inside(off, len, v->sect_bytes[FREC_REGION_POOL]) ||
+	    !frec_region_inside(v->sect_off[FREC_REGION_POOL] + off, len, v->len))
 		return false;
 	out->s = (const char *)v->base + v->sect_off[FREC_REGION_POOL] + off;
 	out->len = len;
@@ -274,13 +280,13 @@ int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 	memcpy(ring->name, e->name, sizeof(ring->name));
 	if (ring->id != i || ring->kind > 1 || ring->order > 1 || !ring->nr_cpus ||
 	    ring->nr_slots < 2 || ring->nr_slots & (ring->nr_slots - 1) ||
-	    ring->nr_slots > v->len / FREC_SLOT_BYTES ||
+	    ring->nr_slots > frec_region_get64(&v->hdr->region_bytes) / FREC_SLOT_BYTES ||
 	    ring->parts_offset % FREC_SLOT_BYTES ||
 	    ring->parts_offset < v->sect_off[FREC_REGION_PARTS] ||
 	    !ring->name[0] || ring->name[FREC_REGION_RING_NAME_LEN - 1])
 		return -1;
 	part = ring->nr_slots * FREC_SLOT_BYTES;
-	if (ring->nr_cpus > v->len / part ||
+	if (ring->nr_cpus > frec_region_get64(&v->hdr->region_bytes) / part ||
 	    !frec_region_inside(ring->parts_offset - v->sect_off[FREC_REGION_PARTS],
 				part * ring->nr_cpus, v->sect_bytes[FREC_REGION_PARTS]))
 		return -1;
@@ -436,11 +442,15 @@ int frec_region_record_get(const struct frec_region_view *v,
 			   u64 slot, struct frec_region_record *rec,
 			   u8 *buf, u32 buf_len)
 {
-	const u8 *part = v->base + ring->parts_offset +
-		(u64)cpu * ring->nr_slots * FREC_SLOT_BYTES;
+	u64 part_off = ring->parts_offset + (u64)cpu * ring->nr_slots * FREC_SLOT_BYTES;
+	const u8 *part = v->base + part_off;
 	const struct frec_slot *s = (const void *)(part + slot * FREC_SLOT_BYTES);
-	u64 state = frec_region_get64(&s->state), word, lap;
+	u64 state, word, lap, at;
 	u32 k, i, n, len;
+
+	if (!frec_region_inside(part_off + slot * FREC_SLOT_BYTES, FREC_SLOT_BYTES, v->len))
+		return -1 - FREC_REGION_REJ_CUT;
+	state = frec_region_get64(&s->state);
 
 	if (!state || (state & FREC_SLOT_CONT && !(state & FREC_SLOT_BUSY)))
 		return 0;
@@ -473,8 +483,10 @@ int frec_region_record_get(const struct frec_region_view *v,
 	buf += n;
 	len -= n;
 	for (i = 1; i < k; i++) {
-		s = (const void *)(part + ((slot + i) & (ring->nr_slots - 1)) *
-				   FREC_SLOT_BYTES);
+		at = ((slot + i) & (ring->nr_slots - 1)) * FREC_SLOT_BYTES;
+		if (!frec_region_inside(part_off + at, FREC_SLOT_BYTES, v->len))
+			return -1 - FREC_REGION_REJ_CUT;
+		s = (const void *)(part + at);
 		if (frec_region_get64(&s->state) !=
 		    frec_region_slot_state(ring, slot, lap, rec->seq, i))
 			return -1 - FREC_REGION_REJ_STATE;

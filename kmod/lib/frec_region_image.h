@@ -91,13 +91,14 @@ enum frec_region_verdict {
 /**
  * struct frec_region_view - an image being read
  * @base: its bytes.
- * @len: how many.
+ * @len: how many, at most the region's size.
  * @version: the version it says it is (when the magic is there).
  * @sect_off: each section's offset, checked to lie inside the image.
  * @sect_bytes: each section's size.
  * @nr_entries: each table's entries (0 for the pool and parts).
  * @state: the current state copy, host byte order, if @state_ok.
  * @state_ok: a valid state copy of this boot was found.
+ * @truncated: the image is shorter than the region; @len is the image's.
  * @hdr: the header, as it is in the image (little-endian).
  */
 struct frec_region_view {
@@ -114,6 +115,7 @@ struct frec_region_view {
 		u64 alive_ts;
 	} state;
 	bool state_ok;
+	bool truncated;
 	const struct frec_region_header *hdr;
 };
 
@@ -192,6 +194,7 @@ enum frec_region_reject {
 	FREC_REGION_REJ_STATE,	/* a first slot whose record is not whole */
 	FREC_REGION_REJ_LENGTH,	/* length and slot count disagree */
 	FREC_REGION_REJ_SITE,	/* names no valid site */
+	FREC_REGION_REJ_CUT,	/* past the end of an image cut short */
 	FREC_REGION_REJ_NR
 };
 

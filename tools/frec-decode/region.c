@@ -28,6 +28,7 @@ static const char *const reject_names[FREC_REGION_REJ_NR] = {
 	[FREC_REGION_REJ_STATE] = "torn or partly overwritten",
 	[FREC_REGION_REJ_LENGTH] = "length does not match its slots",
 	[FREC_REGION_REJ_SITE] = "names no valid site",
+	[FREC_REGION_REJ_CUT] = "past the end of the image",
 };
 
 /* @b quoted as the module's sites and formats files quote a string. */
@@ -214,7 +215,7 @@ static int region_part(struct frec_region_decode *rd, FILE *f,
 				goto oom;
 			recs = grown;
 		}
-		if (used + max > text_cap) {
+		if (used + max >= text_cap) {
 			text_cap = 2 * (used + max) + 4096;
 			more = realloc(texts, text_cap);
 			if (!more)
@@ -230,6 +231,12 @@ static int region_part(struct frec_region_decode *rd, FILE *f,
 		if (k > 0 && recs[nr].rec.printk_args) {
 			rd->not_decoded++;
 			continue;
+		}
+		if (k == -1 - FREC_REGION_REJ_CUT) {
+			/* The rest of the part lies past the image's end. */
+			rd->rejected[FREC_REGION_REJ_CUT]++;
+			warn_part(rd, where, ring, cpu, "cut by the image's end");
+			break;
 		}
 		if (k < 0) {
 			/* The first few of each reason, then only their count. */
@@ -281,6 +288,8 @@ int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
 
 	if (frec_region_open(&rd->v, data, len, msg, sizeof(msg), &where))
 		return frec_errf(err, where, "%s", msg);
+	if (rd->v.truncated)
+		warn_at(rd, rd->v.len, "image", "ends before the region does: what lies beyond is lost");
 	raw = open_memstream(&rd->raw, &rd->raw_len);
 	sites = open_memstream(&rd->sites_text, &rd->sites_len);
 	formats = open_memstream(&rd->formats_text, &rd->formats_len);
@@ -360,10 +369,13 @@ void frec_region_decode_report(const struct frec_region_decode *rd)
 	const struct frec_region_header *h = rd->v.hdr;
 	const char *end = "unknown (no valid state copy)";
 	char release[FREC_REGION_RELEASE_LEN + 1];
+	unsigned long long rejected = 0;
 	unsigned int i;
 
 	if (!rd->errs)
 		return;
+	for (i = 0; i < FREC_REGION_REJ_NR; i++)
+		rejected += rd->rejected[i];
 	if (rd->v.state_ok)
 		end = rd->v.state.end < 4 ? end_names[rd->v.state.end] : "unknown end";
 	memcpy(release, h->release, FREC_REGION_RELEASE_LEN);
@@ -377,7 +389,7 @@ void frec_region_decode_report(const struct frec_region_decode *rd)
 			i == 3 || i == 5 || i == 7 || i == 9 ? "-" : "");
 	fprintf(rd->errs, ", kernel %s, ended: %s; %llu records recovered, "
 		"%llu rejected", release, end, rd->recovered,
-		rd->rejected[0] + rd->rejected[1] + rd->rejected[2]);
+		rejected);
 	for (i = 0; i < FREC_REGION_REJ_NR; i++)
 		if (rd->rejected[i])
 			fprintf(rd->errs, " (%llu %s)", rd->rejected[i], reject_names[i]);
