@@ -4,7 +4,8 @@
 #   make decode         build frec-decode and frec-gen into $(O)/decode
 #   make decode-check   unit tests (native, ASan+UBSan), generated dumps
 #                       against their expected text, JSON and CSV checks,
-#                       filters, the crafted bad inputs in testdata/, and
+#                       filters, black box region images whole and damaged,
+#                       the crafted bad inputs in testdata/, and
 #                       a libFuzzer smoke run of FUZZ_SMOKE_SECONDS
 #   make fuzz           libFuzzer for FUZZ_RUNS executions (at least 1M)
 #   make bench-decode   records/s for a generated dump of BENCH_RECORDS
@@ -68,6 +69,7 @@ $(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*) \
 	$(DEC_O)/frec-gen -n 40 -c 2 --unknown $(DEC_O)/fuzz-seeds/g1
 	$(DEC_O)/frec-gen -n 25 -c 3 --swap --bad $(DEC_O)/fuzz-seeds/g2
 	$(DEC_O)/frec-gen -n 30 -c 2 --global --shuffle --lose $(DEC_O)/fuzz-seeds/g3
+	$(DEC_O)/frec-gen -n 20 -c 1 --region --no-expected $(DEC_O)/fuzz-seeds/g4
 	python3 $(DEC_DIR)/tests/fuzz_seeds.py $(DEC_DIR)/testdata $(DEC_O)/fuzz-seeds
 	touch $@
 
@@ -78,6 +80,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
 	echo "== decode/test_decode-asan"; $(DEC_O)/test_decode-asan || rc=1; \
 	echo "== decode/outputs"; python3 $(DEC_DIR)/tests/check_outputs.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/region"; python3 $(DEC_DIR)/tests/check_region.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/bad-inputs"; python3 $(DEC_DIR)/tests/check_bad.py \
 		$(DEC_DIR)/testdata $(DEC_O)/frec-decode-asan || rc=1; \

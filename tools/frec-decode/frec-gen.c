@@ -760,10 +760,8 @@ static void write_shuffled(FILE *f, struct gen_rec *recs, unsigned long long nr)
  * so that records run past the array's end into the next lap; no record
  * is overwritten, so frec-decode prints PREFIX.nokallsyms.txt for it.
  */
-#define GEN_POOL_BYTES	(64 * 1024)
-
 static u8 *region;
-static u32 pool_used;
+static u32 pool_used, pool_bytes;
 
 static void *region_at(const struct frec_region_header *h, unsigned int sect,
 		       u64 off)
@@ -776,7 +774,7 @@ static void region_str(const struct frec_region_header *h,
 {
 	u32 len = (u32)strlen(s);
 
-	if (pool_used + len > GEN_POOL_BYTES) {
+	if (pool_used + len > pool_bytes) {
 		fprintf(stderr, "frec-gen: region pool full\n");
 		exit(1);
 	}
@@ -814,7 +812,7 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 		.boot_wall_ns = 1795000000000000000ULL, .release = "6.1.0-frec-gen",
 		.flags = opt_unsynced ? 0 : FREC_REGION_CLOCK_SYNCED,
 		.rings_max = NR_RINGS, .sites_max = nr_site_ids + 1,
-		.texts_max = 64, .pool_bytes = GEN_POOL_BYTES,
+		.texts_max = 64,
 	};
 	u64 need[NR_RINGS], base[NR_RINGS * 4096], parts = 0, pos, slots, off;
 	struct frec_region_state *copies[2];
@@ -823,6 +821,17 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 	unsigned long long j;
 	FILE *f;
 
+	/* The pool: room for every string the sites and texts hold. */
+	for (i = 0; i < nr_sites; i++)
+		pool_bytes += strlen(sites[i].module) + strlen(sites[i].file) +
+			      strlen(sites[i].function) + strlen(sites[i].gf->fmt) +
+			      strlen(sites[i].first_symbol);
+	for (i = 0; i < NR_GOOD_FORMATS; i++)
+		pool_bytes += strlen(formats[i].fmt);
+	pool_bytes += 1024;	/* the bad and printk formats, the strings */
+	for (i = 0; i < NR_STRINGS; i++)
+		pool_bytes += strlen(strings[i].s);
+	geo.pool_bytes = pool_bytes;
 	/* Slots per part: room for every record of the busiest CPU. */
 	memset(need, 0, sizeof(need));
 	for (r = 0; r < NR_RINGS; r++) {
@@ -838,7 +847,7 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 		need[r] = slots;
 		parts += slots * FREC_SLOT_BYTES * opt_cpus;
 	}
-	geo.region_bytes = 6 * FREC_REGION_BLOCK + GEN_POOL_BYTES +
+	geo.region_bytes = 6 * FREC_REGION_BLOCK + (pool_bytes | (FREC_REGION_BLOCK - 1)) + 1 +
 			   ((parts + 4 * FREC_REGION_BLOCK) & ~(u64)(FREC_REGION_BLOCK - 1));
 	region = calloc(1, geo.region_bytes);
 	h = (void *)region;
