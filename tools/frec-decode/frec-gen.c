@@ -136,6 +136,11 @@ static const char *const texts[] = {
 	"ctrl \x01\x02\x1f and del \x7f", "\ttab first", "utf-8: caf\xc3\xa9",
 	"bad utf-8: \xff\xfe", "%d %s not a format", "> begin-looking text",
 	"< end-looking text", "quote \" backslash \\",
+	/* longer than a slot holds: records of several slots */
+	"a text record long enough to take a first slot and a continuation slot",
+	"a text record longer still, that takes a first slot and several continuation "
+	"slots, so that in a region image some run past the end of their part's array "
+	"into the next lap, where the continuation's lap bit differs from the first's",
 };
 
 #define NR_TEXTS	(sizeof(texts) / sizeof(texts[0]))
@@ -804,6 +809,30 @@ static u32 gen_slots(u32 len)
 	return k;
 }
 
+/*
+ * Where the part of ring @r on @cpu starts: so that its first record of
+ * several slots runs past the array's end (its continuation in the next
+ * lap), or, in a part without one, anywhere in the second half of the
+ * first lap.
+ */
+static u64 region_base(const struct gen_rec *recs, unsigned long long nr,
+		       u32 r, u32 cpu, u64 slots)
+{
+	unsigned long long j;
+	u64 used = 0;
+	u32 k;
+
+	for (j = 0; j < nr; j++) {
+		if (recs[j].ring != &rings[r] || recs[j].rec.cpu != cpu)
+			continue;
+		k = rings[r].kind ? gen_slots(recs[j].rec.len) : 1;
+		if (k > 1)
+			return slots - used - 1;
+		used += k;
+	}
+	return slots / 2 + rnd_below((u32)(slots / 2));
+}
+
 static void write_region(const char *prefix, struct gen_rec *recs,
 			 unsigned long long nr)
 {
@@ -875,7 +904,7 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 		snprintf(e->name, sizeof(e->name), "%s", rings[r].name);
 		frec_region_ring_seal(e);
 		for (cpu = 0; cpu < opt_cpus; cpu++)
-			base[r * 4096 + cpu] = need[r] / 2 + rnd_below((u32)need[r]);
+			base[r * 4096 + cpu] = region_base(recs, nr, r, cpu, need[r]);
 		off += need[r] * FREC_SLOT_BYTES * opt_cpus;
 	}
 	for (i = 0; i < nr_sites; i++) {

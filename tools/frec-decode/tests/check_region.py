@@ -136,7 +136,7 @@ def main():
     c.check("too small: refused", rc == 1 and not out and
             "offset 3000: region shorter than its first block" in err, err[:300])
     bad = bytearray(img)
-    bad[40] ^= 1
+    bad[60] ^= 1	# in the boot id: only the checksum can tell
     rc, out, err = c.decode(bytes(bad))
     c.check("header bit flip: refused by its checksum", rc == 1 and not out and
             "region header checksum mismatch" in err, err[:300])
@@ -159,18 +159,40 @@ def main():
     c.check("corrupt block of slots: loses at most its records", len(got) >= total - 70,
             f"{len(got)} of {total}")
 
+    # a torn write: one continuation slot BUSY (its record must go, alone),
+    # and one first slot BUSY
+    for what, bit in (("continuation", 2), ("first", 0)):
+        def state(o):
+            return struct.unpack_from("<Q", img, o)[0]
+
+        # (a continuation slot whose first slot is a few slots before it,
+        # not at the other end of the array)
+        at = next(o for o in range(parts_off + 6 * 64, parts_off + parts_size, 64)
+                  if (state(o) & 3) == bit and state(o) >> 3 and
+                  (not bit or any(state(o - 64 * d) >> 3 == state(o) >> 3 and
+                                  not state(o - 64 * d) & 3 for d in range(1, 7))))
+        bad = bytearray(img)
+        struct.pack_into("<Q", bad, at, 1)
+        got, err = check_damaged(c, f"torn write, {what} slot busy", bytes(bad), want_lines,
+                                 total, at - 6 * 64, at + 1)
+        c.check(f"torn write, {what} slot busy: one record lost", len(got) == total - 1,
+                f"{len(got)} of {total}")
+
     # a site entry, a text entry, a ring entry damaged
     # (the text entry: the first whose loss costs records, the format of a
     # site without an id)
     texts_off, _, text_bytes, _ = sect(img, TEXTS)
     text_idx = next(i for i in range(21) if subprocess.run(
         [c.decoder, "--region", "-"], capture_output=True,
-        input=img[:texts_off + text_bytes * i + 4] +
-        bytes([img[texts_off + text_bytes * i + 4] ^ 0x10]) +
-        img[texts_off + text_bytes * i + 5:]).stdout.count(b"\n") < total + 2)
-    for what, s, idx in (("site", SITES, 3), ("text", TEXTS, text_idx), ("ring", RINGS, 1)):
+        input=img[:texts_off + text_bytes * i] +
+        bytes([img[texts_off + text_bytes * i] ^ 0x10]) +
+        img[texts_off + text_bytes * i + 1:]).stdout.count(b"\n") < total + 2)
+    # each damage where only the entry's checksum can tell: a site's line,
+    # a text's address, a ring's name
+    for what, s, idx, field in (("site", SITES, 3, 8), ("text", TEXTS, text_idx, 0),
+                                ("ring", RINGS, 1, 40)):
         off, _, entry, _ = sect(img, s)
-        at = off + entry * idx + 4
+        at = off + entry * idx + field
         bad = bytearray(img)
         bad[at] ^= 0x10
         got, err = check_damaged(c, f"corrupt {what} entry", bytes(bad), want_lines, total,
