@@ -39,7 +39,6 @@ static u64 frec_region_get64(const void *p)
 	return le64_to_cpu(v);
 }
 
-
 /* Does [@off, @off + @len) lie inside [0, @size)? */
 static bool frec_region_inside(u64 off, u64 len, u64 size)
 {

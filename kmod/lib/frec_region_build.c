@@ -78,8 +78,9 @@ int frec_region_layout(struct frec_region_header *hdr,
 	hdr->boot_wall_ns = cpu_to_le64(geo->boot_wall_ns);
 	hdr->flags = cpu_to_le32(geo->flags);
 	hdr->word_bytes = cpu_to_le32(8);
-	strncpy(hdr->release, geo->release, sizeof(hdr->release) - 1);
-	strncpy(hdr->clock, FREC_CLOCK_NAME, sizeof(hdr->clock) - 1);
+	memcpy(hdr->release, geo->release,
+	       strnlen(geo->release, sizeof(hdr->release) - 1));
+	memcpy(hdr->clock, FREC_CLOCK_NAME, sizeof(FREC_CLOCK_NAME));
 	frec_region_place(hdr, FREC_REGION_RINGS, &off,
 			  sizeof(struct frec_region_ring), geo->rings_max, 0);
 	frec_region_place(hdr, FREC_REGION_SITES, &off,
