@@ -11,6 +11,7 @@
  * doc/blackbox.md for the layout and what each check protects against.
  */
 #ifdef __KERNEL__
+#include <linux/build_bug.h>
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
@@ -21,6 +22,14 @@
 #endif
 
 #include "frec_region_image.h"
+
+/* The layout is read on other machines and by other builds: it must not move. */
+static_assert(sizeof(struct frec_region_header) == 304 &&
+	      sizeof(struct frec_region_state) == 64 &&
+	      sizeof(struct frec_region_ring) == 88 &&
+	      sizeof(struct frec_region_site) == 80 &&
+	      sizeof(struct frec_region_text) == 32,
+	      "uapi/frec_region.h layout changed: bump FREC_REGION_VERSION");
 
 /* Loads that neither trust the image's alignment nor its byte order. */
 static u32 frec_region_get32(const void *p)
