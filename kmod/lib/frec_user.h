@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#include <endian.h>
 #include <linux/types.h>
 
 typedef __u64 u64;
@@ -56,6 +57,12 @@ typedef __s64 s64;
 #ifndef __always_inline		/* glibc's <sys/cdefs.h> has it */
 #define __always_inline		inline __attribute__((always_inline))
 #endif
+
+/* The region's numbers are little-endian (uapi/frec_region.h). */
+#define le32_to_cpu(x)		le32toh(x)
+#define le64_to_cpu(x)		le64toh(x)
+#define cpu_to_le32(x)		htole32(x)
+#define cpu_to_le64(x)		htole64(x)
 
 #define U64_MAX			((u64)~0ULL)
 #define NSEC_PER_SEC		1000000000L

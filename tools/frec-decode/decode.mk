@@ -4,7 +4,8 @@
 #   make decode         build frec-decode and frec-gen into $(O)/decode
 #   make decode-check   unit tests (native, ASan+UBSan), generated dumps
 #                       against their expected text, JSON and CSV checks,
-#                       filters, the crafted bad inputs in testdata/, and
+#                       filters, black box region images whole and damaged,
+#                       the crafted bad inputs in testdata/, and
 #                       a libFuzzer smoke run of FUZZ_SMOKE_SECONDS
 #   make fuzz           libFuzzer for FUZZ_RUNS executions (at least 1M)
 #   make bench-decode   records/s for a generated dump of BENCH_RECORDS
@@ -13,16 +14,17 @@
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
 DEC_LIB := raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
-	write_json.c write_csv.c
+	write_json.c write_csv.c region.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
-	$(ROOT)/kmod/lib/frec_merge.c
+	$(ROOT)/kmod/lib/frec_merge.c $(ROOT)/kmod/lib/frec_region.c \
+	$(ROOT)/kmod/lib/frec_region_build.c $(ROOT)/kmod/lib/frec_region_csum.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
 DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
 	$(ROOT)/kmod/lib/frec_format.h \
 	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/kmod/lib/frec_filter.h \
-	$(ROOT)/kmod/lib/frec_merge.h \
-	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h
+	$(ROOT)/kmod/lib/frec_merge.h $(ROOT)/kmod/lib/frec_region_image.h \
+	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h $(ROOT)/uapi/frec_region.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
 	-I$(ROOT)/kmod/lib -I$(ROOT)/uapi -I$(CURDIR)/harness
 DEC_ASAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -67,6 +69,7 @@ $(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*) \
 	$(DEC_O)/frec-gen -n 40 -c 2 --unknown $(DEC_O)/fuzz-seeds/g1
 	$(DEC_O)/frec-gen -n 25 -c 3 --swap --bad $(DEC_O)/fuzz-seeds/g2
 	$(DEC_O)/frec-gen -n 30 -c 2 --global --shuffle --lose $(DEC_O)/fuzz-seeds/g3
+	$(DEC_O)/frec-gen -n 20 -c 1 --region --no-expected $(DEC_O)/fuzz-seeds/g4
 	python3 $(DEC_DIR)/tests/fuzz_seeds.py $(DEC_DIR)/testdata $(DEC_O)/fuzz-seeds
 	touch $@
 
@@ -77,6 +80,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
 	echo "== decode/test_decode-asan"; $(DEC_O)/test_decode-asan || rc=1; \
 	echo "== decode/outputs"; python3 $(DEC_DIR)/tests/check_outputs.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/region"; python3 $(DEC_DIR)/tests/check_region.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/bad-inputs"; python3 $(DEC_DIR)/tests/check_bad.py \
 		$(DEC_DIR)/testdata $(DEC_O)/frec-decode-asan || rc=1; \

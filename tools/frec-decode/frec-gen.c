@@ -5,7 +5,7 @@
  *
  *   frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] [--bad] [--missing]
  *            [--unknown] [--global] [--shuffle] [--lose] [--unsynced]
- *            [--no-expected] PREFIX
+ *            [--region] [--no-expected] PREFIX
  *
  * writes PREFIX.raw, PREFIX.formats, PREFIX.sites, PREFIX.kallsyms,
  * PREFIX.txt, PREFIX.nokallsyms.txt and PREFIX.stats (what frec-decode
@@ -41,7 +41,9 @@
  * them in another order that keeps each (ring, CPU) in seq order, which
  * frec-decode must merge back.  --lose leaves records out, as a ring that
  * overwrote them would, gaps in their source's seqs.  --unsynced clears
- * FREC_RAW_CLOCK_SYNCED.
+ * FREC_RAW_CLOCK_SYNCED.  --region also writes PREFIX.region, the records
+ * in a black box region image (see write_region()); not with --missing or
+ * --lose, whose records a region cannot hold.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -53,6 +55,8 @@
 #include "frec_format.h"
 #include "frec_format_quote.h"
 #include "frec_raw.h"
+#include "frec_region_image.h"
+#include <endian.h>
 
 /* ---- what the "kernel" holds ------------------------------------------ */
 
@@ -132,6 +136,11 @@ static const char *const texts[] = {
 	"ctrl \x01\x02\x1f and del \x7f", "\ttab first", "utf-8: caf\xc3\xa9",
 	"bad utf-8: \xff\xfe", "%d %s not a format", "> begin-looking text",
 	"< end-looking text", "quote \" backslash \\",
+	/* longer than a slot holds: records of several slots */
+	"a text record long enough to take a first slot and a continuation slot",
+	"a text record longer still, that takes a first slot and several continuation "
+	"slots, so that in a region image some run past the end of their part's array "
+	"into the next lap, where the continuation's lap bit differs from the first's",
 };
 
 #define NR_TEXTS	(sizeof(texts) / sizeof(texts[0]))
@@ -185,7 +194,7 @@ static struct gen_ring rings[] = {
 static unsigned long long opt_records = 1000;
 static unsigned int opt_cpus = 4;
 static bool opt_swap, opt_bad, opt_missing, opt_unknown, opt_expected = true;
-static bool opt_global, opt_shuffle, opt_lose, opt_unsynced;
+static bool opt_global, opt_shuffle, opt_lose, opt_unsynced, opt_region;
 static uint64_t rng = 0x853c49e6748fea9bULL;
 
 static uint64_t rnd(void)
@@ -746,6 +755,240 @@ static void write_shuffled(FILE *f, struct gen_rec *recs, unsigned long long nr)
 	free(end);
 }
 
+/* ---- a black box region image (--region) ---------------------------------- */
+
+/*
+ * PREFIX.region: the records in a region (uapi/frec_region.h), laid out
+ * and sealed by the module's builder (kmod/lib/frec_region_build.c); the
+ * slots are filled here, apart from the ring core, as the ring core
+ * commits them (uapi/frec_raw.h).  Each part starts at a random position,
+ * so that records run past the array's end into the next lap; no record
+ * is overwritten, so frec-decode prints PREFIX.nokallsyms.txt for it.
+ */
+static u8 *region;
+static u32 pool_used, pool_bytes;
+
+static void *region_at(const struct frec_region_header *h, unsigned int sect,
+		       u64 off)
+{
+	return region + le64toh(h->sect[sect].offset) + off;
+}
+
+static void region_str(const struct frec_region_header *h,
+		       struct frec_region_str *str, const char *s)
+{
+	u32 len = (u32)strlen(s);
+
+	if (pool_used + len > pool_bytes) {
+		fprintf(stderr, "frec-gen: region pool full\n");
+		exit(1);
+	}
+	frec_region_str_put(str, region_at(h, FREC_REGION_POOL, 0), pool_used, s, len);
+	pool_used += len;
+}
+
+static void region_text(const struct frec_region_header *h, u32 *i, u64 addr,
+			const char *s)
+{
+	struct frec_region_text *t = region_at(h, FREC_REGION_TEXTS, *i * sizeof(*t));
+
+	t->addr = htole64(addr);
+	t->kind = htole32(FREC_REGION_TEXT_STRING);
+	region_str(h, &t->text, s);
+	frec_region_text_seal(t, region_at(h, FREC_REGION_POOL, 0));
+	(*i)++;
+}
+
+/* Slots one record takes (the ring core's rule, written apart). */
+static u32 gen_slots(u32 len)
+{
+	u32 k = 1;
+
+	while (FREC_RECORD_HEAD_BYTES + (k - 1) * FREC_RECORD_CONT_BYTES < len)
+		k++;
+	return k;
+}
+
+/*
+ * Where the part of ring @r on @cpu starts: so that its first record of
+ * several slots runs past the array's end (its continuation in the next
+ * lap), or, in a part without one, anywhere in the second half of the
+ * first lap.
+ */
+static u64 region_base(const struct gen_rec *recs, unsigned long long nr,
+		       u32 r, u32 cpu, u64 slots)
+{
+	unsigned long long j;
+	u64 used = 0;
+	u32 k;
+
+	for (j = 0; j < nr; j++) {
+		if (recs[j].ring != &rings[r] || recs[j].rec.cpu != cpu)
+			continue;
+		k = rings[r].kind ? gen_slots(recs[j].rec.len) : 1;
+		if (k > 1)
+			return slots - used - 1;
+		used += k;
+	}
+	return slots / 2 + rnd_below((u32)(slots / 2));
+}
+
+static void write_region(const char *prefix, struct gen_rec *recs,
+			 unsigned long long nr)
+{
+	struct frec_region_geometry geo = {
+		.boot_id = "\x5e\xed\xb0\x07\x1d\x00\x40\x00\x80\x00\x12\x34\x56\x78\x9a\xbc",
+		.boot_wall_ns = 1795000000000000000ULL, .release = "6.1.0-frec-gen",
+		.flags = opt_unsynced ? 0 : FREC_REGION_CLOCK_SYNCED,
+		.rings_max = NR_RINGS, .sites_max = nr_site_ids + 1,
+		.texts_max = 64,
+	};
+	u64 need[NR_RINGS], base[NR_RINGS * 4096], parts = 0, pos, slots, off;
+	struct frec_region_state *copies[2];
+	struct frec_region_header *h;
+	u32 r, cpu, i, k, n, t = 0;
+	unsigned long long j;
+	FILE *f;
+
+	/* The pool: room for every string the sites and texts hold. */
+	for (i = 0; i < nr_sites; i++)
+		pool_bytes += strlen(sites[i].module) + strlen(sites[i].file) +
+			      strlen(sites[i].function) + strlen(sites[i].gf->fmt) +
+			      strlen(sites[i].first_symbol);
+	for (i = 0; i < NR_GOOD_FORMATS; i++)
+		pool_bytes += strlen(formats[i].fmt);
+	pool_bytes += 1024;	/* the bad and printk formats, the strings */
+	for (i = 0; i < NR_STRINGS; i++)
+		pool_bytes += strlen(strings[i].s);
+	geo.pool_bytes = pool_bytes;
+	/* Slots per part: room for every record of the busiest CPU. */
+	memset(need, 0, sizeof(need));
+	for (r = 0; r < NR_RINGS; r++) {
+		u64 per_cpu[4096] = { 0 };
+
+		for (j = 0; j < nr; j++)
+			if (recs[j].ring == &rings[r])
+				per_cpu[recs[j].rec.cpu] += rings[r].kind ?
+					gen_slots(recs[j].rec.len) : 1;
+		for (slots = 2, cpu = 0; cpu < opt_cpus; cpu++)
+			while (slots < per_cpu[cpu] + 1)
+				slots *= 2;
+		need[r] = slots;
+		parts += slots * FREC_SLOT_BYTES * opt_cpus;
+	}
+	geo.region_bytes = 6 * FREC_REGION_BLOCK + (pool_bytes | (FREC_REGION_BLOCK - 1)) + 1 +
+			   ((parts + 4 * FREC_REGION_BLOCK) & ~(u64)(FREC_REGION_BLOCK - 1));
+	region = calloc(1, geo.region_bytes);
+	h = (void *)region;
+	if (!region || frec_region_layout(h, &geo)) {
+		fprintf(stderr, "frec-gen: cannot lay the region out\n");
+		exit(1);
+	}
+	copies[0] = (void *)(region + FREC_REGION_STATE_OFF(0));
+	copies[1] = (void *)(region + FREC_REGION_STATE_OFF(1));
+	frec_region_state_write(copies, h, FREC_REGION_END_NONE, geo.boot_wall_ns, 1);
+	frec_region_state_write(copies, h, FREC_REGION_END_PANIC,
+				geo.boot_wall_ns + 60000000000ULL, 60000000000ULL);
+
+	off = le64toh(h->sect[FREC_REGION_PARTS].offset);
+	for (r = 0; r < NR_RINGS; r++) {
+		struct frec_region_ring *e = region_at(h, FREC_REGION_RINGS, r * sizeof(*e));
+
+		e->id = htole32(r);
+		e->kind = htole32(rings[r].kind);
+		e->order = htole32(opt_global ? FREC_RING_ORDER_GLOBAL : FREC_RING_ORDER_CPU);
+		e->nr_cpus = htole32(opt_cpus);
+		e->max_record_len = htole32(rings[r].kind ? 256 : 0);
+		e->nr_slots = htole64(need[r]);
+		e->parts_offset = htole64(off);
+		snprintf(e->name, sizeof(e->name), "%s", rings[r].name);
+		frec_region_ring_seal(e);
+		for (cpu = 0; cpu < opt_cpus; cpu++)
+			base[r * 4096 + cpu] = region_base(recs, nr, r, cpu, need[r]);
+		off += need[r] * FREC_SLOT_BYTES * opt_cpus;
+	}
+	for (i = 0; i < nr_sites; i++) {
+		const struct gen_site *s = &sites[i];
+		struct frec_region_site *e;
+
+		if (!s->id)
+			continue;
+		e = region_at(h, FREC_REGION_SITES, s->id * sizeof(*e));
+		e->id = htole32(s->id);
+		e->level = htole32(s->level);
+		e->line = htole32(s->line);
+		region_str(h, &e->module, s->module);
+		region_str(h, &e->file, s->file);
+		region_str(h, &e->function, s->function);
+		region_str(h, &e->format, s->gf->fmt);
+		frec_region_site_seal(e, region_at(h, FREC_REGION_POOL, 0));
+		if (s->first) {
+			e->caller = htole64(s->first);
+			region_str(h, &e->caller_name, s->first_symbol);
+			frec_region_site_seal_caller(e, region_at(h, FREC_REGION_POOL, 0));
+		}
+	}
+	for (i = 0; i < NR_GOOD_FORMATS; i++)
+		region_text(h, &t, formats[i].addr, formats[i].fmt);
+	for (i = 0; i < sizeof(bad_formats) / sizeof(bad_formats[0]); i++)
+		region_text(h, &t, bad_formats[i].addr, bad_formats[i].fmt);
+	for (i = 0; i < NR_PRINTK_FORMATS; i++)
+		region_text(h, &t, printk_formats[i].addr, printk_formats[i].fmt);
+	for (i = 0; i < NR_STRINGS; i++)
+		region_text(h, &t, strings[i].addr, strings[i].s);
+
+	/* recs are in merge order: per (ring, CPU) in position order. */
+	for (j = 0; j < nr; j++) {
+		const struct frec_raw_record *rec = &recs[j].rec;
+		struct frec_region_ring *e;
+		struct frec_slot *slot;
+		u64 *b, lap, mask;
+		const char *p = recs[j].text;
+
+		r = (u32)(recs[j].ring - rings);
+		e = region_at(h, FREC_REGION_RINGS, r * sizeof(*e));
+		mask = need[r] - 1;
+		b = &base[r * 4096 + rec->cpu];
+		pos = *b;
+		k = rings[r].kind ? gen_slots(rec->len) : 1;
+		*b += k;
+		for (i = 0; i < k; i++) {
+			slot = (void *)(region + le64toh(e->parts_offset) +
+					((u64)rec->cpu * need[r] + ((pos + i) & mask)) *
+					FREC_SLOT_BYTES);
+			lap = (pos + i) & need[r] ? FREC_SLOT_LAP : 0;
+			slot->state = htole64(rec->seq << FREC_SLOT_SEQ_SHIFT | lap |
+					      (i ? FREC_SLOT_CONT : 0));
+			if (!i) {
+				slot->data[FREC_EVENT_TS] = htole64(rec->ts);
+				slot->data[FREC_EVENT_SITE] = htole64(rec->site);
+				slot->data[FREC_EVENT_CALLER] = htole64(rec->caller);
+			}
+			if (!rings[r].kind) {
+				for (n = 0; n < FREC_EVENT_MAX_ARGS; n++)
+					slot->data[FREC_EVENT_ARG0 + n] = htole64(rec->args[n]);
+			} else if (!i) {
+				slot->data[FREC_RECORD_LEN] = htole64((u64)k << 32 | rec->len);
+				n = rec->len < FREC_RECORD_HEAD_BYTES ? rec->len :
+				    FREC_RECORD_HEAD_BYTES;
+				memcpy(&slot->data[FREC_RECORD_PAYLOAD], p, n);
+				p += n;
+			} else {
+				n = (u32)(recs[j].text + rec->len - p);
+				n = n < FREC_RECORD_CONT_BYTES ? n : FREC_RECORD_CONT_BYTES;
+				memcpy(slot->data, p, n);
+				p += n;
+			}
+		}
+	}
+	f = open_out(prefix, "region");
+	if (fwrite(region, 1, geo.region_bytes, f) != geo.region_bytes || fclose(f)) {
+		perror("frec-gen");
+		exit(1);
+	}
+	free(region);
+}
+
 /* The line the module prints for @g, into @line; its length. */
 static size_t gen_line(char *line, size_t size, char *msg, size_t msg_size,
 		       const struct gen_rec *g, const struct frec_format_env *env)
@@ -829,7 +1072,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] "
 		"[--bad] [--missing] [--unknown] [--global] [--shuffle] [--lose] "
-		"[--unsynced] [--no-expected] PREFIX\n");
+		"[--unsynced] [--region] [--no-expected] PREFIX\n");
 	return 2;
 }
 
@@ -843,6 +1086,7 @@ static const struct option long_options[] = {
 	{ "shuffle", no_argument, NULL, 'S' },
 	{ "lose", no_argument, NULL, 'l' },
 	{ "unsynced", no_argument, NULL, 'U' },
+	{ "region", no_argument, NULL, 'R' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -905,6 +1149,9 @@ int main(int argc, char **argv)
 			break;
 		case 'U':
 			opt_unsynced = true;
+			break;
+		case 'R':
+			opt_region = true;
 			break;
 		default:
 			return usage();
@@ -1014,6 +1261,8 @@ int main(int argc, char **argv)
 	if (!opt_shuffle)
 		for (n = 0; n < nr_recs; n++)
 			write_gen_rec(raw, &recs[n]);
+	if (opt_region)
+		write_region(argv[optind], recs, nr_recs);
 	/* every site has recorded now: its first caller is known */
 	fmts = open_out(argv[optind], "sites");
 	write_sites(fmts);

@@ -14,6 +14,8 @@
  *   write_text.c   the dump's text, line for line
  *   write_json.c   Chrome trace-event JSON
  *   write_csv.c    CSV
+ *   region.c       a black box region image as a raw dump, sites and
+ *                  formats (kmod/lib/frec_region.c reads it)
  *   main.c         options and files
  *
  * The dump's order is not trusted: records are printed in the order the
@@ -117,6 +119,49 @@ int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err);
 int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 		  struct frec_err *err);
 void frec_raw_close(struct frec_raw_reader *r);
+
+/* ---- region.c -------------------------------------------------------- */
+
+#include "frec_region_image.h"
+
+/**
+ * struct frec_region_decode - a region image made into decoder inputs
+ * @name: the image's name, for messages.
+ * @errs: where warnings go, NULL for none.
+ * @v: the image, opened.
+ * @raw: a raw dump of its whole records, host byte order.
+ * @raw_len: its length.
+ * @sites_text: a sites file of its valid sites.
+ * @sites_len: its length.
+ * @formats_text: a formats file of its valid texts.
+ * @formats_len: its length.
+ * @recovered: records put in @raw.
+ * @rejected: records left out, by enum frec_region_reject.
+ * @not_decoded: frec_printk() argument records, left out.
+ * @bad_entries: corrupt rings, sites and texts entries.
+ * @warnings: warnings given.
+ */
+struct frec_region_decode {
+	const char *name;
+	FILE *errs;
+	struct frec_region_view v;
+	char *raw;
+	size_t raw_len;
+	char *sites_text;
+	size_t sites_len;
+	char *formats_text;
+	size_t formats_len;
+	unsigned long long recovered;
+	unsigned long long rejected[FREC_REGION_REJ_NR];
+	unsigned long long not_decoded;
+	unsigned long long bad_entries;
+	unsigned long long warnings;
+};
+
+int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
+			    size_t len, struct frec_err *err);
+void frec_region_decode_report(const struct frec_region_decode *rd);
+void frec_region_decode_free(struct frec_region_decode *rd);
 
 /* ---- addr_table.c ---------------------------------------------------- */
 

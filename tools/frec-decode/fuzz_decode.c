@@ -20,6 +20,13 @@
  *
  * (the first byte modulo 11 picks the mode)
  *
+ * In modes 0-5, an input that starts with the black box region's magic
+ * is a region image instead (frec-decode detects it the same way), spread
+ * out to fit the inputs' 8 KiB: its first 4096 bytes are block 0 (header
+ * and state copies), and each next 512 bytes the start of the next
+ * block, the rest of which is zeros: every section a region may have, in
+ * the blocks a small region has them, is reached.
+ *
  * Output goes to /dev/null; a crash, a sanitizer report, a leak or a hang
  * is what is looked for.
  */
@@ -68,6 +75,49 @@ static u64 fuzz_u64(const uint8_t *data, size_t size, size_t at)
 	return v;
 }
 
+#define FUZZ_REGION_BLOCKS	9
+#define FUZZ_REGION_PIECE	512
+
+/* A region image spread out of @data, decoded as frec-decode does. */
+static void fuzz_region(const uint8_t *data, size_t size,
+			const struct frec_decode_opts *opts, FILE *devnull)
+{
+	static struct frec_decoder d;
+	static uint8_t image[FUZZ_REGION_BLOCKS * FREC_REGION_BLOCK];
+	struct frec_region_decode rd = { .name = "fuzz" };
+	struct frec_formats formats = { 0 };
+	struct frec_sites sites = { 0 };
+	struct frec_err err;
+	size_t b, at, n;
+	FILE *in;
+
+	memset(image, 0, sizeof(image));
+	memcpy(image, data, size < FREC_REGION_BLOCK ? size : FREC_REGION_BLOCK);
+	for (b = 1; b < FUZZ_REGION_BLOCKS; b++) {
+		at = FREC_REGION_BLOCK + (b - 1) * FUZZ_REGION_PIECE;
+		if (at >= size)
+			break;
+		n = size - at < FUZZ_REGION_PIECE ? size - at : FUZZ_REGION_PIECE;
+		memcpy(image + b * FREC_REGION_BLOCK, data + at, n);
+	}
+	if (frec_region_decode_open(&rd, image, sizeof(image), &err))
+		goto out;
+	if (frec_sites_parse(&sites, rd.sites_text, rd.sites_len, &err) ||
+	    frec_formats_parse(&formats, rd.formats_text, rd.formats_len, &err))
+		goto out;
+	in = fmemopen(rd.raw, rd.raw_len, "rb");
+	if (!in)
+		goto out;
+	frec_decoder_init(&d, opts, &formats, &sites, NULL, devnull, NULL);
+	frec_decode_stream(&d, in, "fuzz");
+	frec_decoder_free(&d);
+	fclose(in);
+out:
+	frec_region_decode_free(&rd);
+	frec_formats_free(&formats);
+	frec_sites_free(&sites);
+}
+
 static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 		     bool stats, bool reread, struct frec_formats *formats,
 		     struct frec_sites *sites, struct frec_kallsyms *kallsyms,
@@ -89,6 +139,12 @@ static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 		return;
 	if (mode == 5 && frec_filter_parse(&filter, "ring=[!z]*,a cpu=0-3 text=a", NULL, NULL, 0))
 		abort();
+	if (size >= FREC_REGION_MAGIC_LEN &&
+	    !memcmp(data, FREC_REGION_MAGIC, FREC_REGION_MAGIC_LEN)) {
+		opts.reread = false;
+		fuzz_region(data, size, &opts, devnull);
+		return;
+	}
 	in = fmemopen((void *)data, size, "rb");
 	if (!in)
 		return;

@@ -46,6 +46,11 @@ static const char usage_text[] =
 "      --stats           instead of the records, print per ring and CPU the\n"
 "                        records, first and last seq, and the records lost\n"
 "                        (seqs missing between them); filters do not apply\n"
+"      --region          RAW is a black box region image (frec/previous/raw,\n"
+"                        or a copy of the region from /dev/mem or a vmcore);\n"
+"                        a file starting with the region's magic is one\n"
+"                        without it.  Sites, formats and callers come from\n"
+"                        the region: -f, -S, -k and -n do not apply\n"
 "  -h, --help            print this and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
@@ -223,7 +228,127 @@ static int parse_kallsyms(void *k, const char *data, size_t len,
 	return frec_kallsyms_parse(k, data, len, err);
 }
 
-enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS };
+/* Does the file at @path start with a region's magic? */
+static bool is_region(const char *path)
+{
+	char magic[FREC_REGION_MAGIC_LEN];
+	FILE *f;
+	bool yes;
+
+	if (!strcmp(path, "-"))
+		return false;
+	f = fopen(path, "rb");
+	if (!f)
+		return false;
+	yes = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+	      !memcmp(magic, FREC_REGION_MAGIC, sizeof(magic));
+	fclose(f);
+	return yes;
+}
+
+/* All of @f, at most @max bytes (a region's largest). */
+static unsigned char *read_all(FILE *f, size_t max, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	unsigned char *buf = NULL, *bigger;
+
+	for (;;) {
+		bigger = realloc(buf, cap);
+		if (!bigger)
+			break;
+		buf = bigger;
+		n += fread(buf + n, 1, cap - n, f);
+		if (n < cap) {
+			if (ferror(f))
+				break;
+			*len = n;
+			return buf;
+		}
+		if (cap >= max) {
+			errno = EFBIG;
+			free(buf);
+			return NULL;
+		}
+		cap *= 2;
+	}
+	free(buf);
+	return NULL;
+}
+
+/*
+ * Decode a region image: its own sites, texts and records, through the
+ * decoder a raw dump goes through.
+ */
+static int decode_region(struct frec_decode_opts *opts, const char *in_path,
+			 const char *out_path)
+{
+	struct frec_region_decode rd = { .errs = stderr };
+	struct frec_formats formats = { 0 };
+	struct frec_sites sites = { 0 };
+	struct frec_decoder *d = NULL;
+	FILE *in = stdin, *out = stdout, *raw = NULL;
+	struct frec_err err;
+	unsigned char *data;
+	size_t len;
+	int ret = FREC_EXIT_INPUT;
+
+	rd.name = strcmp(in_path, "-") ? in_path : "<stdin>";
+	if (strcmp(in_path, "-") && !(in = fopen(in_path, "rb"))) {
+		fprintf(stderr, "frec-decode: %s: %s\n", in_path, strerror(errno));
+		return FREC_EXIT_INPUT;
+	}
+	data = read_all(in, (size_t)FREC_REGION_MAX_BYTES, &len);
+	if (in != stdin)
+		fclose(in);
+	if (!data) {
+		fprintf(stderr, "frec-decode: %s: %s\n", rd.name, strerror(errno));
+		return FREC_EXIT_INPUT;
+	}
+	if (frec_region_decode_open(&rd, data, len, &err)) {
+		fprintf(stderr, "frec-decode: %s: offset %llu: %s\n", rd.name,
+			err.where, err.msg);
+		goto out;
+	}
+	if (frec_sites_parse(&sites, rd.sites_text, rd.sites_len, &err) ||
+	    frec_formats_parse(&formats, rd.formats_text, rd.formats_len, &err)) {
+		/* The region's texts made a file the parser refuses: say which. */
+		fprintf(stderr, "frec-decode: %s: the region's tables: line %llu: %s\n",
+			rd.name, err.where, err.msg);
+		goto out;
+	}
+	if (out_path && !(out = fopen(out_path, "w"))) {
+		fprintf(stderr, "frec-decode: %s: %s\n", out_path, strerror(errno));
+		goto out;
+	}
+	raw = fmemopen(rd.raw, rd.raw_len, "rb");
+	d = malloc(sizeof(*d));
+	if (!raw || !d) {
+		fprintf(stderr, "frec-decode: out of memory\n");
+		goto out;
+	}
+	opts->reread = false;
+	frec_decoder_init(d, opts, &formats, &sites, NULL, out, stderr);
+	ret = frec_decode_stream(d, raw, rd.name);
+	frec_decoder_free(d);
+	frec_region_decode_report(&rd);
+	if (ret == FREC_EXIT_OK && rd.warnings)
+		ret = FREC_EXIT_WARNINGS;
+out:
+	free(d);
+	if (raw)
+		fclose(raw);
+	if (out != stdout && fclose(out) && ret != FREC_EXIT_INPUT) {
+		fprintf(stderr, "frec-decode: %s: %s\n", out_path, strerror(errno));
+		ret = FREC_EXIT_INPUT;
+	}
+	frec_region_decode_free(&rd);
+	frec_formats_free(&formats);
+	frec_sites_free(&sites);
+	free(data);
+	return ret;
+}
+
+enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_REGION };
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
@@ -240,6 +365,7 @@ static const struct option long_options[] = {
 	{ "time", required_argument, NULL, 't' },
 	{ "delta", no_argument, NULL, 'd' },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "region", no_argument, NULL, OPT_REGION },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -253,7 +379,7 @@ int main(int argc, char **argv)
 	const char *sites_path = DEFAULT_SITES;
 	const char *out_path = NULL, *in_path = "-", *in_name;
 	bool formats_named = false, kallsyms_named = false, use_kallsyms = true;
-	bool sites_named = false, missing, warned = false;
+	bool sites_named = false, missing, warned = false, region = false;
 	struct frec_formats formats = { 0 };
 	struct frec_sites sites = { 0 };
 	struct frec_kallsyms kallsyms = { 0 };
@@ -323,6 +449,9 @@ int main(int argc, char **argv)
 		case OPT_STATS:
 			opts.stats = true;
 			break;
+		case OPT_REGION:
+			region = true;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return FREC_EXIT_OK;
@@ -340,6 +469,9 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		die_usage("one raw dump at a time ('%s' is one too many)", argv[optind]);
 	opts.filter = parse_filter(&filter);
+
+	if (region || is_region(in_path))
+		return decode_region(&opts, in_path, out_path);
 
 	ret = FREC_EXIT_INPUT;
 	if (!load_table(formats_path, formats_named, &missing, &formats, parse_formats))

@@ -5,6 +5,8 @@
  * messages, against hand-written expectations.  (The format parser
  * itself, kmod/frec_format.c, has tools/harness/test_format.c.)
  */
+#include <endian.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1217,6 +1219,73 @@ static void decoder_refuses_other_versions(struct ht_case *c)
 	}
 }
 
+/* The region's checksum is CRC-32C: the standard check value, and chaining. */
+static void region_csum_is_crc32c(struct ht_case *c)
+{
+	u32 crc;
+
+	HT_EXPECT_EQ(c, frec_region_csum("123456789", 9), 0xe3069283U);
+	HT_EXPECT_EQ(c, frec_region_csum("", 0), 0);
+	crc = frec_region_csum_add(FREC_REGION_CSUM_START, "1234", 4);
+	crc = frec_region_csum_add(crc, "56789", 5);
+	HT_EXPECT_EQ(c, frec_region_csum_end(crc), 0xe3069283U);
+}
+
+/*
+ * The layout the builder makes is what the reader accepts; the state
+ * copies alternate, the newer wins, a copy of another boot is stale.
+ */
+static void region_layout_and_state(struct ht_case *c)
+{
+	static u8 img[16 * FREC_REGION_BLOCK];
+	struct frec_region_geometry geo = {
+		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
+		.release = "6.1.0-test", .rings_max = 4, .sites_max = 10,
+		.texts_max = 10, .pool_bytes = 100,
+	};
+	struct frec_region_header *h = (void *)img;
+	struct frec_region_state *copies[2] = {
+		(void *)(img + FREC_REGION_STATE_OFF(0)),
+		(void *)(img + FREC_REGION_STATE_OFF(1)),
+	};
+	struct frec_region_view v;
+	char msg[FREC_REGION_MSG_MAX];
+	u64 where;
+
+	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), 0);
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT(c, !v.state_ok, "a state before any was written");
+	HT_EXPECT_EQ(c, v.sect_off[FREC_REGION_RINGS], FREC_REGION_BLOCK);
+	HT_EXPECT_EQ(c, v.nr_entries[FREC_REGION_SITES], 10);
+	HT_EXPECT_EQ(c, v.sect_off[FREC_REGION_PARTS] + v.sect_bytes[FREC_REGION_PARTS],
+		     sizeof(img));
+	frec_region_state_write(copies, h, FREC_REGION_END_NONE, 1, 2);
+	frec_region_state_write(copies, h, FREC_REGION_END_OOPS, 3, 4);
+	frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where);
+	HT_EXPECT(c, v.state_ok && v.state.end == FREC_REGION_END_OOPS && v.state.gen == 2 &&
+		  v.state.alive_wall_ns == 3, "end %u gen %llu", v.state.end,
+		  (unsigned long long)v.state.gen);
+	/* the third write goes to the older copy: a torn one leaves the second */
+	frec_region_state_write(copies, h, FREC_REGION_END_PANIC, 5, 6);
+	HT_EXPECT_EQ(c, le64toh(copies[0]->gen), 3);
+	copies[0]->alive_ts ^= 1;
+	frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where);
+	HT_EXPECT(c, v.state_ok && v.state.end == FREC_REGION_END_OOPS, "end %u", v.state.end);
+	/* a copy of another boot is stale */
+	memset(copies[1]->boot_id, 'x', sizeof(copies[1]->boot_id));
+	frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where);
+	HT_EXPECT(c, !v.state_ok, "a stale copy taken");
+
+	geo.region_bytes = 5 * FREC_REGION_BLOCK;
+	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), -EINVAL);
+	geo.region_bytes = 6 * FREC_REGION_BLOCK;
+	geo.pool_bytes = 2 * FREC_REGION_BLOCK;
+	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), -ENOSPC);
+	geo.region_bytes = sizeof(img) + 1;
+	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), -EINVAL);
+}
+
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_errors_name_the_line),
@@ -1243,6 +1312,8 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_checks_seq_per_ring_and_cpu),
 	HT_CASE(decoder_stats_prove_losses),
 	HT_CASE(decoder_refuses_other_versions),
+	HT_CASE(region_csum_is_crc32c),
+	HT_CASE(region_layout_and_state),
 };
 
 int main(int argc, char **argv)

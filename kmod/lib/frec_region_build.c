@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_region_build.c - writing frec's black box: a new region's header
+ * and state, and the checksums of its entries.
+ *
+ * The module lays a region out when a boot takes it (after it has kept
+ * the previous boot's content), then fills entries as rings are created
+ * and sites register; frec-gen builds test images with the same code.
+ * Each entry is written whole and then sealed (its checksum stored last),
+ * so that a reset in the middle of a write leaves an entry the reader
+ * rejects, never one it misreads.  See doc/blackbox.md.
+ */
+#ifdef __KERNEL__
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/string.h>
+#include <linux/types.h>
+#include <asm/byteorder.h>
+#else
+#include "frec_user.h"
+#endif
+
+#include "frec_region_image.h"
+
+static u64 frec_region_round_block(u64 n)
+{
+	return (n + FREC_REGION_BLOCK - 1) / FREC_REGION_BLOCK * FREC_REGION_BLOCK;
+}
+
+/* Place section @i at *@off, for @nr entries of @entry bytes or @bytes. */
+static void frec_region_place(struct frec_region_header *hdr, unsigned int i,
+			      u64 *off, u32 entry, u32 nr, u64 bytes)
+{
+	if (entry)
+		bytes = (u64)entry * nr;
+	bytes = frec_region_round_block(bytes ? bytes : 1);
+	hdr->sect[i].offset = cpu_to_le64(*off);
+	hdr->sect[i].bytes = cpu_to_le64(bytes);
+	hdr->sect[i].entry_bytes = cpu_to_le32(entry);
+	hdr->sect[i].nr_entries = cpu_to_le32(entry ? nr : 0);
+	*off += bytes;
+}
+
+/**
+ * frec_region_layout() - the header of a new region
+ * @hdr: where it goes (block 0 of the region, or a copy of it).
+ * @geo: the region and what it must hold.
+ *
+ * The tables, the pool and the parts follow block 0 in that order, each
+ * on a block boundary; the parts section takes the rest of the region.
+ * The caller zeroes the region beyond block 0's header before it writes
+ * the header (an all-zero entry is an unused one), and writes the header
+ * last, so that a reset while it sets up leaves no header that names
+ * stale entries.
+ *
+ * Context: Any context.
+ * Return: 0, or -EINVAL if the region is not a whole number of blocks or
+ * out of range, -ENOSPC if the tables leave less than a block of parts.
+ */
+int frec_region_layout(struct frec_region_header *hdr,
+		       const struct frec_region_geometry *geo)
+{
+	u64 off = FREC_REGION_BLOCK;
+
+	if (geo->region_bytes < FREC_REGION_MIN_BYTES ||
+	    geo->region_bytes > FREC_REGION_MAX_BYTES ||
+	    geo->region_bytes % FREC_REGION_BLOCK)
+		return -EINVAL;
+	memset(hdr, 0, sizeof(*hdr));
+	memcpy(hdr->magic, FREC_REGION_MAGIC, FREC_REGION_MAGIC_LEN);
+	hdr->version = cpu_to_le32(FREC_REGION_VERSION);
+	hdr->header_bytes = cpu_to_le32(sizeof(*hdr));
+	hdr->block_bytes = cpu_to_le32(FREC_REGION_BLOCK);
+	hdr->slot_bytes = cpu_to_le32(FREC_SLOT_BYTES);
+	hdr->region_bytes = cpu_to_le64(geo->region_bytes);
+	hdr->phys_addr = cpu_to_le64(geo->phys_addr);
+	memcpy(hdr->boot_id, geo->boot_id, sizeof(hdr->boot_id));
+	hdr->boot_wall_ns = cpu_to_le64(geo->boot_wall_ns);
+	hdr->flags = cpu_to_le32(geo->flags);
+	hdr->word_bytes = cpu_to_le32(8);
+	memcpy(hdr->release, geo->release,
+	       strnlen(geo->release, sizeof(hdr->release) - 1));
+	memcpy(hdr->clock, FREC_CLOCK_NAME, sizeof(FREC_CLOCK_NAME));
+	frec_region_place(hdr, FREC_REGION_RINGS, &off,
+			  sizeof(struct frec_region_ring), geo->rings_max, 0);
+	frec_region_place(hdr, FREC_REGION_SITES, &off,
+			  sizeof(struct frec_region_site), geo->sites_max, 0);
+	frec_region_place(hdr, FREC_REGION_TEXTS, &off,
+			  sizeof(struct frec_region_text), geo->texts_max, 0);
+	frec_region_place(hdr, FREC_REGION_POOL, &off, 0, 0, geo->pool_bytes);
+	if (off + FREC_REGION_BLOCK > geo->region_bytes)
+		return -ENOSPC;
+	frec_region_place(hdr, FREC_REGION_PARTS, &off, 0, 0,
+			  geo->region_bytes - off);
+	hdr->csum = cpu_to_le32(frec_region_csum(hdr, sizeof(*hdr)));
+	return 0;
+}
+
+/**
+ * frec_region_state_write() - record how the boot is doing
+ * @copies: the two state copies of the region (FREC_REGION_STATE_OFF()).
+ * @hdr: the region's header.
+ * @end: enum frec_region_end.
+ * @alive_wall_ns: CLOCK_REALTIME now.
+ * @alive_ts: the ring clock now.
+ *
+ * Writes the older copy (or one not of this boot) with the next
+ * generation, so the newer one stays whole until this one is.
+ *
+ * Context: Any context, one caller at a time (the module serialises its
+ * heartbeat, unload, oops and panic paths).
+ */
+void frec_region_state_write(struct frec_region_state *copies[2],
+			     const struct frec_region_header *hdr,
+			     u32 end, u64 alive_wall_ns, u64 alive_ts)
+{
+	u64 gen[2];
+	unsigned int i, old;
+	struct frec_region_state *st;
+
+	for (i = 0; i < 2; i++)
+		gen[i] = memcmp(copies[i]->boot_id, hdr->boot_id,
+				sizeof(hdr->boot_id)) ? 0 :
+			le64_to_cpu(copies[i]->gen);
+	old = gen[1] < gen[0];
+	st = copies[old];
+	st->csum = 0;
+	st->gen = cpu_to_le64((old ? gen[0] : gen[1]) + 1);
+	memcpy(st->boot_id, hdr->boot_id, sizeof(st->boot_id));
+	st->end = cpu_to_le32(end);
+	st->reserved = 0;
+	st->alive_wall_ns = cpu_to_le64(alive_wall_ns);
+	st->alive_ts = cpu_to_le64(alive_ts);
+	memset(st->pad, 0, sizeof(st->pad));
+	st->csum = cpu_to_le32(frec_region_csum(st, sizeof(*st)));
+}
+
+/**
+ * frec_region_str_put() - copy a string into the pool and point at it
+ * @str: the reference to fill.
+ * @pool: the pool section.
+ * @off: where in it the caller reserved @len bytes.
+ * @s: the string.
+ * @len: its length.
+ *
+ * Context: Any context.
+ */
+void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
+			 const char *s, u32 len)
+{
+	memcpy(pool + off, s, len);
+	str->off = cpu_to_le32(off);
+	str->len = cpu_to_le32(len);
+}
+
+/**
+ * frec_region_ring_seal() - checksum a rings entry, once it is filled
+ * @ring: the entry.
+ *
+ * Context: Any context.
+ */
+void frec_region_ring_seal(struct frec_region_ring *ring)
+{
+	ring->csum = 0;
+	ring->csum = cpu_to_le32(frec_region_csum(ring, sizeof(*ring)));
+}
+
+/* The checksum of @str's bytes in @pool, going on from @crc. */
+static u32 frec_region_csum_str(u32 crc, const struct frec_region_str *str,
+				const u8 *pool)
+{
+	return frec_region_csum_add(crc, pool + le32_to_cpu(str->off),
+				    le32_to_cpu(str->len));
+}
+
+/**
+ * frec_region_site_seal() - checksum a sites entry's texts, once filled
+ * @site: the entry; its caller part is sealed apart.
+ * @pool: the pool section its strings are in.
+ *
+ * Context: Any context.
+ */
+void frec_region_site_seal(struct frec_region_site *site, const u8 *pool)
+{
+	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, site,
+				       offsetof(struct frec_region_site, csum));
+
+	crc = frec_region_csum_str(crc, &site->module, pool);
+	crc = frec_region_csum_str(crc, &site->file, pool);
+	crc = frec_region_csum_str(crc, &site->function, pool);
+	crc = frec_region_csum_str(crc, &site->format, pool);
+	site->csum = cpu_to_le32(frec_region_csum_end(crc));
+}
+
+/**
+ * frec_region_site_seal_caller() - checksum a sites entry's caller part
+ * @site: the entry, @caller and @caller_name filled.
+ * @pool: the pool section.
+ *
+ * Context: Any context.
+ */
+void frec_region_site_seal_caller(struct frec_region_site *site,
+				  const u8 *pool)
+{
+	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, &site->caller,
+				       sizeof(site->caller) +
+				       sizeof(site->caller_name));
+
+	crc = frec_region_csum_str(crc, &site->caller_name, pool);
+	/*
+	 * A sum that comes out 0 reads as "no caller yet" (once in 2^32):
+	 * the site's records then print their caller as an address.
+	 */
+	site->caller_csum = cpu_to_le32(frec_region_csum_end(crc));
+}
+
+/**
+ * frec_region_text_seal() - checksum a texts entry, once it is filled
+ * @text: the entry.
+ * @pool: the pool section its text is in.
+ *
+ * Context: Any context.
+ */
+void frec_region_text_seal(struct frec_region_text *text, const u8 *pool)
+{
+	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, text,
+				       offsetof(struct frec_region_text, csum));
+
+	crc = frec_region_csum_str(crc, &text->text, pool);
+	text->csum = cpu_to_le32(frec_region_csum_end(crc));
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_region_image.h - frec's black box (uapi/frec_region.h, doc/blackbox.md):
+ * building a region and reading an image of one, compiled into the module
+ * and, unchanged, into frec-decode.
+ *
+ *   frec_region_csum.c    the checksum (CRC-32C)
+ *   frec_region_build.c   a new region's header, state and entries
+ *   frec_region.c         validating an image and its entries and records
+ *
+ * Reading trusts nothing in the image: every offset and length is checked
+ * against the image's size before it is used, every entry against its
+ * checksum, every record against its slots' state words.
+ */
+#ifndef _FREC_REGION_LIB_H
+#define _FREC_REGION_LIB_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include "frec_user.h"
+#endif
+
+#include <frec_raw.h>
+#include <frec_region.h>
+
+#define FREC_REGION_CSUM_START	0xffffffffU
+
+static inline u32 frec_region_csum_end(u32 crc)
+{
+	return ~crc;
+}
+
+u32 frec_region_csum_add(u32 crc, const void *p, size_t len);
+u32 frec_region_csum(const void *p, size_t len);
+
+/* ---- building (frec_region_build.c) ----------------------------------- */
+
+/**
+ * struct frec_region_geometry - what a boot asks of its region
+ * @region_bytes: the region's size.
+ * @phys_addr: its physical address, 0 if not known.
+ * @boot_id: the boot's random id.
+ * @boot_wall_ns: CLOCK_REALTIME of the boot's start.
+ * @flags: FREC_REGION_CLOCK_SYNCED.
+ * @release: the kernel release.
+ * @rings_max: entries of the rings section.
+ * @sites_max: the highest site id, plus one.
+ * @texts_max: entries of the texts section.
+ * @pool_bytes: bytes of strings (rounded up to a block).
+ */
+struct frec_region_geometry {
+	u64 region_bytes;
+	u64 phys_addr;
+	u8 boot_id[FREC_REGION_BOOT_ID_LEN];
+	u64 boot_wall_ns;
+	u32 flags;
+	const char *release;
+	u32 rings_max;
+	u32 sites_max;
+	u32 texts_max;
+	u64 pool_bytes;
+};
+
+int frec_region_layout(struct frec_region_header *hdr,
+		       const struct frec_region_geometry *geo);
+void frec_region_state_write(struct frec_region_state *copies[2],
+			     const struct frec_region_header *hdr,
+			     u32 end, u64 alive_wall_ns, u64 alive_ts);
+void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
+			 const char *s, u32 len);
+void frec_region_ring_seal(struct frec_region_ring *ring);
+void frec_region_site_seal(struct frec_region_site *site, const u8 *pool);
+void frec_region_site_seal_caller(struct frec_region_site *site,
+				  const u8 *pool);
+void frec_region_text_seal(struct frec_region_text *text, const u8 *pool);
+
+/* ---- reading (frec_region.c) ------------------------------------------ */
+
+/* Why an image is not a region this reader can use. */
+enum frec_region_verdict {
+	FREC_REGION_VALID = 0,
+	FREC_REGION_NOT_REGION,		/* no magic: garbage, or never written */
+	FREC_REGION_OTHER_VERSION,	/* a layout this reader does not know */
+	FREC_REGION_TOO_SMALL,		/* shorter than its header says */
+	FREC_REGION_BAD_HEADER,		/* checksum or geometry wrong */
+};
+
+#define FREC_REGION_MSG_MAX	160
+
+/**
+ * struct frec_region_view - an image being read
+ * @base: its bytes.
+ * @len: how many, at most the region's size.
+ * @version: the version it says it is (when the magic is there).
+ * @sect_off: each section's offset, checked to lie inside the image.
+ * @sect_bytes: each section's size.
+ * @nr_entries: each table's entries (0 for the pool and parts).
+ * @state: the current state copy, host byte order, if @state_ok.
+ * @state_ok: a valid state copy of this boot was found.
+ * @truncated: the image is shorter than the region; @len is the image's.
+ * @hdr: the header, as it is in the image (little-endian).
+ */
+struct frec_region_view {
+	const u8 *base;
+	u64 len;
+	u32 version;
+	u64 sect_off[FREC_REGION_NR_SECT];
+	u64 sect_bytes[FREC_REGION_NR_SECT];
+	u32 nr_entries[FREC_REGION_NR_SECT];
+	struct {
+		u64 gen;
+		u32 end;
+		u64 alive_wall_ns;
+		u64 alive_ts;
+	} state;
+	bool state_ok;
+	bool truncated;
+	const struct frec_region_header *hdr;
+};
+
+/**
+ * struct frec_region_bytes - a string of the image, checked to lie in it
+ * @s: its first byte (not NUL-terminated).
+ * @len: its length.
+ */
+struct frec_region_bytes {
+	const char *s;
+	u32 len;
+};
+
+/**
+ * struct frec_region_ring_info - a valid rings entry, host byte order
+ * @id: its index.
+ * @kind: 0 events, 1 records.
+ * @order: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
+ * @nr_cpus: parts.
+ * @max_record_len: longest payload.
+ * @nr_slots: slots per part.
+ * @parts_offset: CPU 0's part, checked: all parts lie in the parts section.
+ * @name: NUL-terminated, checked.
+ */
+struct frec_region_ring_info {
+	u32 id;
+	u32 kind;
+	u32 order;
+	u32 nr_cpus;
+	u32 max_record_len;
+	u64 nr_slots;
+	u64 parts_offset;
+	char name[FREC_REGION_RING_NAME_LEN];
+};
+
+/**
+ * struct frec_region_site_info - a valid sites entry
+ * @id: the site id.
+ * @level: 1 to 5.
+ * @line: the line.
+ * @module: the module.
+ * @file: the file.
+ * @function: the function.
+ * @format: the format.
+ * @caller: the first caller, 0 if none or if its part is corrupt.
+ * @caller_name: its name (len 0 if none).
+ * @caller_bad: the caller part failed its checksum.
+ */
+struct frec_region_site_info {
+	u32 id;
+	u32 level;
+	u32 line;
+	struct frec_region_bytes module;
+	struct frec_region_bytes file;
+	struct frec_region_bytes function;
+	struct frec_region_bytes format;
+	u64 caller;
+	struct frec_region_bytes caller_name;
+	bool caller_bad;
+};
+
+/**
+ * struct frec_region_text_info - a valid texts entry
+ * @addr: the address.
+ * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
+ * @text: the text.
+ */
+struct frec_region_text_info {
+	u64 addr;
+	u32 kind;
+	struct frec_region_bytes text;
+};
+
+/* Why a slot holds no record a reader may show. */
+enum frec_region_reject {
+	FREC_REGION_REJ_STATE,	/* a first slot whose record is not whole */
+	FREC_REGION_REJ_LENGTH,	/* length and slot count disagree */
+	FREC_REGION_REJ_SITE,	/* names no valid site */
+	FREC_REGION_REJ_CUT,	/* past the end of an image cut short */
+	FREC_REGION_REJ_NR
+};
+
+/**
+ * struct frec_region_record - a whole record read out of a part
+ * @slot: its first slot's index.
+ * @slots: how many slots it takes.
+ * @seq: its seq.
+ * @ts: timestamp.
+ * @site: site word.
+ * @caller: caller address.
+ * @args: an event's arguments.
+ * @len: a record's payload length, 0 for an event.
+ * @printk_args: the payload is frec_printk()'s arguments.
+ */
+struct frec_region_record {
+	u64 slot;
+	u32 slots;
+	u64 seq;
+	u64 ts;
+	u64 site;
+	u64 caller;
+	u64 args[FREC_EVENT_MAX_ARGS];
+	u32 len;
+	bool printk_args;
+};
+
+int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
+		     char *msg, size_t msg_size, u64 *where);
+int frec_region_ring_get(const struct frec_region_view *v, u32 i,
+			 struct frec_region_ring_info *ring, u64 *where);
+int frec_region_site_get(const struct frec_region_view *v, u32 id,
+			 struct frec_region_site_info *site, u64 *where);
+int frec_region_text_get(const struct frec_region_view *v, u32 i,
+			 struct frec_region_text_info *text, u64 *where);
+int frec_region_record_get(const struct frec_region_view *v,
+			   const struct frec_region_ring_info *ring, u32 cpu,
+			   u64 slot, struct frec_region_record *rec,
+			   u8 *buf, u32 buf_len);
+
+#endif /* _FREC_REGION_LIB_H */

@@ -1,0 +1,224 @@
+#!/usr/bin/env python3
+"""frec-decode against black box region images (uapi/frec_region.h) that
+frec-gen --region writes, whole and damaged.
+
+    check_region.py BUILD_DIR DECODER
+
+A whole region decodes to the text its records' dump would print
+(PREFIX.nokallsyms.txt: the region names callers by its own sites, with no
+kallsyms).  Damaged ones: random bytes, another layout version, too small
+are refused with their message and offset; a region cut short, or with a
+corrupt block of slots, a corrupt site, text or ring entry, or corrupt
+state copies, loses only what is corrupt: every line printed is one of the
+expected lines, the counts reconcile, and what is lost is named by offset
+inside the damage.  Prints "N passed, M failed".
+"""
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+
+MAGIC = b"\x89FRECBLACKBOX\r\n\0"
+BLOCK = 4096
+# struct frec_region_header: magic, version @16, ..., sect[5] @176, 24 bytes each
+SECT_OFF = 176
+RINGS, SITES, TEXTS, POOL, PARTS = range(5)
+
+
+class Checker:
+    def __init__(self, build, decoder):
+        self.gen = os.path.join(build, "frec-gen")
+        self.decoder = decoder
+        self.dir = os.path.join(build, "check-region")
+        os.makedirs(self.dir, exist_ok=True)
+        self.passed = self.failed = 0
+
+    def check(self, name, ok, why=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"not ok {name}: {why}")
+
+    def make(self, name, *args):
+        prefix = os.path.join(self.dir, name)
+        subprocess.run([self.gen, "--region", *args, prefix], check=True)
+        return prefix
+
+    def decode(self, data, *args, name="img.region"):
+        path = os.path.join(self.dir, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        p = subprocess.run([self.decoder, *args, path], capture_output=True, timeout=300)
+        return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+
+
+def sect(img, i):
+    off, size, entry, nr = struct.unpack_from("<QQII", img, SECT_OFF + 24 * i)
+    return off, size, entry, nr
+
+
+def report(err):
+    m = re.search(r"(\d+) records recovered, (\d+) rejected", err)
+    return (int(m.group(1)), int(m.group(2))) if m else (None, None)
+
+
+def lines_of(out):
+    return out.split(b"\n")[2:-1]
+
+
+def head(line):
+    """A line's "seq [time] cpuN ring:": which record it is."""
+    return line.split(b": ", 1)[0]
+
+
+def check_damaged(c, name, img, want_lines, total, lo, hi, rc_want=3, renamed=False):
+    """Decoded with warnings; output a subset of the expected lines (with
+    renamed, a line may also be an expected record's with some name printed
+    as an address: the entry naming it is gone); the report's count of
+    records recovered is the lines printed, fewer than were stored; every
+    offset named in a warning about a record or an entry is inside
+    [lo, hi)."""
+    rc, out, err = c.decode(img)
+    got = lines_of(out)
+    rec, rej = report(err)
+    heads = {head(l): l for l in want_lines}
+    odd = [l for l in got if l not in want_lines and
+           not (renamed and head(l) in heads and b"0x" in l)]
+    offs = [int(x) for x in re.findall(r"offset (\d+): (?:ring \S+ cpu \d+: record|"
+                                       r"site entry|text entry|ring entry)", err)]
+    c.check(f"{name}: exit {rc_want}, only expected lines", rc == rc_want and got and
+            not odd and len({head(l) for l in got}) == len(got),
+            f"exit {rc}, {len(got)} lines; {odd[:2]} {err[:300]}")
+    c.check(f"{name}: counts reconcile", rec == len(got) and rec < total,
+            f"recovered {rec} rejected {rej} printed {len(got)} of {total}")
+    c.check(f"{name}: what is lost is named inside the damage", offs and
+            all(lo <= o < hi for o in offs), f"{offs[:10]} not in [{lo}, {hi}); {err[:300]}")
+    return got, err
+
+
+def main():
+    c = Checker(sys.argv[1], sys.argv[2])
+    total = 3000
+    a = c.make("whole", "-n", str(total), "-c", "4")
+    with open(a + ".region", "rb") as f:
+        img = f.read()
+    with open(a + ".nokallsyms.txt", "rb") as f:
+        want = f.read()
+    want_lines = set(lines_of(want))
+
+    rc, out, err = c.decode(img)
+    c.check("whole region: the dump's text", rc == 0 and out == want,
+            f"exit {rc}, {len(out)} bytes, expected {len(want)}; {err[:300]}")
+    c.check("whole region: boot, release, end and counts reported",
+            "region of boot 5eedb007-1d00-4000-8000-123456789abc, kernel 6.1.0-frec-gen, "
+            f"ended: panic; {total} records recovered, 0 rejected" in err, err[:300])
+    p = subprocess.run([c.decoder, "--region", "-"], input=img, capture_output=True)
+    c.check("whole region: --region from standard input", p.returncode == 0 and
+            p.stdout == want, p.stderr[:200])
+    g = c.make("global", "-n", "500", "-c", "3", "-s", "5", "--global")
+    with open(g + ".region", "rb") as f, open(g + ".nokallsyms.txt", "rb") as w:
+        rc, out, err = c.decode(f.read())
+        c.check("global-order region: the dump's text", rc == 0 and out == w.read(), err[:300])
+
+    rnd = random.Random(24)
+    rc, out, err = c.decode(bytes(rnd.getrandbits(8) for _ in range(len(img))), "--region")
+    c.check("random bytes: refused as not a region, offset 0", rc == 1 and not out and
+            "offset 0: not a frec region (no magic)" in err, err[:300])
+    other = bytearray(img)
+    struct.pack_into("<I", other, 16, 2)
+    rc, out, err = c.decode(bytes(other))
+    c.check("another layout version: refused, naming it", rc == 1 and not out and
+            "offset 16: region layout version 2, this reader knows 1" in err, err[:300])
+    rc, out, err = c.decode(img[:3000])
+    c.check("too small: refused", rc == 1 and not out and
+            "offset 3000: region shorter than its first block" in err, err[:300])
+    bad = bytearray(img)
+    bad[60] ^= 1	# in the boot id: only the checksum can tell
+    rc, out, err = c.decode(bytes(bad))
+    c.check("header bit flip: refused by its checksum", rc == 1 and not out and
+            "region header checksum mismatch" in err, err[:300])
+
+    parts_off, parts_size, _, _ = sect(img, PARTS)
+    # cut in the middle of a slot, a third into the parts
+    cut = parts_off + (parts_size // 3) // 64 * 64 + 24
+    got, err = check_damaged(c, "cut mid-record", img[:cut], want_lines, total, cut - 6 * 64,
+                             len(img))
+    c.check("cut mid-record: the cut is reported", f"offset {cut}: image: ends before" in err,
+            err[:300])
+
+    # the block of slots holding the most records, overwritten with random bytes
+    blk = max(range(parts_off, parts_off + parts_size, BLOCK),
+              key=lambda b: sum(img[o:o + 8] != bytes(8) for o in range(b, b + BLOCK, 64)))
+    bad = bytearray(img)
+    bad[blk:blk + BLOCK] = bytes(rnd.getrandbits(8) for _ in range(BLOCK))
+    got, err = check_damaged(c, "corrupt block of slots", bytes(bad), want_lines, total,
+                             blk - 6 * 64, blk + BLOCK)
+    c.check("corrupt block of slots: loses at most its records", len(got) >= total - 70,
+            f"{len(got)} of {total}")
+
+    # a torn write: one continuation slot BUSY (its record must go, alone),
+    # and one first slot BUSY
+    for what, bit in (("continuation", 2), ("first", 0)):
+        def state(o):
+            return struct.unpack_from("<Q", img, o)[0]
+
+        # (a continuation slot whose first slot is a few slots before it,
+        # not at the other end of the array)
+        at = next(o for o in range(parts_off + 6 * 64, parts_off + parts_size, 64)
+                  if (state(o) & 3) == bit and state(o) >> 3 and
+                  (not bit or any(state(o - 64 * d) >> 3 == state(o) >> 3 and
+                                  not state(o - 64 * d) & 3 for d in range(1, 7))))
+        bad = bytearray(img)
+        struct.pack_into("<Q", bad, at, 1)
+        got, err = check_damaged(c, f"torn write, {what} slot busy", bytes(bad), want_lines,
+                                 total, at - 6 * 64, at + 1)
+        c.check(f"torn write, {what} slot busy: one record lost", len(got) == total - 1,
+                f"{len(got)} of {total}")
+
+    # a site entry, a text entry, a ring entry damaged
+    # (the text entry: the first whose loss costs records, the format of a
+    # site without an id)
+    texts_off, _, text_bytes, _ = sect(img, TEXTS)
+    text_idx = next(i for i in range(21) if subprocess.run(
+        [c.decoder, "--region", "-"], capture_output=True,
+        input=img[:texts_off + text_bytes * i] +
+        bytes([img[texts_off + text_bytes * i] ^ 0x10]) +
+        img[texts_off + text_bytes * i + 1:]).stdout.count(b"\n") < total + 2)
+    # each damage where only the entry's checksum can tell: a site's line,
+    # a text's address, a ring's name
+    for what, s, idx, field in (("site", SITES, 3, 8), ("text", TEXTS, text_idx, 0),
+                                ("ring", RINGS, 1, 40)):
+        off, _, entry, _ = sect(img, s)
+        at = off + entry * idx + field
+        bad = bytearray(img)
+        bad[at] ^= 0x10
+        got, err = check_damaged(c, f"corrupt {what} entry", bytes(bad), want_lines, total,
+                                 0 if what == "site" else off, parts_off + parts_size,
+                                 renamed=what != "ring")
+        c.check(f"corrupt {what} entry: reported at its offset",
+                f"offset {off + entry * idx}: {what} entry: corrupt" in err, err[:300])
+
+    # both state copies damaged: the end is unknown, the records are whole
+    bad = bytearray(img)
+    bad[2048 + 30] ^= 1
+    bad[3072 + 30] ^= 1
+    rc, out, err = c.decode(bytes(bad))
+    c.check("corrupt state copies: end unknown, records whole", rc == 0 and out == want and
+            "ended: unknown (no valid state copy)" in err, err[:300])
+    bad = bytearray(img)
+    bad[2048 + 30] ^= 1
+    bad[3072 + 30] ^= 1
+    bad[3072 + 30] ^= 1
+    rc, out, err = c.decode(bytes(bad))
+    c.check("one state copy damaged: the other tells the end", rc == 0 and
+            "ended: panic" in err, err[:300])
+
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
