@@ -59,9 +59,7 @@ echo > $D/filter || fail "empty line refused"
 # frec-decode parses and matches the language with the same source: for
 # the same line it prints what dump shows.
 . /frec/run.conf
-dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
-ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-if [ -x "$dec" ]; then
+if frec_have_decoder; then
 	cat $D/raw > /tmp/raw && cat $D/formats > /tmp/formats || fail "cat raw, formats"
 	cat /proc/kallsyms > /tmp/kallsyms
 	t=$(body $D/dump | sed -n '20s/^[0-9]* \[ *\([0-9.]*\)\].*/\1/p')
@@ -69,15 +67,14 @@ if [ -x "$dec" ]; then
 		'ring=hanoi_* cpu=0-1 text=disk 3' "time=-$t"; do
 		echo "$line" > $D/filter || fail "filter '$line' refused"
 		cat $D/dump > /tmp/fdump
-		$ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" -f /tmp/formats \
-			-k /tmp/kallsyms --filter "$line" /tmp/raw > /tmp/fdec ||
+		frec_decode -f /tmp/formats -k /tmp/kallsyms --filter "$line" /tmp/raw > /tmp/fdec ||
 			fail "frec-decode --filter '$line' failed"
 		echo "# '$line': $(body /tmp/fdump | wc -l) records"
 		diff /tmp/fdump /tmp/fdec || fail "frec-decode --filter '$line' differs from dump"
 	done
 	echo > $D/filter
 else
-	echo "# $dec not built (make tools): frec-decode not compared"
+	echo "# $FREC_DECODER not built (make tools): frec-decode not compared"
 fi
 rmmod frec_hanoi
 frec_unload

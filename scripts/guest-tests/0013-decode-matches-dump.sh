@@ -4,11 +4,7 @@
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset
-dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
-[ -x "$dec" ] || fail "no $dec: build tools first (make tools)"
-# Run the host binary with the host's loader and libraries (/host is read-only).
-ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-run_dec() { $ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" "$@"; }
+frec_have_decoder || fail "no $FREC_DECODER: build tools first (make tools)"
 frec_load
 D=$FREC_DEBUGFS
 insmod "$FREC_MODULES/frec_hanoi.ko" disks=5 calls=1 || fail "insmod frec_hanoi.ko"
@@ -20,16 +16,16 @@ cat $D/formats > /tmp/formats || fail "cat formats"
 cat $D/sites > /tmp/sites || fail "cat sites"
 cat /proc/kallsyms > /tmp/kallsyms
 cat $D/dump > /tmp/dump || fail "cat dump"
-run_dec /tmp/raw --sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms > /tmp/decoded
+frec_decode /tmp/raw --sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms > /tmp/decoded
 echo "# decoder exit $?; $(grep -vc '^#' /tmp/dump) records in dump, $(wc -c < /tmp/raw) bytes raw"
 diff /tmp/dump /tmp/decoded > /tmp/diff || { head -n 20 /tmp/diff; fail "decoded text differs from dump"; }
 # Without kallsyms: Hanoi's records (each site has one caller) read the same.
-run_dec /tmp/raw --sites /tmp/sites --formats /tmp/formats -n 2> /dev/null > /tmp/nokallsyms
+frec_decode /tmp/raw --sites /tmp/sites --formats /tmp/formats -n 2> /dev/null > /tmp/nokallsyms
 grep ' hanoi_' /tmp/dump > /tmp/hanoi_dump
 grep ' hanoi_' /tmp/nokallsyms > /tmp/hanoi_nok
 [ "$(grep -c . /tmp/hanoi_dump)" -gt 60 ] || fail "too few hanoi records"
 diff /tmp/hanoi_dump /tmp/hanoi_nok > /tmp/diff || { head -n 10 /tmp/diff; fail "without kallsyms, hanoi's lines differ from dump"; }
-run_dec /tmp/raw --sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms --format=json > /tmp/json ||
+frec_decode /tmp/raw --sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms --format=json > /tmp/json ||
 	fail "json decode"
 head -c 300 /tmp/json; echo
 grep -q '"ph"' /tmp/json || fail "no trace events in JSON"

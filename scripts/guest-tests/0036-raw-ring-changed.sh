@@ -3,10 +3,7 @@
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset
-dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
-[ -x "$dec" ] || fail "no $dec: build tools first (make tools)"
-ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-run_dec() { $ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" "$@"; }
+frec_have_decoder || fail "no $FREC_DECODER: build tools first (make tools)"
 frec_load
 D=$FREC_DEBUGFS
 R=$D/rings/hanoi_calls
@@ -24,7 +21,7 @@ for change in clear size order; do
 	cat $D/formats > /tmp/formats || fail "cat formats"
 	cat $D/sites > /tmp/sites || fail "cat sites"
 	grep -v '^#' $D/dump > /tmp/want
-	run_dec /tmp/raw --sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms \
+	frec_decode /tmp/raw --sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms \
 		> /tmp/decoded 2> /tmp/err ||
 		fail "$change: frec-decode refused the raw dump: $(head -n 1 /tmp/err)"
 	grep -v '^#' /tmp/decoded | diff /tmp/want - > /tmp/diff ||

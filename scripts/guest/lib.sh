@@ -205,21 +205,34 @@ frec_wait_gone() {
 	done
 }
 
-# frec_decode_like_dump: frec-decode (the host's, over 9p) of raw,
-# formats, sites and kallsyms read now prints what dump prints; fails
-# naming the first lines that differ.  Returns 1, doing nothing, when the
-# host's decoder is not there (no 9p).
+# The host's frec-decode (make tools), run with the host's loader and
+# libraries over 9p (/host is read-only): frec_have_decoder says whether
+# it is there (and sets FREC_DECODER, its path: run.conf gives the tree),
+# frec_decode runs it with the arguments given.
+FREC_HOST_LIB=/host/usr/lib/x86_64-linux-gnu
+
+frec_have_decoder() {
+	FREC_DECODER=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+	[ -x "$FREC_DECODER" ]
+}
+
+frec_decode() {
+	frec_have_decoder || fail "no $FREC_DECODER: build tools first (make tools)"
+	"$FREC_HOST_LIB/ld-linux-x86-64.so.2" --library-path "$FREC_HOST_LIB" "$FREC_DECODER" "$@"
+}
+
+# frec_decode_like_dump: frec-decode of raw, formats, sites and kallsyms
+# read now prints what dump prints; fails naming the first lines that
+# differ.  Returns 1, doing nothing, when the host's decoder is not there
+# (no 9p).
 frec_decode_like_dump() {
-	local dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
-	local lib=/host/usr/lib/x86_64-linux-gnu
-	[ -x "$dec" ] || return 1
+	frec_have_decoder || return 1
 	cat $FREC_DEBUGFS/raw > /tmp/dec.raw
 	cat $FREC_DEBUGFS/formats > /tmp/dec.formats
 	cat $FREC_DEBUGFS/sites > /tmp/dec.sites
 	cat /proc/kallsyms > /tmp/dec.kallsyms
 	cat $FREC_DEBUGFS/dump > /tmp/dec.dump
-	$lib/ld-linux-x86-64.so.2 --library-path $lib "$dec" /tmp/dec.raw \
-		--formats /tmp/dec.formats --sites /tmp/dec.sites \
+	frec_decode /tmp/dec.raw --formats /tmp/dec.formats --sites /tmp/dec.sites \
 		--kallsyms /tmp/dec.kallsyms > /tmp/dec.out || fail "frec-decode failed"
 	diff /tmp/dec.dump /tmp/dec.out > /tmp/dec.diff ||
 		{ head -n 10 /tmp/dec.diff; fail "decoded text differs from dump"; }

@@ -31,40 +31,25 @@ import re
 import subprocess
 import sys
 
+import checker
+
 NL = b"\n"
 LINE = re.compile(r"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) ([A-Za-z0-9_-]+): (.*)\n$",
                   re.S)
 
 
-class Checker:
+class Checker(checker.Checker):
     def __init__(self, build, decoder):
-        self.gen = os.path.join(build, "frec-gen")
-        self.decoder = decoder
-        self.dir = os.path.join(build, "check")
-        os.makedirs(self.dir, exist_ok=True)
-        self.passed = self.failed = 0
-
-    def check(self, name, ok, why=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"not ok {name}: {why}")
-
-    def make(self, name, *args):
-        prefix = os.path.join(self.dir, name)
-        subprocess.run([self.gen, *args, prefix], check=True)
-        return prefix
+        super().__init__(build, decoder, "check")
 
     def decode(self, prefix, *args, stdin=None, raw=True, kallsyms=True, sites=None):
-        cmd = [self.decoder, "-f", prefix + ".formats", "-S", sites or prefix + ".sites"]
+        cmd = ["-f", prefix + ".formats", "-S", sites or prefix + ".sites"]
         if kallsyms:
             cmd += ["-k", prefix + ".kallsyms"]
         cmd += list(args)
         if raw:
             cmd.append(prefix + ".raw")
-        p = subprocess.run(cmd, capture_output=True, stdin=stdin, timeout=300)
-        return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+        return self.run_decoder(cmd, stdin=stdin)
 
 
 def expected(prefix):

@@ -20,6 +20,8 @@ import struct
 import subprocess
 import sys
 
+import checker
+
 MAGIC = b"\x89FRECBLACKBOX\r\n\0"
 BLOCK = 4096
 # struct frec_region_header: magic, version @16, ..., sect[5] @176, 24 bytes each
@@ -27,32 +29,15 @@ SECT_OFF = 176
 RINGS, SITES, TEXTS, POOL, PARTS = range(5)
 
 
-class Checker:
+class Checker(checker.Checker):
     def __init__(self, build, decoder):
-        self.gen = os.path.join(build, "frec-gen")
-        self.decoder = decoder
-        self.dir = os.path.join(build, "check-region")
-        os.makedirs(self.dir, exist_ok=True)
-        self.passed = self.failed = 0
-
-    def check(self, name, ok, why=""):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"not ok {name}: {why}")
-
-    def make(self, name, *args):
-        prefix = os.path.join(self.dir, name)
-        subprocess.run([self.gen, "--region", *args, prefix], check=True)
-        return prefix
+        super().__init__(build, decoder, "check-region", ["--region"])
 
     def decode(self, data, *args, name="img.region"):
         path = os.path.join(self.dir, name)
         with open(path, "wb") as f:
             f.write(data)
-        p = subprocess.run([self.decoder, *args, path], capture_output=True, timeout=300)
-        return p.returncode, p.stdout, p.stderr.decode(errors="replace")
+        return self.run_decoder([*args, path])
 
 
 def sect(img, i):
