@@ -44,6 +44,16 @@
  * every reader before the record.  A reader still checks for an empty
  * entry and prints the format as unreadable rather than trust this.
  *
+ * A site's text that lies in init data is repointed at frec's copy
+ * before the init sections go:
+ *
+ * frec_site_keep_init_text:A / frec_site_format:G
+ *	(the copy is written before its address is stored) A lock-free
+ *	reader that loads the new address follows it, an address
+ *	dependency, and reads the whole copy.  Readers under
+ *	frec_sites_lock (frec_site_texts()) are ordered by the lock the
+ *	writer holds.
+ *
  * Sites live in their module's memory.  When a module goes
  * (MODULE_STATE_GOING, its memory still there), every entry that points
  * into it is replaced, under frec_sites_lock, by a copy frec owns: the
@@ -234,6 +244,7 @@ static const struct frec_site *frec_site_entry(u64 id)
 int frec_site_format(char *buf, size_t size, u64 word)
 {
 	const struct frec_site *site;
+	const char *fmt;
 	ssize_t len = -ENOENT;
 
 	if (word >= FREC_SITE_ID_LIMIT)
@@ -241,8 +252,11 @@ int frec_site_format(char *buf, size_t size, u64 word)
 	rcu_read_lock();
 	site = frec_site_entry(word);
 	/* A site's texts are read as any address: a bad one cannot fault. */
-	if (site)
-		len = frec_format_kernel_string(buf, size, (unsigned long)READ_ONCE(site->fmt));
+	if (site) {
+		/* Pairs with frec_site_keep_init_text:A. */
+		fmt = READ_ONCE(site->fmt); /* LMM(frec_site_format:G) */
+		len = frec_format_kernel_string(buf, size, (unsigned long)fmt);
+	}
 	rcu_read_unlock();
 	return len;
 }
@@ -590,8 +604,7 @@ static void frec_site_keep_init_text(struct module *mod, const char **text)
 	}
 	/*
 	 * The copy is whole before readers can load its address, which they
-	 * follow (an address dependency).  Pairs with the READ_ONCE() of the
-	 * readers (frec_site_format(), frec_site_texts()).
+	 * follow (an address dependency).  Pairs with frec_site_format:G.
 	 */
 	smp_store_release(text, copy); /* LMM(frec_site_keep_init_text:A) */
 }
