@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_region_kernel.h - the black box region this boot writes
+ * (frec_region_kernel.c; doc/blackbox.md).
+ */
+#ifndef _FREC_REGION_KERNEL_H
+#define _FREC_REGION_KERNEL_H
+
+#include <linux/types.h>
+
+#include <frec_region.h>
+
+struct dentry;
+
+int frec_region_init(struct dentry *root);
+void frec_region_exit(void);
+void frec_region_end(u32 end);
+
+#endif /* _FREC_REGION_KERNEL_H */
