@@ -166,6 +166,17 @@ static struct frec_region_header *frec_region_hdr(void)
 	return frec_region_base;
 }
 
+/**
+ * frec_region_mapped() - the region this boot took
+ *
+ * Context: Any context; set at load, before any ring or site uses it.
+ * Return: its first byte (the header), or NULL without a region.
+ */
+struct frec_region_header *frec_region_mapped(void)
+{
+	return frec_region_base;
+}
+
 /* Write the state copies: @end, alive now.  Caller holds the state. */
 static void frec_region_state_put(u32 end)
 {

@@ -15,5 +15,6 @@ struct dentry;
 int frec_region_init(struct dentry *root);
 void frec_region_exit(void);
 void frec_region_end(u32 end);
+struct frec_region_header *frec_region_mapped(void);
 
 #endif /* _FREC_REGION_KERNEL_H */

@@ -8,9 +8,6 @@
 . /frec/run.conf
 D=$FREC_DEBUGFS
 R=1M@0x20000000
-dec=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
-ld=/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
-run_dec() { $ld --library-path /host/usr/lib/x86_64-linux-gnu "$dec" "$@"; }
 
 # The boot id the newest "region: ... taken" line of the log names.
 taken_id() {
@@ -65,8 +62,8 @@ case $FREC_PHASE in
 	[ "$id" != "$(taken_id)" ] || fail "previous boot is this boot"
 	[ "$(wc -c < $D/previous/raw)" = 1048576 ] || fail "raw is not the 1 MiB image"
 	cat $D/previous/raw > /tmp/raw
-	if [ -x "$dec" ]; then
-		run_dec /tmp/raw > /tmp/decoded 2>&1
+	if [ -x "$(frec_decoder)" ]; then
+		frec_decode /tmp/raw > /tmp/decoded 2>&1
 		echo "frec-decode exit $?:"
 		head -n 20 /tmp/decoded
 	fi

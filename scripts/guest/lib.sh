@@ -251,3 +251,14 @@ frec_phase_get_hex() {
 		i=$((i + 1))
 	done
 }
+
+# The host's frec-decode (make tools), run with the host's loader and
+# libraries (/host is read-only); needs run.conf's FREC_HOST_TREE.
+frec_decoder() {
+	echo "/host$FREC_HOST_TREE/build/tools/decode/frec-decode"
+}
+
+frec_decode() {
+	/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+		--library-path /host/usr/lib/x86_64-linux-gnu "$(frec_decoder)" "$@"
+}
