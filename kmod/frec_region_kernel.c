@@ -20,6 +20,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/fs.h>
 #include <linux/io.h>
 #include <linux/sizes.h>
 #include <linux/ioport.h>
@@ -30,6 +31,7 @@
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
+#include <linux/uuid.h>
 #ifdef CONFIG_X86
 #include <asm/cacheflush.h>
 #endif
@@ -190,6 +192,33 @@ static void frec_region_state_put(u32 end)
 }
 
 /*
+ * The kernel's boot id, /proc/sys/kernel/random/boot_id (random.c keeps
+ * it to itself): what journalctl --list-boots and a kdump name a boot by.
+ * If it cannot be read, a random id of this load.
+ */
+static void frec_region_boot_id(u8 id[FREC_REGION_BOOT_ID_LEN])
+{
+	char buf[UUID_STRING_LEN + 1] = "";
+	struct file *f;
+	loff_t pos = 0;
+	uuid_t uuid;
+
+	BUILD_BUG_ON(sizeof(uuid) != FREC_REGION_BOOT_ID_LEN);
+	f = filp_open("/proc/sys/kernel/random/boot_id", O_RDONLY, 0);
+	if (!IS_ERR(f)) {
+		if (kernel_read(f, buf, UUID_STRING_LEN, &pos) == UUID_STRING_LEN &&
+		    !uuid_parse(buf, &uuid)) {
+			filp_close(f, NULL);
+			memcpy(id, &uuid, sizeof(uuid));
+			return;
+		}
+		filp_close(f, NULL);
+	}
+	pr_warn("region: no /proc/sys/kernel/random/boot_id: a random boot id\n");
+	get_random_bytes(id, FREC_REGION_BOOT_ID_LEN);
+}
+
+/*
  * Take the region for this boot, in doc/blackbox.md's order: the magic
  * broken first (a reset from here on leaves "not a region", never a mix
  * of two boots), everything else zeroed, the header, then state copy 0.
@@ -210,7 +239,7 @@ static int frec_region_take(void)
 	struct frec_region_header hdr;
 	int err;
 
-	get_random_bytes(geo.boot_id, sizeof(geo.boot_id));
+	frec_region_boot_id(geo.boot_id);
 	err = frec_region_layout(&hdr, &geo);
 	if (err) {
 		pr_err("%s=%.64s: %llu bytes are too few for the tables and a block of parts\n",

@@ -34,6 +34,8 @@ case $FREC_PHASE in
 	grep -q 'none found: not a frec region' $D/previous/info || { cat $D/previous/info; fail "a fresh region is not 'none found'"; }
 	insmod "$FREC_MODULES/frec.ko" region=$R 2> /dev/null && fail "loaded twice"
 	first=$(taken_id)
+	[ "$first" = "$(tr -d '-' < /proc/sys/kernel/random/boot_id)" ] ||
+		fail "boot id $first is not the kernel's $(cat /proc/sys/kernel/random/boot_id)"
 	frec_unload
 	grep -q 'frec region' /proc/iomem && fail "region not released at unload"
 	frec_load region=$R
@@ -60,6 +62,7 @@ case $FREC_PHASE in
 	[ -n "$id" ] || fail "no previous boot found"
 	[ "$id" = "$(frec_phase_get_hex)" ] || fail "previous is not the boot sysrq-b ended"
 	[ "$id" != "$(taken_id)" ] || fail "previous boot is this boot"
+	[ "$(taken_id)" = "$(tr -d '-' < /proc/sys/kernel/random/boot_id)" ] || fail "this boot's id is not the kernel's"
 	[ "$(wc -c < $D/previous/raw)" = 1048576 ] || fail "raw is not the 1 MiB image"
 	cat $D/previous/raw > /tmp/raw
 	if [ -x "$(frec_decoder)" ]; then
