@@ -11,11 +11,7 @@ R=1M@0x20000000
 
 case $FREC_PHASE in
 1)
-	frec_load region=$R persist_rings=crash_test
-	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
-	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
-	frec_blackbox_keep crash_test
-	sleep 1
+	frec_blackbox_fill $R
 	echo 1 > /proc/sys/kernel/panic_on_oops
 	echo c > /proc/sysrq-trigger
 	sleep 10

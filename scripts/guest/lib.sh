@@ -310,3 +310,13 @@ frec_blackbox_check() {
 	echo "md5 of those lines: $sum; the old dump's: $want_sum"
 	[ "$sum" = "$want_sum" ] || { head -n 5 /tmp/new; fail "decoded lines differ from the old dump's"; }
 }
+
+# Phase 1 of the black box tests: frec with region= REGION keeping ring
+# crash_test, 500 records written into it, its dump lines handed over.
+frec_blackbox_fill() {
+	frec_load region="$1" persist_rings=crash_test
+	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
+	frec_blackbox_keep crash_test
+	sleep 1
+}
