@@ -60,6 +60,8 @@ static u64 frec_region_bytes;
 static u64 frec_region_phys;
 static bool frec_region_requested;
 static atomic_t frec_region_state_busy = ATOMIC_INIT(0);
+/* The end marked so far (under frec_region_state_busy). */
+static u32 frec_region_ended;
 
 /* Parse region=SIZE@ADDR into *@size and *@addr; 0 or -EINVAL. */
 static int frec_region_parse(const char *s, u64 *size, u64 *addr)
@@ -253,6 +255,7 @@ static int frec_region_take(void)
 	       frec_region_bytes - FREC_REGION_MAGIC_LEN);
 	wmb();	/* zeroed entries (unused) before the header that names them */
 	memcpy(frec_region_base, &hdr, sizeof(hdr));
+	frec_region_ended = FREC_REGION_END_NONE;
 	frec_region_state_put(FREC_REGION_END_NONE);
 	pr_info("region: %llu KiB taken for this boot, boot id %16phN\n",
 		frec_region_bytes >> 10, hdr.boot_id);
@@ -315,8 +318,10 @@ static void frec_region_writeback(void)
  * @end: FREC_REGION_END_CLEAN, _OOPS or _PANIC.
  *
  * Writes the state, then writes the region back from the CPU caches, so
- * that a reset right after keeps both.  A path that finds another writing
- * the state (an oops inside a panic's write) returns.
+ * that a reset right after keeps both.  An end is never replaced by a
+ * milder one: an unload after an oops the boot survived leaves "oops".
+ * A path that finds another writing the state (an oops inside a panic's
+ * write) returns.
  *
  * Context: Any context, NMI included (no lock, no allocation).
  */
@@ -326,7 +331,8 @@ void frec_region_end(u32 end)
 		return;
 	if (atomic_cmpxchg(&frec_region_state_busy, 0, 1))
 		return;
-	frec_region_state_put(end);
+	frec_region_ended = max(frec_region_ended, end);
+	frec_region_state_put(frec_region_ended);
 	frec_region_writeback();
 	atomic_set_release(&frec_region_state_busy, 0);
 }

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: region= refuses bad values with a log line; a memmap= region outlives an unload (end: clean unload) and a sysrq-b (end: none): the next boot's frec/previous/info names the boot that wrote it, raw is its image and frec-decode reads it
-# kernels: 6.1
+# kernels: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000
 # timeout: 300
@@ -29,6 +29,7 @@ case $FREC_PHASE in
 	refuse 1M@0x1000000 "System RAM"
 	refuse 16K@0x20000000 "want"
 	refuse 1M "SIZE@ADDR"
+	refuse 512K@0x20000000 "too few for the tables"
 	frec_load region=$R
 	grep -q 'frec region' /proc/iomem || fail "region not requested"
 	grep -q 'none found: not a frec region' $D/previous/info || { cat $D/previous/info; fail "a fresh region is not 'none found'"; }
