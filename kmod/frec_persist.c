@@ -11,8 +11,10 @@
  * A persisted ring is any ring whose frec_rb_cpu slots point into the
  * region: recording into it costs what recording into any ring costs; its
  * heads and counters stay in ordinary memory.  Parts are bump-allocated
- * (frec_persist_lock, process context: rings are created there); a ring
- * freed gives back its entry, cleared, not its parts.
+ * (frec_persist_lock, process context: rings are created there) and
+ * never given back: a ring freed (its module unloaded, frec unloaded, or
+ * resized into a new store) keeps its entry and its records, which the
+ * next boot shows.
  *
  * Every site that gets an id gets its entry at that index when it
  * registers, from any context, NMI included: pool bytes are taken with a
@@ -165,30 +167,6 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 	mutex_unlock(&frec_persist_lock);
 	*entry = i + 1;
 	return (struct frec_slot *)parts;
-}
-
-/**
- * frec_persist_parts_free() - a persisted ring store is gone: clear its
- *	ring entry (its parts stay taken)
- * @entry: what frec_persist_parts() set, 0 for none.
- *
- * Context: Process context; sleeps.
- */
-void frec_persist_parts_free(unsigned int entry)
-{
-	struct frec_region_ring *rings;
-	u64 rings_bytes;
-
-	if (!entry)
-		return;
-	mutex_lock(&frec_persist_lock);
-	rings = (void *)frec_persist_sect(FREC_REGION_RINGS, &rings_bytes);
-	if (rings && entry <= rings_bytes / sizeof(*rings)) {
-		WRITE_ONCE(rings[entry - 1].csum, 0);
-		wmb();	/* a cleared checksum before the entry changes */
-		memset(&rings[entry - 1], 0, sizeof(rings[0]));
-	}
-	mutex_unlock(&frec_persist_lock);
 }
 
 /* @len bytes of the pool, from any context: their offset, or -1. */

@@ -16,8 +16,10 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/bsearch.h>
 #include <linux/debugfs.h>
 #include <linux/slab.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
@@ -32,27 +34,58 @@ static struct dentry *frec_previous_dir;
 static struct debugfs_blob_wrapper frec_previous_raw;
 static struct debugfs_blob_wrapper frec_previous_info;
 
+/*
+ * The addresses of @v's valid text entries, sorted, for the site words of
+ * sites without an id: a region of garbage has many records naming none,
+ * and each is looked up in log time, not by a walk of the table.
+ */
+struct frec_previous_texts {
+	u64 *addr;
+	u32 nr;
+};
+
+static int frec_previous_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void frec_previous_texts_get(const struct frec_region_view *v,
+				    struct frec_previous_texts *t)
+{
+	struct frec_region_text_info text;
+	u32 i, n = v->nr_entries[FREC_REGION_TEXTS];
+	u64 where;
+
+	t->nr = 0;
+	t->addr = n ? kvmalloc_array(n, sizeof(*t->addr), GFP_KERNEL) : NULL;
+	if (!t->addr)
+		return;
+	for (i = 0; i < n; i++)
+		if (frec_region_text_get(v, i, &text, &where) == 1)
+			t->addr[t->nr++] = text.addr;
+	sort(t->addr, t->nr, sizeof(*t->addr), frec_previous_cmp_u64, NULL);
+}
+
 /* Does the site word of @rec name a valid site or text entry of @v? */
 static bool frec_previous_site_ok(const struct frec_region_view *v,
+				  const struct frec_previous_texts *t,
 				  const struct frec_region_record *rec)
 {
 	struct frec_region_site_info site;
-	struct frec_region_text_info text;
 	u64 where;
-	u32 i;
 
 	if (rec->site < v->nr_entries[FREC_REGION_SITES] &&
 	    frec_region_site_get(v, rec->site, &site, &where) == 1)
 		return true;
-	for (i = 0; i < v->nr_entries[FREC_REGION_TEXTS]; i++)
-		if (frec_region_text_get(v, i, &text, &where) == 1 &&
-		    text.addr == rec->site)
-			return true;
-	return false;
+	return t->nr && bsearch(&rec->site, t->addr, t->nr, sizeof(*t->addr),
+				frec_previous_cmp_u64);
 }
 
-/* Count one ring's records, whole and shown or rejected, into @n. */
+/* Count one ring's records into *@ok (shown) and @rej (by reason). */
 static void frec_previous_count(const struct frec_region_view *v,
+				const struct frec_previous_texts *t,
 				const struct frec_region_ring_info *ring,
 				u64 *ok, u64 rej[FREC_REGION_REJ_NR], u8 *buf)
 {
@@ -67,7 +100,7 @@ static void frec_previous_count(const struct frec_region_view *v,
 						   FREC_PREVIOUS_PAYLOAD_MAX);
 			if (r < 0)
 				rej[-1 - r]++;
-			else if (r > 0 && frec_previous_site_ok(v, &rec))
+			else if (r > 0 && frec_previous_site_ok(v, t, &rec))
 				(*ok)++;
 			else if (r > 0)
 				rej[FREC_REGION_REJ_SITE]++;
@@ -83,6 +116,7 @@ static size_t frec_previous_describe(char *s, size_t size,
 {
 	u64 ok = 0, rej[FREC_REGION_REJ_NR] = { 0 }, total_rej = 0, at;
 	struct frec_region_ring_info ring;
+	struct frec_previous_texts texts;
 	const struct frec_region_header *h = v->hdr;
 	size_t n = 0;
 	u32 i, rings = 0, bad_rings = 0;
@@ -109,6 +143,7 @@ static size_t frec_previous_describe(char *s, size_t size,
 	buf = kvmalloc(FREC_PREVIOUS_PAYLOAD_MAX, GFP_KERNEL);
 	if (!buf)
 		return n + scnprintf(s + n, size - n, "records: not counted (no memory)\n");
+	frec_previous_texts_get(v, &texts);
 	for (i = 0; i < v->nr_entries[FREC_REGION_RINGS]; i++) {
 		r = frec_region_ring_get(v, i, &ring, &at);
 		if (r < 0)
@@ -118,8 +153,9 @@ static size_t frec_previous_describe(char *s, size_t size,
 		rings++;
 		n += scnprintf(s + n, size - n, "ring: %s, %u cpus, %llu slots each\n",
 			       ring.name, ring.nr_cpus, ring.nr_slots);
-		frec_previous_count(v, &ring, &ok, rej, buf);
+		frec_previous_count(v, &texts, &ring, &ok, rej, buf);
 	}
+	kvfree(texts.addr);
 	kvfree(buf);
 	for (i = 0; i < FREC_REGION_REJ_NR; i++)
 		total_rej += rej[i];

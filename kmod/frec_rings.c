@@ -181,7 +181,6 @@ static void frec_ring_store_free(struct frec_ring_store *store)
 	if (store->cpus && !store->persisted)
 		for_each_possible_cpu(cpu)
 			kvfree(per_cpu_ptr(store->cpus, cpu)->slots);
-	frec_persist_parts_free(store->persisted);
 	free_percpu(store->cpus);
 	kfree(store);
 }
