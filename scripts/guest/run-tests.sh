@@ -46,6 +46,16 @@ grep -qw frec_test_int3_spin /proc/cmdline && int3_spin=1
 # its boot prints no TAP header: phase 2's run gives the test's result.
 phase_mark=$(sed -n 's/.*frec_phase_mark=\(0x[0-9a-f]*\).*/\1/p' /proc/cmdline)
 export FREC_PHASE=
+if [ -n "$phase_mark" ] && [ ! -c /dev/mem ]; then
+	# A kernel without /dev/mem (the debug one) cannot keep the word.
+	echo "TAP version 13"
+	echo "1..1"
+	t=$(echo /frec/tests/*.sh)
+	echo "not ok 1 $(basename "$t" .sh) - # no /dev/mem for the phase word of a '# boot: twice' test"
+	echo "# frec-guest-done"
+	: > /tmp/.frec-poweroff
+	exit 0
+fi
 if [ -n "$phase_mark" ]; then
 	if [ "$(devmem "$phase_mark" 32)" = 0x46524543 ]; then
 		FREC_PHASE=2
