@@ -106,4 +106,29 @@ static inline unsigned long frec_console_lag(u64 seq)
 }
 #endif
 
+/*
+ * frec_reserve_mem_find(name, start, size) - the range a
+ * reserve_mem=SIZE:ALIGN:LABEL on the command line set aside, for frec's
+ * region_label= parameter.  Return: 0, or -ENOENT.
+ *
+ * 6.11: reserve_mem= and reserve_mem_find_by_name() (v6.11 commit
+ * 1e4c64b71c9b "mm/memblock: Add "reserve_mem" to reserved named memory
+ * at boot up"), exported to modules.  6.1 has no such ranges: no label is
+ * ever found.
+ */
+#if KERNEL_VERSION(6, 11, 0) <= LINUX_VERSION_CODE
+#include <linux/mm.h>
+static inline int frec_reserve_mem_find(const char *name, phys_addr_t *start,
+					phys_addr_t *size)
+{
+	return reserve_mem_find_by_name(name, start, size) ? 0 : -ENOENT;
+}
+#else
+static inline int frec_reserve_mem_find(const char *name, phys_addr_t *start,
+					phys_addr_t *size)
+{
+	return -ENOENT;
+}
+#endif
+
 #endif /* _FREC_COMPAT_H */

@@ -119,6 +119,7 @@
 #include "frec_merge.h"
 #include "frec_order.h"
 #include "frec_record.h"
+#include "frec_region_kernel.h"
 #include "frec_rings.h"
 
 /* Rings one console dump covers at most; the rest are named, not dumped. */
@@ -707,6 +708,8 @@ static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *da
 		frec_crash_abandon_this_cpu();
 		preempt_enable_notrace();
 	}
+	/* After the dump: the black box then holds what it printed too. */
+	frec_region_end(FREC_REGION_END_OOPS);
 	return NOTIFY_DONE;
 }
 
@@ -714,6 +717,7 @@ static int frec_crash_panic(struct notifier_block *nb, unsigned long val, void *
 {
 	if (READ_ONCE(frec_crash_oops_dump))
 		frec_crash_try_dump("panic", true);
+	frec_region_end(FREC_REGION_END_PANIC);
 	return NOTIFY_DONE;
 }
 

@@ -14,6 +14,8 @@
 #include "frec_fault.h"
 #include "frec_formats.h"
 #include "frec_modules.h"
+#include "frec_persist.h"
+#include "frec_region_kernel.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
 #include "frec_static_rings.h"
@@ -27,9 +29,16 @@ static int __init frec_init(void)
 	if (err)
 		return err;
 	frec_fault_init(frec_debugfs_dir());
-	err = frec_formats_init();
+	/* The previous boot's region is kept before any ring records. */
+	err = frec_region_init(frec_debugfs_dir());
 	if (err)
 		goto out_debugfs;
+	err = frec_persist_init();
+	if (err)
+		goto out_region;
+	err = frec_formats_init();
+	if (err)
+		goto out_persist;
 	err = frec_sites_init();
 	if (err)
 		goto out_formats;
@@ -57,6 +66,10 @@ out_sites:
 	frec_sites_exit();
 out_formats:
 	frec_formats_exit();
+out_persist:
+	frec_persist_exit();
+out_region:
+	frec_region_exit();
 out_debugfs:
 	frec_debugfs_exit();
 	return err;
@@ -71,6 +84,8 @@ static void __exit frec_exit(void)
 	frec_rings_exit();
 	frec_sites_exit();
 	frec_formats_exit();
+	frec_persist_exit();
+	frec_region_exit();
 	frec_debugfs_exit();
 }
 

@@ -112,6 +112,7 @@
 
 #include "frec_debugfs.h"
 #include "frec_fault.h"
+#include "frec_persist.h"
 #include "frec_rb.h"
 #include "frec_record.h"
 #include "frec_rings.h"
@@ -176,7 +177,8 @@ static void frec_ring_store_free(struct frec_ring_store *store)
 
 	if (!store)
 		return;
-	if (store->cpus)
+	/* A persisted store's slots are the region's (frec_persist.c). */
+	if (store->cpus && !store->persisted)
 		for_each_possible_cpu(cpu)
 			kvfree(per_cpu_ptr(store->cpus, cpu)->slots);
 	free_percpu(store->cpus);
@@ -238,6 +240,15 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 	store->cpus = alloc_percpu(struct frec_rb_cpu);
 	if (!store->cpus)
 		goto nomem;
+	slots = frec_persist_parts(name, nr_slots, max_record_len, global_order,
+				   &store->persisted);
+	if (slots) {
+		for_each_possible_cpu(cpu)
+			frec_rb_cpu_init(per_cpu_ptr(store->cpus, cpu),
+					 slots + (unsigned long)cpu * nr_slots,
+					 &store->layout);
+		return store;
+	}
 	for_each_possible_cpu(cpu) {
 		/*
 		 * No OOM kill and no allocation-failure splat: a ring that

@@ -30,6 +30,7 @@ struct frec_ring_store {
 	struct frec_rb layout;
 	unsigned long bytes_per_cpu;
 	struct frec_rb_cpu __percpu *cpus;
+	unsigned int persisted;
 };
 
 /**

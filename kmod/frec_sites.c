@@ -95,6 +95,7 @@
 #include "frec_format_quote.h"
 #include "frec_formats.h"
 #include "frec_modules.h"
+#include "frec_persist.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
 
@@ -163,6 +164,8 @@ static unsigned int frec_site_register(struct frec_site *site, bool reuse)
 	} else {
 		/* Pairs with frec_site_entry:D, through the record (C). */
 		rcu_assign_pointer(frec_sites_table[id], site); /* LMM(frec_site_register:A) */
+		/* Its entry in the black box, before any record names it. */
+		frec_persist_site(site, id);
 		id |= FREC_SITE_UNSEEN;
 	}
 	/* Orders (A) before the id readers find in records. */
@@ -202,8 +205,10 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 		 * below only keeps them before the plain id that later records
 		 * store.
 		 */
-		if (!cmpxchg(&site->caller, 0, caller)) /* LMM(frec_site_word_slow:E) */
+		if (!cmpxchg(&site->caller, 0, caller)) { /* LMM(frec_site_word_slow:E) */
 			WRITE_ONCE(site->ring_id, ring->id);
+			frec_persist_site_caller(site, id & ~FREC_SITE_UNSEEN);
+		}
 		cmpxchg(&site->id, id, id & ~FREC_SITE_UNSEEN); /* LMM(frec_site_word_slow:F) */
 		id &= ~FREC_SITE_UNSEEN;
 	}

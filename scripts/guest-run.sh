@@ -95,9 +95,10 @@ fi
 
 # A test that ends in a panic ("# expect: panic"), or that leaves the
 # kernel unfit for the tests after it ("# boot: alone", e.g. an oops that
-# killed a workqueue worker), gets a boot of its own, with its "# cmdline:"
-# added; its logs go to OUT_DIR/NAME/.
-alone_re='^# (expect: panic|boot: alone)$'
+# killed a workqueue worker), or that needs the guest to reset and boot
+# again ("# boot: twice", below), gets a boot of its own, with its
+# "# cmdline:" added; its logs go to OUT_DIR/NAME/.
+alone_re='^# (expect: panic|boot: (alone|twice))$'
 if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
 	grep -lE "$alone_re" "$@" > /dev/null 2>&1; then
 	normal=() alone=() rc=0
@@ -189,6 +190,10 @@ boot_died_early() {
 # written its first line within FREC_GUEST_START_TIMEOUT seconds (default
 # 300) is killed and counts as one that died early.
 start_timeout=${FREC_GUEST_START_TIMEOUT:-300}
+# The page of a "# boot: twice" test's phase word: in the guest's RAM
+# (-m 1024), away from where QEMU loads the kernel and the initramfs (its
+# top); a test's own memmap= must not overlap it.
+phase_mark=0x1ff00000
 rerun=${FREC_GUEST_RERUN:-0}	# which rerun this is (below)
 boot=1
 rm -rf "$out/boot1" "$out/boots.log"
@@ -209,6 +214,19 @@ while :; do
 	# Only to test that a panic's lines reach the console: boot 1's first
 	# test panics in an NMI.
 	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_NMI_PANIC:-}" ] && bootline="$cmdline frec_test_nmi_panic"
+	# A "# boot: twice" test (alone in its boot) resets the guest in its
+	# phase 1 (sysrq-b, a panic with panic=N, ...) and checks in phase 2,
+	# in the boot that follows, what memory kept: QEMU keeps guest RAM
+	# across a reset the guest causes, so this QEMU must not exit on it
+	# (no -no-reboot).  The guest tells the boots apart by a word in a
+	# page memmap= keeps out of its RAM (run-tests.sh), which a fresh
+	# QEMU's zeroed RAM starts at 0, and ends phase 2 with a power-off.
+	noreboot=(-no-reboot)
+	if [ -n "${FREC_GUEST_ALONE:-}" ] && [ "$mode" = test ] &&
+		grep -q '^# boot: twice$' "$1"; then
+		noreboot=()
+		bootline="$bootline memmap=4K\$${phase_mark} frec_phase_mark=$phase_mark"
+	fi
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
 	{
@@ -216,7 +234,7 @@ while :; do
 			-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
 			-nodefaults -no-user-config \
 			-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$bootline" \
-			-display none -monitor none -no-reboot \
+			-display none -monitor none "${noreboot[@]}" \
 			-serial "file:$out/console.log" "${serial_tap[@]}" \
 			-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 			> "$out/qemu.log" 2>&1 < /dev/null

@@ -506,3 +506,41 @@ int frec_region_record_get(const struct frec_region_view *v,
 	rec->slots = k;
 	return k;
 }
+
+/**
+ * frec_region_end_name() - how a boot ended, in words
+ * @end: enum frec_region_end, as a state copy holds it.
+ *
+ * Context: Any context.
+ * Return: a constant string; "unknown" for a value no boot writes.
+ */
+const char *frec_region_end_name(u32 end)
+{
+	static const char *const names[] = {
+		[FREC_REGION_END_NONE] = "no end marked (a reset or a hang)",
+		[FREC_REGION_END_CLEAN] = "clean unload",
+		[FREC_REGION_END_OOPS] = "oops",
+		[FREC_REGION_END_PANIC] = "panic",
+	};
+
+	return end <= FREC_REGION_END_PANIC ? names[end] : "unknown";
+}
+
+/**
+ * frec_region_reject_name() - why a slot's record is not shown, in words
+ * @why: enum frec_region_reject.
+ *
+ * Context: Any context.
+ * Return: a constant string.
+ */
+const char *frec_region_reject_name(u32 why)
+{
+	static const char *const names[FREC_REGION_REJ_NR] = {
+		[FREC_REGION_REJ_STATE] = "torn or partly overwritten",
+		[FREC_REGION_REJ_LENGTH] = "length does not match its slots",
+		[FREC_REGION_REJ_SITE] = "names no valid site",
+		[FREC_REGION_REJ_CUT] = "past the end of the image",
+	};
+
+	return why < FREC_REGION_REJ_NR ? names[why] : "unknown";
+}

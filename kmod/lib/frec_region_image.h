@@ -234,5 +234,7 @@ int frec_region_record_get(const struct frec_region_view *v,
 			   const struct frec_region_ring_info *ring, u32 cpu,
 			   u64 slot, struct frec_region_record *rec,
 			   u8 *buf, u32 buf_len);
+const char *frec_region_end_name(u32 end);
+const char *frec_region_reject_name(u32 why);
 
 #endif /* _FREC_REGION_LIB_H */

@@ -237,3 +237,99 @@ frec_decode_like_dump() {
 	diff /tmp/dec.dump /tmp/dec.out > /tmp/dec.diff ||
 		{ head -n 10 /tmp/dec.diff; fail "decoded text differs from dump"; }
 }
+
+# A "# boot: twice" test hands phase 2 a hex string (at most 256 digits)
+# through the page of the phase word (run-tests.sh), which the reset
+# keeps: frec_phase_put_hex HEX in phase 1, frec_phase_get_hex in phase 2.
+frec_phase_mark() {
+	sed -n 's/.*frec_phase_mark=\(0x[0-9a-f]*\).*/\1/p' /proc/cmdline
+}
+
+frec_phase_put_hex() {
+	mark=$(frec_phase_mark) h=$1 i=0
+	devmem $((mark + 8)) 32 $((${#h} / 8))
+	while [ -n "$h" ]; do
+		devmem $((mark + 16 + 4 * i)) 32 "0x$(echo "$h" | cut -c1-8)"
+		h=$(echo "$h" | cut -c9-)
+		i=$((i + 1))
+	done
+}
+
+frec_phase_get_hex() {
+	mark=$(frec_phase_mark) i=0
+	n=$(($(devmem $((mark + 8)) 32)))
+	[ "$n" -le 32 ] || return
+	while [ $i -lt "$n" ]; do
+		printf '%08x' "$(devmem $((mark + 16 + 4 * i)) 32)"
+		i=$((i + 1))
+	done
+}
+
+# The host's frec-decode (make tools), run with the host's loader and
+# libraries (/host is read-only); needs run.conf's FREC_HOST_TREE.
+frec_decoder() {
+	echo "/host$FREC_HOST_TREE/build/tools/decode/frec-decode"
+}
+
+frec_decode() {
+	/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+		--library-path /host/usr/lib/x86_64-linux-gnu "$(frec_decoder)" "$@"
+}
+
+# The records of ring $2 in the dump text $1 ("seq [s] cpuN ring: ...").
+frec_ring_lines() {
+	grep -v '^#' "$1" | grep " $2: "
+}
+
+# A "# boot: twice" test of the black box.  Phase 1, after recording into
+# the persisted ring RING: hand phase 2 the md5 and count of the lines
+# frec/dump prints for RING now.
+frec_blackbox_keep() {
+	cat "$FREC_DEBUGFS/dump" > /tmp/dump || fail "cat dump"
+	frec_ring_lines /tmp/dump "$1" > /tmp/old
+	n=$(grep -c . /tmp/old)
+	[ "$n" -gt 100 ] || fail "only $n $1 records in the dump"
+	echo "$n $1 records in the dump, the newest:"
+	tail -n 3 /tmp/old
+	sum=$(md5sum < /tmp/old | cut -c1-32)
+	frec_phase_put_hex "$sum$(printf '%08x' "$n")"
+	echo "md5 of those lines: $sum"
+}
+
+# Phase 2, frec loaded with the region: frec/previous/info shows RING and
+# the end END ("panic", ...), counts as recovered the records phase 1's
+# dump printed and rejects none, and frec-decode of frec/previous/raw
+# prints exactly those lines.
+frec_blackbox_check() {
+	[ -x "$(frec_decoder)" ] || fail "no $(frec_decoder): build tools first (make tools)"
+	kept=$(frec_phase_get_hex)
+	want_sum=$(echo "$kept" | cut -c1-32)
+	want_n=$((0x$(echo "$kept" | cut -c33-40)))
+	info=$FREC_DEBUGFS/previous/info
+	cat "$info"
+	grep -q "^ring: $1, " "$info" || fail "no $1 ring in the previous boot's region"
+	grep -q "^end: $2\$" "$info" || fail "the previous boot did not end: $2"
+	grep -q "^records recovered: $want_n\$" "$info" ||
+		fail "info does not count the $want_n records the old dump printed"
+	grep -q '^records rejected: 0$' "$info" || fail "records rejected"
+	cat "$FREC_DEBUGFS/previous/raw" > /tmp/raw
+	frec_decode /tmp/raw > /tmp/decoded 2> /tmp/decode.err ||
+		{ cat /tmp/decode.err; fail "frec-decode failed"; }
+	cat /tmp/decode.err
+	frec_ring_lines /tmp/decoded "$1" > /tmp/new
+	echo "$(grep -c . /tmp/new) $1 records decoded, the newest:"
+	tail -n 3 /tmp/new
+	sum=$(md5sum < /tmp/new | cut -c1-32)
+	echo "md5 of those lines: $sum; the old dump's: $want_sum"
+	[ "$sum" = "$want_sum" ] || { head -n 5 /tmp/new; fail "decoded lines differ from the old dump's"; }
+}
+
+# Phase 1 of the black box tests: frec with region= REGION keeping ring
+# crash_test, 500 records written into it, its dump lines handed over.
+frec_blackbox_fill() {
+	frec_load region="$1" persist_rings=crash_test
+	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
+	frec_blackbox_keep crash_test
+	sleep 1
+}

@@ -10,6 +10,11 @@
 #                                             this test is expected)
 #   # timeout: SECONDS                       (optional; default
 #                                             FREC_TEST_TIMEOUT, 120)
+#   # boot: twice                            (optional; runs alone, twice:
+#                                             FREC_PHASE=1 in the first boot,
+#                                             which the test ends with a
+#                                             reset, FREC_PHASE=2 in the boot
+#                                             after it; guest-run.sh)
 # It passes by exiting 0, fails by exiting non-zero, and is skipped by
 # exiting 4 (like kselftest's KSFT_SKIP); after its timeout it is killed
 # and fails.  Its output becomes TAP
@@ -35,6 +40,43 @@ grep -qw frec_test_nmi_panic /proc/cmdline && nmi_panic=1
 # and then holds its CPU until the watchdog panics (softlockup_panic=1).
 int3_spin=
 grep -qw frec_test_int3_spin /proc/cmdline && int3_spin=1
+# A "# boot: twice" test: which boot this is, from the word guest-run.sh's
+# memmap= keeps in a page out of RAM (0 in a fresh QEMU).  Phase 1's
+# output is streamed, as its reset leaves no time to print it after, and
+# its boot prints no TAP header: phase 2's run gives the test's result.
+phase_mark=$(sed -n 's/.*frec_phase_mark=\(0x[0-9a-f]*\).*/\1/p' /proc/cmdline)
+export FREC_PHASE=
+if [ -n "$phase_mark" ] && [ ! -c /dev/mem ]; then
+	# A kernel without /dev/mem (the debug one) cannot keep the word.
+	echo "TAP version 13"
+	echo "1..1"
+	t=$(echo /frec/tests/*.sh)
+	echo "not ok 1 $(basename "$t" .sh) - # no /dev/mem for the phase word of a '# boot: twice' test"
+	echo "# frec-guest-done"
+	: > /tmp/.frec-poweroff
+	exit 0
+fi
+if [ -n "$phase_mark" ]; then
+	if [ "$(devmem "$phase_mark" 32)" = 0x46524543 ]; then
+		FREC_PHASE=2
+		devmem "$phase_mark" 32 0
+		# No third boot: init powers off, which ends QEMU.
+		: > /tmp/.frec-poweroff
+	else
+		FREC_PHASE=1
+		devmem "$phase_mark" 32 0x46524543
+		t=$(echo /frec/tests/*.sh)
+		echo "# phase 1 of $(basename "$t" .sh)"
+		# The begin marker names the test alone: a splat in phase 1 is its.
+		echo "frec-test: begin $(basename "$t" .sh)" > /dev/kmsg
+		(cd /tmp && sh "$t") 2>&1 | while IFS= read -r l; do echo "# $l"; done
+		echo "# phase 1 of $(basename "$t" .sh) returned without a reset"
+		echo "not ok 1 $(basename "$t" .sh) - phase 1 did not reset the guest"
+		echo "# frec-guest-done"
+		: > /tmp/.frec-poweroff
+		exit 0
+	fi
+fi
 set -- /frec/tests/*.sh
 echo "TAP version 13"
 echo "1..$#"

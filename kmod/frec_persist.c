@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_persist.c - the rings persist_rings= names, recorded into the black
+ * box region, and the site entries their records need (doc/blackbox.md).
+ *
+ *   persist_rings=GLOB,...   rings whose per-CPU slot arrays live in the
+ *                            region's parts section (names may be of
+ *                            rings created later); needs region= or
+ *                            region_label=
+ *
+ * A persisted ring is any ring whose frec_rb_cpu slots point into the
+ * region: recording into it costs what recording into any ring costs; its
+ * heads and counters stay in ordinary memory.  Parts are bump-allocated
+ * (frec_persist_lock, process context: rings are created there) and
+ * never given back: a ring freed (its module unloaded, frec unloaded, or
+ * resized into a new store) keeps its entry and its records, which the
+ * next boot shows.
+ *
+ * Every site that gets an id gets its entry at that index when it
+ * registers, from any context, NMI included: pool bytes are taken with a
+ * cmpxchg on frec_persist_pool_used, the entry written whole and sealed
+ * last (frec_region_site_seal()); an entry rewritten for a site id given
+ * again has its checksum cleared first.  Its caller's name follows on
+ * its first record, sealed apart.  An entry the pool has no room for is
+ * left unused: its records are rejected as naming no valid site.
+ *
+ * Ordering: a reader of the region is the next boot, after a reset; the
+ * barriers only keep the checksum the last store of an entry, as the
+ * store order reaches memory (a write-back cache keeps it on x86).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include <frec.h>
+
+#include "frec_filter.h"
+#include "frec_format_kernel.h"
+#include "frec_persist.h"
+#include "frec_region_image.h"
+#include "frec_region_kernel.h"
+
+static char *persist_rings;
+module_param(persist_rings, charp, 0444);
+MODULE_PARM_DESC(persist_rings, "rings kept in the black box region, comma-separated globs");
+
+static struct frec_filter *frec_persist_filter;
+static DEFINE_MUTEX(frec_persist_lock);
+static u64 frec_persist_parts_used;	/* under frec_persist_lock */
+static atomic_t frec_persist_pool_used = ATOMIC_INIT(0);
+
+/* Section @i of the region: its first byte, and its size in *@bytes. */
+static u8 *frec_persist_sect(unsigned int i, u64 *bytes)
+{
+	struct frec_region_header *hdr = frec_region_mapped();
+
+	if (!hdr)
+		return NULL;
+	*bytes = le64_to_cpu(hdr->sect[i].bytes);
+	return (u8 *)hdr + le64_to_cpu(hdr->sect[i].offset);
+}
+
+/**
+ * frec_persist_init() - take the persist_rings= parameter
+ *
+ * Context: Process context, module load, after frec_region_init().
+ * Return: 0, -EINVAL for a bad glob list or one without a region (logged
+ * with the value), -ENOMEM.
+ */
+int frec_persist_init(void)
+{
+	char msg[FREC_FILTER_MSG_MAX];
+	int err;
+
+	if (!persist_rings || !*persist_rings)
+		return 0;
+	if (!frec_region_mapped()) {
+		pr_err("persist_rings=%.64s: no region (region= or region_label=)\n",
+		       persist_rings);
+		return -EINVAL;
+	}
+	frec_persist_filter = kzalloc(sizeof(*frec_persist_filter), GFP_KERNEL);
+	if (!frec_persist_filter)
+		return -ENOMEM;
+	err = frec_filter_parse_ring_list(frec_persist_filter, persist_rings, msg,
+					  sizeof(msg));
+	if (err) {
+		pr_err("persist_rings=%.64s: %s\n", persist_rings, msg);
+		kfree(frec_persist_filter);
+		frec_persist_filter = NULL;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * frec_persist_exit() - forget persist_rings=
+ *
+ * Context: Process context, module unload, after the rings are gone.
+ */
+void frec_persist_exit(void)
+{
+	kfree(frec_persist_filter);
+	frec_persist_filter = NULL;
+}
+
+/**
+ * frec_persist_parts() - the region's slots for a new ring store, if
+ *	persist_rings= names the ring
+ * @name: the ring's name.
+ * @nr_slots: slots per CPU.
+ * @max_record_len: 0 for an event ring, else its longest payload.
+ * @global_order: the ring takes its seq from the shared counter.
+ * @entry: set to the ring entry's index plus one (0 if not persisted).
+ *
+ * Context: Process context; sleeps.
+ * Return: CPU 0's part (CPU c's is c * @nr_slots slots later, for every
+ * c below nr_cpu_ids), zeroed; NULL if the ring is not persisted or the
+ * region has no room (logged).
+ */
+struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
+				     unsigned int max_record_len,
+				     bool global_order, unsigned int *entry)
+{
+	struct frec_region_ring *rings, *e = NULL;
+	u64 bytes = nr_slots * FREC_SLOT_BYTES * nr_cpu_ids, parts_bytes, rings_bytes;
+	u8 *parts;
+	u32 i;
+
+	*entry = 0;
+	if (!frec_persist_filter || !frec_filter_ring(frec_persist_filter, name))
+		return NULL;
+	mutex_lock(&frec_persist_lock);
+	rings = (void *)frec_persist_sect(FREC_REGION_RINGS, &rings_bytes);
+	parts = frec_persist_sect(FREC_REGION_PARTS, &parts_bytes);
+	for (i = 0; i < rings_bytes / sizeof(*rings); i++) {
+		if (!rings[i].csum) {
+			e = &rings[i];
+			break;
+		}
+	}
+	if (!e || frec_persist_parts_used + bytes > parts_bytes) {
+		mutex_unlock(&frec_persist_lock);
+		pr_err("ring %s: no room in the region for %llu bytes of parts%s: not persisted\n",
+		       name, bytes, e ? "" : " (no free ring entry)");
+		return NULL;
+	}
+	parts += frec_persist_parts_used;
+	memset(parts, 0, bytes);
+	memset(e, 0, sizeof(*e));
+	e->id = cpu_to_le32(i);
+	e->kind = cpu_to_le32(max_record_len ? 1 : 0);
+	e->order = cpu_to_le32(global_order ? FREC_RING_ORDER_GLOBAL : FREC_RING_ORDER_CPU);
+	e->nr_cpus = cpu_to_le32(nr_cpu_ids);
+	e->max_record_len = cpu_to_le32(max_record_len);
+	e->nr_slots = cpu_to_le64(nr_slots);
+	e->parts_offset = cpu_to_le64((u8 *)parts - (u8 *)frec_region_mapped());
+	strscpy(e->name, name, sizeof(e->name));
+	wmb();	/* the entry whole before its checksum */
+	frec_region_ring_seal(e);
+	frec_persist_parts_used += bytes;
+	mutex_unlock(&frec_persist_lock);
+	*entry = i + 1;
+	return (struct frec_slot *)parts;
+}
+
+/* @len bytes of the pool, from any context: their offset, or -1. */
+static s64 frec_persist_pool_take(u32 len, u64 pool_bytes)
+{
+	int used = atomic_read(&frec_persist_pool_used);
+
+	do {
+		if ((u64)used + len > pool_bytes)
+			return -1;
+	} while (!atomic_try_cmpxchg(&frec_persist_pool_used, &used, used + len));
+	return used;
+}
+
+/* The site entry of @id, or NULL (no region, id past the table). */
+static struct frec_region_site *frec_persist_site_entry(unsigned int id,
+							u8 **pool, u64 *pool_bytes)
+{
+	struct frec_region_site *sites;
+	u64 bytes;
+
+	sites = (void *)frec_persist_sect(FREC_REGION_SITES, &bytes);
+	if (!sites || id >= bytes / sizeof(*sites))
+		return NULL;
+	*pool = frec_persist_sect(FREC_REGION_POOL, pool_bytes);
+	return &sites[id];
+}
+
+/**
+ * frec_persist_site() - write a site's entry, as it gets id @id
+ * @site: the site.
+ * @id: its id.
+ *
+ * Context: Any context, NMI included: no lock, no allocation.
+ */
+void frec_persist_site(const struct frec_site *site, unsigned int id)
+{
+	const char *s[4] = { site->modname ?: "", site->file ?: "",
+			     site->func ?: "", site->fmt ?: "" };
+	struct frec_region_str *str[4];
+	struct frec_region_site *e;
+	u32 len[4], total = 0, i;
+	u64 pool_bytes;
+	s64 off;
+	u8 *pool;
+
+	e = frec_persist_site_entry(id, &pool, &pool_bytes);
+	if (!e)
+		return;
+	/* An entry rewritten for an id given again: unsealed first. */
+	WRITE_ONCE(e->csum, 0);
+	WRITE_ONCE(e->caller_csum, 0);
+	wmb();	/* the cleared checksums before the rest changes */
+	for (i = 0; i < 4; i++) {
+		len[i] = strlen(s[i]);
+		total += len[i];
+	}
+	off = frec_persist_pool_take(total, pool_bytes);
+	if (off < 0)
+		return;
+	memset(e, 0, sizeof(*e));
+	str[0] = &e->module;
+	str[1] = &e->file;
+	str[2] = &e->function;
+	str[3] = &e->format;
+	for (i = 0; i < 4; i++) {
+		frec_region_str_put(str[i], pool, off, s[i], len[i]);
+		off += len[i];
+	}
+	e->id = cpu_to_le32(id);
+	e->level = cpu_to_le32(site->code_level);
+	e->line = cpu_to_le32(site->line);
+	wmb();	/* the entry and its strings whole before the checksum */
+	frec_region_site_seal(e, pool);
+}
+
+/**
+ * frec_persist_site_caller() - write a site's first caller and its name,
+ *	as the dump names it, into its entry
+ * @site: the site, its caller set.
+ * @id: its id.
+ *
+ * Context: Any context, NMI included: no lock, no allocation.
+ */
+void frec_persist_site_caller(const struct frec_site *site, unsigned int id)
+{
+	char sym[KSYM_SYMBOL_LEN];
+	struct frec_region_site *e;
+	unsigned long caller;
+	u64 pool_bytes;
+	u8 *pool;
+	s64 off;
+	u32 len;
+
+	e = frec_persist_site_entry(id, &pool, &pool_bytes);
+	if (!e)
+		return;
+	/*
+	 * The site records now, so its caller is live code: named as the
+	 * dump names a caller (frec_site_caller_symbol() also serves gone
+	 * ones, under frec_sites_lock, which this context cannot take).
+	 */
+	caller = READ_ONCE(site->caller);
+	if (!caller || frec_format_kernel_symbol_name(sym, caller, 'S') < 0)
+		return;
+	len = strlen(sym);
+	off = frec_persist_pool_take(len, pool_bytes);
+	if (off < 0)
+		return;
+	WRITE_ONCE(e->caller_csum, 0);
+	wmb();	/* the cleared checksum before the caller changes */
+	e->caller = cpu_to_le64(caller);
+	frec_region_str_put(&e->caller_name, pool, off, sym, len);
+	wmb();	/* the caller and its name whole before the checksum */
+	frec_region_site_seal_caller(e, pool);
+}

@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_persist.h - rings and sites this boot keeps in the black box region
+ * (frec_persist.c).
+ */
+#ifndef _FREC_PERSIST_H
+#define _FREC_PERSIST_H
+
+#include <linux/types.h>
+
+#include <frec_raw.h>
+
+struct frec_site;
+
+int frec_persist_init(void);
+void frec_persist_exit(void);
+struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
+				     unsigned int max_record_len,
+				     bool global_order, unsigned int *entry);
+void frec_persist_site(const struct frec_site *site, unsigned int id);
+void frec_persist_site_caller(const struct frec_site *site, unsigned int id);
+
+#endif /* _FREC_PERSIST_H */

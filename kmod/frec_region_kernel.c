@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_region_kernel.c - the black box region this boot writes: claimed
+ * from the parameters, mapped, the previous boot's content kept
+ * (frec_previous.c), then laid out anew for this boot, and marked with
+ * how the boot ends (doc/blackbox.md).
+ *
+ *   region=SIZE@ADDR     a range the kernel command line kept out of
+ *                        System RAM with memmap=SIZE$ADDR
+ *   region_label=LABEL   a reserve_mem=SIZE:ALIGN:LABEL range (6.12)
+ *
+ * Without either, frec runs without a region, as it always did.  A
+ * parameter that is given but unusable refuses the load with -EINVAL and
+ * a log line naming the value.
+ *
+ * The state copies (how the boot ended) are written by one path at a
+ * time: frec_region_state_busy is taken with a cmpxchg; unload, oops and
+ * panic each try it, and a path that finds it taken (an oops inside a
+ * panic's write, say) leaves the write to the holder.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/fs.h>
+#include <linux/io.h>
+#include <linux/sizes.h>
+#include <linux/ioport.h>
+#include <linux/kernel.h>
+#include <linux/module.h>
+#include <linux/random.h>
+#include <linux/sched/clock.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/utsname.h>
+#include <linux/uuid.h>
+#ifdef CONFIG_X86
+#include <asm/cacheflush.h>
+#endif
+
+#include "frec_compat.h"
+#include "frec_order.h"
+#include "frec_previous.h"
+#include "frec_region_image.h"
+#include "frec_region_kernel.h"
+
+static char *region;
+module_param(region, charp, 0444);
+MODULE_PARM_DESC(region, "black box region SIZE@ADDR, as a memmap=SIZE$ADDR kept it");
+static char *region_label;
+module_param(region_label, charp, 0444);
+MODULE_PARM_DESC(region_label, "black box region: a reserve_mem= label (6.12)");
+
+/* What a region's tables hold; the parts take the rest. */
+#define FREC_REGION_RINGS_MAX	32
+#define FREC_REGION_SITES_MAX	4096
+#define FREC_REGION_TEXTS_MAX	4096
+#define FREC_REGION_POOL_BYTES	(256 * 1024)
+
+static void *frec_region_base;
+static u64 frec_region_bytes;
+static u64 frec_region_phys;
+static bool frec_region_requested;
+static atomic_t frec_region_state_busy = ATOMIC_INIT(0);
+/* The end marked so far (under frec_region_state_busy). */
+static u32 frec_region_ended;
+
+/* Parse region=SIZE@ADDR into *@size and *@addr; 0 or -EINVAL. */
+static int frec_region_parse(const char *s, u64 *size, u64 *addr)
+{
+	char *end;
+
+	*size = memparse(s, &end);
+	if (end == s || *end != '@')
+		return -EINVAL;
+	s = end + 1;
+	*addr = memparse(s, &end);
+	if (end == s || *end)
+		return -EINVAL;
+	return 0;
+}
+
+/* Where the region is; 0, or -EINVAL logged with the value. */
+static int frec_region_where(u64 *size, u64 *addr, bool *is_ram)
+{
+	phys_addr_t start, bytes;
+
+	*is_ram = false;
+	if (region && region_label) {
+		pr_err("region=%.64s and region_label=%.64s: give one\n", region, region_label);
+		return -EINVAL;
+	}
+	if (region_label) {
+		if (frec_reserve_mem_find(region_label, &start, &bytes)) {
+			pr_err("region_label=%.64s: no reserve_mem= range of that label on this kernel\n",
+			       region_label);
+			return -EINVAL;
+		}
+		*addr = start;
+		*size = bytes;
+		/* reserve_mem= takes System RAM out of the page allocator. */
+		*is_ram = true;
+		return 0;
+	}
+	if (frec_region_parse(region, size, addr)) {
+		pr_err("region=%.64s: want SIZE@ADDR, as memmap=SIZE$ADDR\n", region);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* Check, claim and map the region; 0 or -EINVAL logged with the value. */
+static int frec_region_claim(void)
+{
+	const char *par = region ? "region" : "region_label";
+	const char *what = region ?: region_label;
+	u64 size, addr;
+	bool is_ram;
+	int err;
+
+	err = frec_region_where(&size, &addr, &is_ram);
+	if (err)
+		return err;
+	if (!size || size % FREC_REGION_BLOCK || addr % FREC_REGION_BLOCK ||
+	    addr + size < addr) {
+		pr_err("%s=%.64s: size and address must be non-zero multiples of %u\n",
+		       par, what, FREC_REGION_BLOCK);
+		return -EINVAL;
+	}
+	if (size < FREC_REGION_MIN_BYTES || size > FREC_REGION_MAX_BYTES) {
+		pr_err("%s=%.64s: %llu bytes, want %u to %llu\n", par, what, size,
+		       FREC_REGION_MIN_BYTES, FREC_REGION_MAX_BYTES);
+		return -EINVAL;
+	}
+	if (!is_ram) {
+		if (region_intersects(addr, size, IORESOURCE_SYSTEM_RAM,
+				      IORES_DESC_NONE) != REGION_DISJOINT) {
+			pr_err("region=%.64s: the range is System RAM: keep it out with memmap=SIZE$ADDR\n",
+			       what);
+			return -EINVAL;
+		}
+		if (!request_mem_region(addr, size, "frec region")) {
+			pr_err("region=%.64s: the range is busy (see /proc/iomem)\n", what);
+			return -EINVAL;
+		}
+		frec_region_requested = true;
+	}
+	frec_region_base = memremap(addr, size, MEMREMAP_WB);
+	if (!frec_region_base) {
+		pr_err("%s=%.64s: cannot map it\n", par, what);
+		if (frec_region_requested)
+			release_mem_region(addr, size);
+		frec_region_requested = false;
+		return -EINVAL;
+	}
+	frec_region_bytes = size;
+	frec_region_phys = addr;
+	return 0;
+}
+
+static void frec_region_release(void)
+{
+	memunmap(frec_region_base);
+	if (frec_region_requested)
+		release_mem_region(frec_region_phys, frec_region_bytes);
+	frec_region_base = NULL;
+	frec_region_requested = false;
+}
+
+static struct frec_region_header *frec_region_hdr(void)
+{
+	return frec_region_base;
+}
+
+/**
+ * frec_region_mapped() - the region this boot took
+ *
+ * Context: Any context; set at load, before any ring or site uses it.
+ * Return: its first byte (the header), or NULL without a region.
+ */
+struct frec_region_header *frec_region_mapped(void)
+{
+	return frec_region_base;
+}
+
+/* Write the state copies: @end, alive now.  Caller holds the state. */
+static void frec_region_state_put(u32 end)
+{
+	struct frec_region_state *copies[2] = {
+		frec_region_base + FREC_REGION_STATE_OFF(0),
+		frec_region_base + FREC_REGION_STATE_OFF(1),
+	};
+
+	frec_region_state_write(copies, frec_region_hdr(), end,
+				ktime_get_real_fast_ns(), local_clock());
+}
+
+/*
+ * The kernel's boot id, /proc/sys/kernel/random/boot_id (random.c keeps
+ * it to itself): what journalctl --list-boots and a kdump name a boot by.
+ * If it cannot be read, a random id of this load.
+ */
+static void frec_region_boot_id(u8 id[FREC_REGION_BOOT_ID_LEN])
+{
+	char buf[UUID_STRING_LEN + 1] = "";
+	struct file *f;
+	loff_t pos = 0;
+	uuid_t uuid;
+
+	BUILD_BUG_ON(sizeof(uuid) != FREC_REGION_BOOT_ID_LEN);
+	f = filp_open("/proc/sys/kernel/random/boot_id", O_RDONLY, 0);
+	if (!IS_ERR(f)) {
+		if (kernel_read(f, buf, UUID_STRING_LEN, &pos) == UUID_STRING_LEN &&
+		    !uuid_parse(buf, &uuid)) {
+			filp_close(f, NULL);
+			memcpy(id, &uuid, sizeof(uuid));
+			return;
+		}
+		filp_close(f, NULL);
+	}
+	pr_warn("region: no /proc/sys/kernel/random/boot_id: a random boot id\n");
+	get_random_bytes(id, FREC_REGION_BOOT_ID_LEN);
+}
+
+/*
+ * Take the region for this boot, in doc/blackbox.md's order: the magic
+ * broken first (a reset from here on leaves "not a region", never a mix
+ * of two boots), everything else zeroed, the header, then state copy 0.
+ */
+static int frec_region_take(void)
+{
+	struct frec_region_geometry geo = {
+		.region_bytes = frec_region_bytes,
+		.phys_addr = frec_region_phys,
+		.boot_wall_ns = ktime_get_real_ns() - ktime_get_boottime_ns(),
+		.flags = frec_clock_synchronized() ? FREC_REGION_CLOCK_SYNCED : 0,
+		.release = utsname()->release,
+		.rings_max = FREC_REGION_RINGS_MAX,
+		.sites_max = FREC_REGION_SITES_MAX,
+		.texts_max = FREC_REGION_TEXTS_MAX,
+		.pool_bytes = FREC_REGION_POOL_BYTES,
+	};
+	struct frec_region_header hdr;
+	int err;
+
+	frec_region_boot_id(geo.boot_id);
+	err = frec_region_layout(&hdr, &geo);
+	if (err) {
+		pr_err("%s=%.64s: %llu bytes are too few for the tables and a block of parts\n",
+		       region ? "region" : "region_label", region ?: region_label,
+		       frec_region_bytes);
+		return -EINVAL;
+	}
+	memset(frec_region_base, 0, FREC_REGION_MAGIC_LEN);
+	wmb();	/* the magic broken before anything else changes */
+	memset(frec_region_base + FREC_REGION_MAGIC_LEN, 0,
+	       frec_region_bytes - FREC_REGION_MAGIC_LEN);
+	wmb();	/* zeroed entries (unused) before the header that names them */
+	memcpy(frec_region_base, &hdr, sizeof(hdr));
+	frec_region_ended = FREC_REGION_END_NONE;
+	frec_region_state_put(FREC_REGION_END_NONE);
+	pr_info("region: %llu KiB taken for this boot, boot id %16phN\n",
+		frec_region_bytes >> 10, hdr.boot_id);
+	return 0;
+}
+
+/**
+ * frec_region_init() - claim the region the parameters name, keep the
+ *	previous boot's content, and take the region for this boot
+ * @root: frec's debugfs directory (frec/previous/ goes there).
+ *
+ * Context: Process context, module load.
+ * Return: 0 (also without a region), -EINVAL for a region that cannot be
+ * used (logged with the value).
+ */
+int frec_region_init(struct dentry *root)
+{
+	int err;
+
+	if (!region && !region_label)
+		return 0;
+	err = frec_region_claim();
+	if (err)
+		return err;
+	err = frec_previous_keep(frec_region_base, frec_region_bytes,
+				 frec_region_phys, root);
+	if (!err)
+		err = frec_region_take();
+	if (err) {
+		frec_previous_exit();
+		frec_region_release();
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * Write the region back from the CPU caches to memory, so that a reset
+ * that drops dirty lines keeps it.  Of what the kernel offers, x86
+ * exports clflush_cache_range() (GPL) to modules on every kernel frec
+ * builds for; arch_wb_cache_pmem() is exported only with
+ * CONFIG_ARCH_HAS_PMEM_API.  Other architectures: nothing exported does
+ * it, and the region relies on the reset keeping the caches' content (as
+ * QEMU's does).
+ */
+static void frec_region_writeback(void)
+{
+#ifdef CONFIG_X86
+	u64 off, n;
+
+	for (off = 0; off < frec_region_bytes; off += n) {
+		n = min_t(u64, frec_region_bytes - off, SZ_1G);
+		clflush_cache_range(frec_region_base + off, n);
+	}
+#endif
+}
+
+/**
+ * frec_region_end() - say in the region how this boot ends
+ * @end: FREC_REGION_END_CLEAN, _OOPS or _PANIC.
+ *
+ * Writes the state, then writes the region back from the CPU caches, so
+ * that a reset right after keeps both.  An end is never replaced by a
+ * milder one: an unload after an oops the boot survived leaves "oops".
+ * A path that finds another writing the state (an oops inside a panic's
+ * write) returns.
+ *
+ * Context: Any context, NMI included (no lock, no allocation).
+ */
+void frec_region_end(u32 end)
+{
+	if (!frec_region_base)
+		return;
+	if (atomic_cmpxchg(&frec_region_state_busy, 0, 1))
+		return;
+	frec_region_ended = max(frec_region_ended, end);
+	frec_region_state_put(frec_region_ended);
+	frec_region_writeback();
+	atomic_set_release(&frec_region_state_busy, 0);
+}
+
+/**
+ * frec_region_exit() - mark a clean end, give the region back, remove
+ *	frec/previous/
+ *
+ * Context: Process context, module unload, after the rings are gone.
+ */
+void frec_region_exit(void)
+{
+	if (frec_region_base) {
+		frec_region_end(FREC_REGION_END_CLEAN);
+		frec_region_release();
+	}
+	frec_previous_exit();
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_region_kernel.h - the black box region this boot writes
+ * (frec_region_kernel.c; doc/blackbox.md).
+ */
+#ifndef _FREC_REGION_KERNEL_H
+#define _FREC_REGION_KERNEL_H
+
+#include <linux/types.h>
+
+#include <frec_region.h>
+
+struct dentry;
+
+int frec_region_init(struct dentry *root);
+void frec_region_exit(void);
+void frec_region_end(u32 end);
+struct frec_region_header *frec_region_mapped(void);
+
+#endif /* _FREC_REGION_KERNEL_H */

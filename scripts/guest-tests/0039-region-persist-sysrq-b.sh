@@ -1,0 +1,24 @@
+#!/bin/sh
+# description: black box: a ring persist_rings= names records into the memmap= region; after sysrq-b the next boot's frec/previous/info counts its records and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for that ring
+# kernels: 6.1 6.12 6.12-rt
+# boot: twice
+# cmdline: memmap=1M$0x20000000
+# timeout: 300
+. /frec/guest/lib.sh
+. /frec/run.conf
+R=1M@0x20000000
+
+case $FREC_PHASE in
+1)
+	frec_blackbox_fill $R
+	echo b > /proc/sysrq-trigger
+	sleep 10
+	fail "sysrq-b did not reset"
+	;;
+2)
+	frec_load region=$R
+	frec_blackbox_check crash_test "no end marked (a reset or a hang)"
+	frec_unload
+	;;
+*)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
+esac

@@ -1,0 +1,26 @@
+#!/bin/sh
+# description: black box: an oops that panics (panic_on_oops, sysrq-c) with panic=1 reboots; the next boot's frec/previous/info says the boot ended in a panic and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for the persisted ring
+# kernels: 6.1 6.12 6.12-rt
+# boot: twice
+# expect: splat
+# cmdline: memmap=1M$0x20000000 panic=1
+# timeout: 300
+. /frec/guest/lib.sh
+. /frec/run.conf
+R=1M@0x20000000
+
+case $FREC_PHASE in
+1)
+	frec_blackbox_fill $R
+	echo 1 > /proc/sys/kernel/panic_on_oops
+	echo c > /proc/sysrq-trigger
+	sleep 10
+	fail "sysrq-c did not panic"
+	;;
+2)
+	frec_load region=$R
+	frec_blackbox_check crash_test panic
+	frec_unload
+	;;
+*)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
+esac
