@@ -72,6 +72,7 @@
 #include "frec_format.h"
 #include "frec_format_kernel.h"
 #include "frec_formats.h"
+#include "frec_reader.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
 
@@ -143,6 +144,48 @@ const char *frec_formats_saved_symbol(u64 addr)
 		if ((unsigned long)saved->text == addr)
 			return saved->text;
 	return NULL;
+}
+
+/**
+ * frec_formats_record_refs() - the addresses a record holds that point to
+ *	text a reader needs: its caller, the format of a site without an
+ *	id, its %s strings and its symbol arguments
+ * @rec: the record, inside the RCU read-side section it was read in.
+ * @fmt: room for the site's format, read to find its pointer arguments.
+ * @fmt_size: its size (FREC_FORMAT_FMT_MAX).
+ * @refs: FREC_FORMATS_REFS_MAX entries, filled in.
+ *
+ * Debugfs formats lists what they point to for frec-decode; the black box
+ * copies it into its region (frec_persist_texts.c).
+ *
+ * Context: Process context, inside the record's RCU read-side section.
+ * Return: how many of @refs are filled in.
+ */
+unsigned int frec_formats_record_refs(const struct frec_reader_record *rec,
+				      char *fmt, size_t fmt_size,
+				      struct frec_formats_ref *refs)
+{
+	struct frec_format_ptr_args pa;
+	unsigned int a, n = 0;
+
+	refs[n++] = (struct frec_formats_ref){ rec->ent.caller, FREC_FORMATS_REF_CALLER, 'S' };
+	if (rec->ring->kind != FREC_RING_EVENTS)
+		return n;
+	/* A site's format is in frec/sites; a format address is listed here. */
+	if (rec->ent.site >= FREC_SITE_ID_LIMIT)
+		refs[n++] = (struct frec_formats_ref){ rec->ent.site, FREC_FORMATS_REF_FORMAT };
+	if (frec_site_format(fmt, fmt_size, rec->ent.site) < 0)
+		return n;
+	frec_format_pointer_args(fmt, &pa);
+	for (a = 0; a < FREC_EVENT_MAX_ARGS; a++) {
+		if (pa.strings & BIT(a))
+			refs[n++] = (struct frec_formats_ref){ rec->ent.args[a],
+							       FREC_FORMATS_REF_STRING };
+		else if (pa.symbols & BIT(a))
+			refs[n++] = (struct frec_formats_ref){ rec->ent.args[a],
+							       FREC_FORMATS_REF_SYMBOL, pa.ext[a] };
+	}
+	return n;
 }
 
 /* The saved copy of @len bytes at @s, shared by equal texts; NULL if no memory. */

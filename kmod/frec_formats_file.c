@@ -204,23 +204,22 @@ static void frec_formats_add_symbol(struct frec_formats_file *ff, u64 addr)
 static void frec_formats_collect_record(struct frec_formats_file *ff,
 					const struct frec_reader_record *rec)
 {
-	struct frec_format_ptr_args pa;
-	unsigned int a;
+	struct frec_formats_ref refs[FREC_FORMATS_REFS_MAX];
+	unsigned int i, n;
 
-	frec_formats_add_symbol(ff, rec->ent.caller);
-	if (rec->ring->kind != FREC_RING_EVENTS)
-		return;
-	/* A site's format is in frec/sites; a format address is listed here. */
-	if (rec->ent.site >= FREC_SITE_ID_LIMIT)
-		frec_formats_add_memory(ff, rec->ent.site, FREC_FORMAT_FMT_MAX);
-	if (frec_site_format(ff->fk.fmt, sizeof(ff->fk.fmt), rec->ent.site) < 0)
-		return;
-	frec_format_pointer_args(ff->fk.fmt, &pa);
-	for (a = 0; a < FREC_EVENT_MAX_ARGS; a++) {
-		if (pa.strings & BIT(a))
-			frec_formats_add_memory(ff, rec->ent.args[a], FREC_FORMATS_STRING_MAX);
-		else if (pa.symbols & BIT(a))
-			frec_formats_add_symbol(ff, rec->ent.args[a]);
+	n = frec_formats_record_refs(rec, ff->fk.fmt, sizeof(ff->fk.fmt), refs);
+	for (i = 0; i < n; i++) {
+		switch (refs[i].kind) {
+		case FREC_FORMATS_REF_FORMAT:
+			frec_formats_add_memory(ff, refs[i].addr, FREC_FORMAT_FMT_MAX);
+			break;
+		case FREC_FORMATS_REF_STRING:
+			frec_formats_add_memory(ff, refs[i].addr, FREC_FORMATS_STRING_MAX);
+			break;
+		default:
+			/* A live code address is named by kallsyms when decoded. */
+			frec_formats_add_symbol(ff, refs[i].addr);
+		}
 	}
 }
 

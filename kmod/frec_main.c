@@ -45,9 +45,13 @@ static int __init frec_init(void)
 	err = frec_rings_init();
 	if (err)
 		goto out_sites;
-	err = frec_crash_settings_init();
+	/* Sweeps of the persisted rings' texts read records. */
+	err = frec_persist_texts_init(frec_debugfs_dir());
 	if (err)
 		goto out_rings;
+	err = frec_crash_settings_init();
+	if (err)
+		goto out_texts;
 	err = frec_crash_init();
 	if (err)
 		goto out_settings;
@@ -60,6 +64,8 @@ out_crash:
 	frec_crash_exit();
 out_settings:
 	frec_crash_settings_exit();
+out_texts:
+	frec_persist_texts_exit();
 out_rings:
 	frec_rings_exit();
 out_sites:
@@ -78,6 +84,8 @@ out_debugfs:
 static void __exit frec_exit(void)
 {
 	frec_modules_exit();
+	/* The last sweep, while every ring is there. */
+	frec_persist_texts_exit();
 	frec_static_rings_exit();
 	frec_crash_exit();
 	frec_crash_settings_exit();

@@ -9,7 +9,9 @@
  *    sites and every record point to there (frec_formats.c);
  *  - MODULE_STATE_GOING, after its exit function or a failed init, with
  *    its memory still there: repoint every record away from it, its site
- *    ids included, then let go of its rings and give its site ids back.
+ *    ids included, copy into the black box what its persisted records now
+ *    point to (frec_persist_texts.c), then let go of its rings and give
+ *    its site ids back.
  *
  * Both are static objects in the module's data, found by symbol name: the
  * kernel offers no way to find a custom ELF section of another module,
@@ -26,6 +28,7 @@
 
 #include "frec_formats.h"
 #include "frec_modules.h"
+#include "frec_persist.h"
 #include "frec_symbol.h"
 
 /**
@@ -82,6 +85,8 @@ static int frec_modules_notify(struct notifier_block *nb, unsigned long state, v
 	} else if (state == MODULE_STATE_GOING) {
 		/* Records first: they stop naming its sites by id. */
 		sites_moved = frec_formats_module_going(mod, false);
+		/* The black box's copies of what they now point to. */
+		frec_persist_texts_sweep();
 		frec_static_rings_going(mod);
 		frec_sites_going(mod, sites_moved);
 	}

@@ -24,9 +24,44 @@
  * its first record, sealed apart.  An entry the pool has no room for is
  * left unused: its records are rejected as naming no valid site.
  *
- * Ordering: a reader of the region is the next boot, after a reset; the
- * barriers only keep the checksum the last store of an entry, as the
- * store order reaches memory (a write-back cache keeps it on x86).
+ * Texts (frec_persist_texts.c) are written by one path in process
+ * context.
+ */
+
+/**
+ * DOC: Ordering of the region's entries
+ *
+ * The reader of an entry is the next boot, after a reset (or a capture
+ * kernel, or frec-decode): no CPU of this boot reads the tables, so the
+ * barriers below pair with no load of this boot.  They order the stores
+ * as they reach memory, so that the checksum is the last store of an
+ * entry and the first one cleared when it is rewritten:
+ *
+ *   writer (this boot)                     reader (the next boot)
+ *   csum = 0                  (A)
+ *   wmb()
+ *   fields, strings in the pool
+ *   wmb()                     (B)
+ *   csum = crc(fields, strings)            crc(fields, strings) == csum?
+ *
+ * A reset anywhere in between leaves an entry whose checksum does not
+ * match its bytes (the cleared one matches them by a one in 2^32
+ * chance), which the reader rejects alone; never the old checksum
+ * sealing new fields.  On x86,
+ * write-back caches keep store order to memory; a reset on real hardware
+ * that drops dirty lines drops whole lines, which the checksum catches
+ * the same way.
+ *
+ * LMM(frec_persist_parts:B)  pairs with frec_region_ring_get()'s crc check
+ * LMM(frec_persist_site:A)   pairs with frec_region_site_get()'s crc check
+ * LMM(frec_persist_site:B)   pairs with frec_region_site_get()'s crc check
+ * LMM(frec_persist_site_caller:A) pairs with frec_region_site_get()'s
+ *                                 caller_csum check
+ * LMM(frec_persist_site_caller:B) likewise
+ * LMM(frec_persist_text:B)   pairs with frec_region_text_get()'s crc check
+ *
+ * A ring or text entry is written once, into a free entry (its csum
+ * 0), so it has no (A).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -53,6 +88,7 @@ static struct frec_filter *frec_persist_filter;
 static DEFINE_MUTEX(frec_persist_lock);
 static u64 frec_persist_parts_used;	/* under frec_persist_lock */
 static atomic_t frec_persist_pool_used = ATOMIC_INIT(0);
+static u32 frec_persist_texts_used;	/* the texts sweep's alone */
 
 /* Section @i of the region: its first byte, and its size in *@bytes. */
 static u8 *frec_persist_sect(unsigned int i, u64 *bytes)
@@ -161,10 +197,12 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 	e->nr_slots = cpu_to_le64(nr_slots);
 	e->parts_offset = cpu_to_le64((u8 *)parts - (u8 *)frec_region_mapped());
 	strscpy(e->name, name, sizeof(e->name));
-	wmb();	/* the entry whole before its checksum */
+	/* The entry whole before its checksum. */
+	wmb(); /* LMM(frec_persist_parts:B) */
 	frec_region_ring_seal(e);
 	frec_persist_parts_used += bytes;
 	mutex_unlock(&frec_persist_lock);
+	pr_info("ring %s: recorded into the region (%llu KiB)\n", name, bytes >> 10);
 	*entry = i + 1;
 	return (struct frec_slot *)parts;
 }
@@ -219,7 +257,8 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 	/* An entry rewritten for an id given again: unsealed first. */
 	WRITE_ONCE(e->csum, 0);
 	WRITE_ONCE(e->caller_csum, 0);
-	wmb();	/* the cleared checksums before the rest changes */
+	/* The cleared checksums before the rest changes. */
+	wmb(); /* LMM(frec_persist_site:A) */
 	for (i = 0; i < 4; i++) {
 		len[i] = strlen(s[i]);
 		total += len[i];
@@ -239,7 +278,8 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 	e->id = cpu_to_le32(id);
 	e->level = cpu_to_le32(site->code_level);
 	e->line = cpu_to_le32(site->line);
-	wmb();	/* the entry and its strings whole before the checksum */
+	/* The entry and its strings whole before the checksum. */
+	wmb(); /* LMM(frec_persist_site:B) */
 	frec_region_site_seal(e, pool);
 }
 
@@ -253,6 +293,11 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
  */
 void frec_persist_site_caller(const struct frec_site *site, unsigned int id)
 {
+	/*
+	 * On the stack, also in NMI: printk's %pS (symbol_string()) names a
+	 * symbol in a buffer of this size on the stack of an NMI backtrace,
+	 * and this runs once per site, on its first record, not nested.
+	 */
 	char sym[KSYM_SYMBOL_LEN];
 	struct frec_region_site *e;
 	unsigned long caller;
@@ -277,9 +322,83 @@ void frec_persist_site_caller(const struct frec_site *site, unsigned int id)
 	if (off < 0)
 		return;
 	WRITE_ONCE(e->caller_csum, 0);
-	wmb();	/* the cleared checksum before the caller changes */
+	/* The cleared checksum before the caller changes. */
+	wmb(); /* LMM(frec_persist_site_caller:A) */
 	e->caller = cpu_to_le64(caller);
 	frec_region_str_put(&e->caller_name, pool, off, sym, len);
-	wmb();	/* the caller and its name whole before the checksum */
+	/* The caller and its name whole before the checksum. */
+	wmb(); /* LMM(frec_persist_site_caller:B) */
 	frec_region_site_seal_caller(e, pool);
+}
+
+/**
+ * frec_persist_ring_filter() - the rings persist_rings= names
+ *
+ * Context: Any context, while frec is loaded.
+ * Return: the filter (its ring list), or NULL if no ring is persisted.
+ */
+const struct frec_filter *frec_persist_ring_filter(void)
+{
+	return frec_persist_filter;
+}
+
+/**
+ * frec_persist_site_names() - does the region's entry of site @id name
+ *	@caller already?
+ * @id: a site id as records hold it.
+ * @caller: a record's caller.
+ *
+ * Context: Any context.
+ * Return: true if the entry's caller is @caller (its name is there).
+ */
+bool frec_persist_site_names(u64 id, u64 caller)
+{
+	struct frec_region_site *e;
+	u64 pool_bytes;
+	u8 *pool;
+
+	if (id >= FREC_SITE_ID_LIMIT)
+		return false;
+	e = frec_persist_site_entry(id, &pool, &pool_bytes);
+	return e && le64_to_cpu(READ_ONCE(e->caller)) == caller &&
+	       READ_ONCE(e->caller_csum);
+}
+
+/**
+ * frec_persist_text() - write a text entry: what a record's address
+ *	points to, as the dump prints it
+ * @addr: the address records hold.
+ * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
+ * @text: the text (not NUL-terminated in the region).
+ * @len: its length.
+ *
+ * Context: Process context: the texts sweep (frec_persist_texts.c), the
+ * only writer of texts.
+ * Return: 0; -ENOSPC if the texts table or the pool is full; -ENODEV
+ * without a region.
+ */
+int frec_persist_text(u64 addr, u32 kind, const char *text, u32 len)
+{
+	struct frec_region_text *texts, *e;
+	u64 bytes, pool_bytes;
+	u8 *pool;
+	s64 off;
+
+	texts = (void *)frec_persist_sect(FREC_REGION_TEXTS, &bytes);
+	if (!texts)
+		return -ENODEV;
+	if (frec_persist_texts_used >= bytes / sizeof(*texts))
+		return -ENOSPC;
+	pool = frec_persist_sect(FREC_REGION_POOL, &pool_bytes);
+	off = frec_persist_pool_take(len, pool_bytes);
+	if (off < 0)
+		return -ENOSPC;
+	e = &texts[frec_persist_texts_used++];
+	e->addr = cpu_to_le64(addr);
+	e->kind = cpu_to_le32(kind);
+	frec_region_str_put(&e->text, pool, off, text, len);
+	/* The entry and its text whole before the checksum. */
+	wmb(); /* LMM(frec_persist_text:B) */
+	frec_region_text_seal(e, pool);
+	return 0;
 }

@@ -10,6 +10,8 @@
 
 #include <frec_raw.h>
 
+struct dentry;
+struct frec_filter;
 struct frec_site;
 
 int frec_persist_init(void);
@@ -19,5 +21,11 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 				     bool global_order, unsigned int *entry);
 void frec_persist_site(const struct frec_site *site, unsigned int id);
 void frec_persist_site_caller(const struct frec_site *site, unsigned int id);
+const struct frec_filter *frec_persist_ring_filter(void);
+bool frec_persist_site_names(u64 id, u64 caller);
+int frec_persist_text(u64 addr, u32 kind, const char *text, u32 len);
+int frec_persist_texts_init(struct dentry *root);
+void frec_persist_texts_sweep(void);
+void frec_persist_texts_exit(void);
 
 #endif /* _FREC_PERSIST_H */

@@ -8,6 +8,9 @@
  *
  * record N   N events into ring crash_test ("crash test I of N cpu C"),
  *            and every 8th also a frec_printk() into crash_test_text
+ * strings N  N events into ring crash_test that point to text: a %s of
+ *            three literals, a %ps of two of this module's functions (the
+ *            black box's texts)
  * oops       a work item on this CPU writes through a NULL pointer
  * write      a kthread on this CPU records one event (with frec's
  *            test_fault armed, the write itself faults between reserve and
@@ -53,6 +56,18 @@ static void frec_crash_test_record(unsigned int n)
 		if (!(i % 8))
 			frec_printk(FREC_RING(crash_test_text), "crash test text %u of %u", i, n);
 	}
+}
+
+static void frec_crash_test_strings(unsigned int n)
+{
+	static const char *const colours[] = { "red", "green", "blue" };
+	static const void *const fns[] = { frec_crash_test_record,
+					   frec_crash_test_strings };
+	unsigned int i;
+
+	for (i = 1; i <= n; i++)
+		frec_record(FREC_RING(crash_test), "crash test %s %u of %u from %ps",
+			    colours[i % 3], i, n, fns[i % 2]);
 }
 
 static void frec_crash_test_oops(void)
@@ -135,6 +150,10 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		frec_crash_test_record(n);
 		return 0;
 	}
+	if (sscanf(val, "strings %u", &n) == 1) {
+		frec_crash_test_strings(n);
+		return 0;
+	}
 	if (sscanf(val, "%15s", cmd) != 1)
 		return -EINVAL;
 	if (!strcmp(cmd, "nmi"))
@@ -188,7 +207,7 @@ static const struct kernel_param_ops frec_crash_test_trigger_ops = {
 	.set = frec_crash_test_trigger,
 };
 module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
-MODULE_PARM_DESC(trigger, "record N | oops | write | panic | nmi | nmi-panic | console | lockup");
+MODULE_PARM_DESC(trigger, "record N | strings N | oops | write | panic | nmi | nmi-panic | console | lockup");
 
 static int __init frec_crash_test_init(void)
 {

@@ -11,14 +11,8 @@ R=1M@0x20000000
 case $FREC_PHASE in
 1)
 	frec_blackbox_fill $R
-	echo b > /proc/sysrq-trigger
-	sleep 10
-	fail "sysrq-b did not reset"
+	frec_blackbox_sysrq_b
 	;;
-2)
-	frec_load region=$R
-	frec_blackbox_check crash_test "no end marked (a reset or a hang)"
-	frec_unload
-	;;
+2)	frec_blackbox_previous $R crash_test "no end marked (a reset or a hang)" ;;
 *)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
 esac

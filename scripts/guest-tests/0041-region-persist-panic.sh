@@ -17,10 +17,6 @@ case $FREC_PHASE in
 	sleep 10
 	fail "sysrq-c did not panic"
 	;;
-2)
-	frec_load region=$R
-	frec_blackbox_check crash_test panic
-	frec_unload
-	;;
+2)	frec_blackbox_previous $R crash_test panic ;;
 *)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
 esac

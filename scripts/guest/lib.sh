@@ -324,6 +324,22 @@ frec_blackbox_check() {
 	[ "$sum" = "$want_sum" ] || { head -n 5 /tmp/new; fail "decoded lines differ from the old dump's"; }
 }
 
+# Phase 1's end by sysrq-b: an immediate reset, nothing flushed or marked.
+frec_blackbox_sysrq_b() {
+	sleep 1
+	echo b > /proc/sysrq-trigger
+	sleep 10
+	fail "sysrq-b did not reset"
+}
+
+# Phase 2 of a black box test: frec loaded with region= $1 finds ring $2
+# of the previous boot, which ended: $3 (frec_blackbox_check).
+frec_blackbox_previous() {
+	frec_load region="$1"
+	frec_blackbox_check "$2" "$3"
+	frec_unload
+}
+
 # Phase 1 of the black box tests: frec with region= REGION keeping ring
 # crash_test, 500 records written into it, its dump lines handed over.
 frec_blackbox_fill() {

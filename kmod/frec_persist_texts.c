@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_persist_texts.c - the texts the persisted rings' records point to,
+ * copied into the black box region (doc/blackbox.md), so that the next
+ * boot and frec-decode print them with no kernel of this boot.
+ *
+ *   region_texts   texts written, refused for room, unreadable; sweeps
+ *
+ * An event stores addresses, not text: the format of a site without an
+ * id, its %s strings, its caller and its symbol arguments.  The live dump
+ * reads what they point to when it prints; after a reset nothing is
+ * there.  A sweep does for the region what debugfs formats does for
+ * frec-decode: it walks the persisted rings' records
+ * (frec_formats_record_refs()) and writes, for each address the region
+ * does not have yet, its text as the dump would print it now: a string
+ * read with a nofault copy, a code address named as the dump names it
+ * ("fn+0x1a/0x80 [mod]").  A caller its site's entry names already (its
+ * first caller, frec_persist_site_caller()) is not written again.
+ *
+ * A sweep runs in process context, off the record path, so a record in a
+ * persisted ring costs what it costs in any ring:
+ *
+ *  - every FREC_PERSIST_TEXTS_PERIOD_MS while frec runs;
+ *  - when a module goes, after its records' words were repointed at
+ *    frec's copies and before its rings go (frec_modules.c);
+ *  - at unload, before the rings go.
+ *
+ * So what a reset or a hang can lose is the text an address was first
+ * recorded with in the last period: the next boot prints such a %s as
+ * the dump prints an unreadable string, "(efault)", and such a caller as
+ * an address.  An oops or a panic does not sweep (the text would be read
+ * in a dying kernel, under its locks); its records lose the same.
+ *
+ * Which addresses are in the region is remembered in an open-addressed
+ * table of FREC_PERSIST_TEXTS_SEEN slots, allocated at load: the region
+ * holds at most FREC_REGION_TEXTS_MAX texts, and a sweep that finds the
+ * table or the region full stops looking (counted).
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/debugfs.h>
+#include <linux/kallsyms.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/workqueue.h>
+
+#include "frec_format.h"
+#include "frec_format_kernel.h"
+#include "frec_formats.h"
+#include "frec_persist.h"
+#include "frec_reader.h"
+#include "frec_region_image.h"
+
+#define FREC_PERSIST_TEXTS_PERIOD_MS	1000
+/* Records looked at, at most, with the ring lock held. */
+#define FREC_PERSIST_TEXTS_BATCH	256
+/* Addresses remembered: twice what the region's texts table holds. */
+#define FREC_PERSIST_TEXTS_SEEN		8192
+/* Longest string kept (the longest debugfs formats lists). */
+#define FREC_PERSIST_TEXTS_STRING_MAX	4096
+
+/**
+ * struct frec_persist_texts - the sweep's state, under its lock
+ * @seen: addresses whose text was written, or found unreadable; 0 free.
+ * @nr_seen: slots of @seen in use.
+ * @written: texts written into the region.
+ * @refused: texts the region (table or pool) or @seen had no room for.
+ * @unreadable: strings and code addresses with nothing to write.
+ * @sweeps: sweeps done.
+ * @full: the region or @seen is full: sweeps stop.
+ * @fmt: a site's format, read to find its pointer arguments.
+ * @text: the text being written.
+ */
+struct frec_persist_texts {
+	u64 *seen;
+	unsigned int nr_seen;
+	unsigned long written, refused, unreadable, sweeps;
+	bool full;
+	char fmt[FREC_FORMAT_FMT_MAX];
+	char text[FREC_PERSIST_TEXTS_STRING_MAX];
+};
+
+static struct frec_persist_texts *frec_persist_texts;
+static DEFINE_MUTEX(frec_persist_texts_lock);
+static struct delayed_work frec_persist_texts_work;
+
+/* The slot of @addr in the seen table, or the free slot it would take. */
+static u64 *frec_persist_texts_slot(struct frec_persist_texts *pt, u64 addr)
+{
+	size_t i = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 51);
+
+	for (;; i = (i + 1) % FREC_PERSIST_TEXTS_SEEN)
+		if (!pt->seen[i] || pt->seen[i] == addr)
+			return &pt->seen[i];
+}
+
+/* Write the text of one address a record holds, if the region lacks it. */
+static void frec_persist_texts_ref(struct frec_persist_texts *pt, u64 site,
+				   const struct frec_formats_ref *ref)
+{
+	const char *saved;
+	u64 *slot;
+	u32 kind = FREC_REGION_TEXT_SYMBOL;
+	int len, err;
+
+	if (!ref->addr ||
+	    (ref->kind == FREC_FORMATS_REF_CALLER && frec_persist_site_names(site, ref->addr)))
+		return;
+	slot = frec_persist_texts_slot(pt, ref->addr);
+	if (*slot)
+		return;
+	/* Half full: the probes stay short, and there is always a free slot. */
+	if (pt->nr_seen >= FREC_PERSIST_TEXTS_SEEN / 2) {
+		pt->refused++;
+		pt->full = true;
+		return;
+	}
+	*slot = ref->addr;
+	pt->nr_seen++;
+	switch (ref->kind) {
+	case FREC_FORMATS_REF_FORMAT:
+	case FREC_FORMATS_REF_STRING:
+		kind = FREC_REGION_TEXT_STRING;
+		len = frec_format_kernel_string(pt->text, ref->kind == FREC_FORMATS_REF_FORMAT ?
+						FREC_FORMAT_FMT_MAX : sizeof(pt->text),
+						ref->addr);
+		break;
+	default:
+		/* Repointed at a name when its module went, or named now. */
+		saved = frec_formats_saved_symbol(ref->addr);
+		if (saved)
+			len = strscpy(pt->text, saved, KSYM_SYMBOL_LEN);
+		else
+			len = frec_format_kernel_symbol_name(pt->text, ref->addr, ref->ext);
+	}
+	if (len < 0) {
+		pt->unreadable++;
+		return;
+	}
+	err = frec_persist_text(ref->addr, kind, pt->text, len);
+	if (!err) {
+		pt->written++;
+	} else {
+		pt->refused++;
+		pt->full = true;
+	}
+}
+
+/* One sweep of the persisted rings' records, in bounded batches. */
+static void frec_persist_texts_walk(struct frec_persist_texts *pt)
+{
+	const struct frec_filter *rings = frec_persist_ring_filter();
+	struct frec_formats_ref refs[FREC_FORMATS_REFS_MAX];
+	enum frec_reader_status st = FREC_READER_AGAIN;
+	struct frec_reader_record rec;
+	struct frec_reader *rd;
+	unsigned int budget, i, n;
+
+	if (!rings || pt->full)
+		return;
+	rd = frec_reader_open(rings, NULL);
+	if (IS_ERR(rd))
+		return;
+	do {
+		frec_reader_lock(rd);
+		budget = FREC_PERSIST_TEXTS_BATCH;
+		do {
+			rcu_read_lock();
+			st = frec_reader_next(rd, &rec, &budget);
+			if (st == FREC_READER_RECORD) {
+				n = frec_formats_record_refs(&rec, pt->fmt, sizeof(pt->fmt), refs);
+				for (i = 0; i < n; i++)
+					frec_persist_texts_ref(pt, rec.ent.site, &refs[i]);
+			}
+			rcu_read_unlock();
+		} while (st == FREC_READER_RECORD && budget && !pt->full);
+		frec_reader_unlock(rd);
+		cond_resched();
+	} while (st != FREC_READER_END && !pt->full);
+	frec_reader_close(rd);
+	pt->sweeps++;
+}
+
+/**
+ * frec_persist_texts_sweep() - write into the region the texts the
+ *	persisted rings' records point to that it lacks
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_persist_texts_sweep(void)
+{
+	mutex_lock(&frec_persist_texts_lock);
+	if (frec_persist_texts)
+		frec_persist_texts_walk(frec_persist_texts);
+	mutex_unlock(&frec_persist_texts_lock);
+}
+
+static void frec_persist_texts_work_fn(struct work_struct *work)
+{
+	frec_persist_texts_sweep();
+	schedule_delayed_work(&frec_persist_texts_work,
+			      msecs_to_jiffies(FREC_PERSIST_TEXTS_PERIOD_MS));
+}
+
+static int frec_persist_texts_show(struct seq_file *m, void *unused)
+{
+	struct frec_persist_texts *pt;
+
+	mutex_lock(&frec_persist_texts_lock);
+	pt = frec_persist_texts;
+	if (pt)
+		seq_printf(m, "texts written: %lu\nrefused (no room): %lu\nunreadable: %lu\nsweeps: %lu\n",
+			   pt->written, pt->refused, pt->unreadable, pt->sweeps);
+	mutex_unlock(&frec_persist_texts_lock);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(frec_persist_texts);
+
+/**
+ * frec_persist_texts_init() - start the sweeps, if persist_rings= names
+ *	rings
+ * @root: frec's debugfs directory (region_texts goes there).
+ *
+ * Context: Process context, module load, after the rings are set up.
+ * Return: 0 or -ENOMEM.
+ */
+int frec_persist_texts_init(struct dentry *root)
+{
+	struct frec_persist_texts *pt;
+
+	if (!frec_persist_ring_filter())
+		return 0;
+	pt = kvzalloc(sizeof(*pt), GFP_KERNEL);
+	if (pt)
+		pt->seen = kvcalloc(FREC_PERSIST_TEXTS_SEEN, sizeof(*pt->seen), GFP_KERNEL);
+	if (!pt || !pt->seen) {
+		kvfree(pt);
+		return -ENOMEM;
+	}
+	frec_persist_texts = pt;
+	debugfs_create_file("region_texts", 0400, root, NULL, &frec_persist_texts_fops);
+	INIT_DELAYED_WORK(&frec_persist_texts_work, frec_persist_texts_work_fn);
+	schedule_delayed_work(&frec_persist_texts_work,
+			      msecs_to_jiffies(FREC_PERSIST_TEXTS_PERIOD_MS));
+	return 0;
+}
+
+/**
+ * frec_persist_texts_exit() - stop the sweeps after a last one
+ *
+ * Context: Process context, module unload, before the rings go.
+ */
+void frec_persist_texts_exit(void)
+{
+	struct frec_persist_texts *pt = frec_persist_texts;
+
+	if (!pt)
+		return;
+	cancel_delayed_work_sync(&frec_persist_texts_work);
+	frec_persist_texts_sweep();
+	mutex_lock(&frec_persist_texts_lock);
+	frec_persist_texts = NULL;
+	mutex_unlock(&frec_persist_texts_lock);
+	kvfree(pt->seen);
+	kvfree(pt);
+}
