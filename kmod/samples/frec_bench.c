@@ -20,7 +20,9 @@
  * function with frec_record()'s arguments that does nothing: the floor
  * for any call.  It is __noipa: otherwise GCC sees the arguments unused
  * and drops them (IPA constant propagation), and the floor would be a
- * call without arguments.  printk runs a
+ * call without arguments.  "persisted" records into ring bench_persist,
+ * which the black box region holds when frec is loaded with region= and
+ * persist_rings=bench_persist (scripts/guest/bench.sh does).  printk runs a
  * tenth of the iterations (it is slow); boot with a quiet console.
  */
 #include <linux/completion.h>
@@ -53,6 +55,8 @@ MODULE_PARM_DESC(fill_bytes, "size per CPU of ring bench_fill");
 FREC_DEFINE_RING(bench_events, FREC_RING_EVENTS, 64 * 1024, 0);
 FREC_DEFINE_RING(bench_text, FREC_RING_RECORDS, 64 * 1024, 128);
 FREC_DEFINE_RING(bench_off, FREC_RING_EVENTS, 4 * 1024, 0);
+/* In the black box region when frec has persist_rings=bench_persist. */
+FREC_DEFINE_RING(bench_persist, FREC_RING_EVENTS, 64 * 1024, 0);
 
 static struct frec_ring *frec_bench_fill_ring;
 
@@ -72,6 +76,7 @@ enum frec_bench_case {
 	FREC_BENCH_CLOCK,
 	FREC_BENCH_RECORD0,
 	FREC_BENCH_RECORD4,
+	FREC_BENCH_RECORD4_PERSIST,
 	FREC_BENCH_PRINTK_FREC,
 	FREC_BENCH_DISABLED,
 	FREC_BENCH_SITE_OFF,
@@ -86,6 +91,7 @@ static const char * const frec_bench_names[FREC_BENCH_NR] = {
 	[FREC_BENCH_CLOCK] = "local_clock",
 	[FREC_BENCH_RECORD0] = "frec_record_0_args",
 	[FREC_BENCH_RECORD4] = "frec_record_4_args",
+	[FREC_BENCH_RECORD4_PERSIST] = "frec_record_4_args_persisted",
 	[FREC_BENCH_PRINTK_FREC] = "frec_printk_short",
 	[FREC_BENCH_DISABLED] = "frec_record_disabled_ring",
 	[FREC_BENCH_SITE_OFF] = "frec_record_site_off",
@@ -120,6 +126,10 @@ static u64 frec_bench_run(enum frec_bench_case which, unsigned long n)
 	case FREC_BENCH_RECORD4:
 		for (i = 0; i < n; i++)
 			frec_record(ring, "bench %lu %d %d %d", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_RECORD4_PERSIST:
+		for (i = 0; i < n; i++)
+			frec_record(FREC_RING(bench_persist), "bench %lu %d %d %d", i, 2, 3, 4);
 		break;
 	case FREC_BENCH_PRINTK_FREC:
 		for (i = 0; i < n; i++)
