@@ -494,8 +494,10 @@ size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 
 	memset(&fr, 0, sizeof(fr));
 	memset(&d->site, 0, sizeof(d->site));
-	frec_region_record_get(d->v, ring, p->cpu, r->slot, &rec, d->payload,
-			       FREC_REGION_PAYLOAD_MAX);
+	/* Read whole when the dump was built, from the same bytes. */
+	if (frec_region_record_get(d->v, ring, p->cpu, r->slot, &rec, d->payload,
+				   FREC_REGION_PAYLOAD_MAX) <= 0)
+		memset(&rec, 0, sizeof(rec));
 	fr.seq = rec.seq;
 	fr.ts = rec.ts;
 	fr.cpu = p->cpu;
