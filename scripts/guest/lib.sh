@@ -338,7 +338,9 @@ frec_blackbox_check() {
 		cat "$FREC_DEBUGFS/previous/$f" > /tmp/p$f || fail "cat previous/$f"
 		frec_decode --previous=$f /tmp/raw > /tmp/d$f 2> /dev/null ||
 			fail "frec-decode --previous=$f failed"
-		[ "$(grep -vc '^#' /tmp/p$f)" -gt 0 ] || fail "previous/$f lists nothing"
+		# (the region holds texts only for what its records need: none yet)
+		[ $f = formats ] || [ "$(grep -vc '^#' /tmp/p$f)" -gt 0 ] ||
+			fail "previous/$f lists nothing"
 		diff /tmp/p$f /tmp/d$f > /dev/null ||
 			{ diff /tmp/p$f /tmp/d$f | head -n 5; fail "previous/$f differs from frec-decode's"; }
 		echo "previous/$f: $(grep -vc '^#' /tmp/p$f) lines, as frec-decode makes them"
