@@ -9,25 +9,34 @@
  *          was found (not a region, another layout version, ...)
  *   raw    the region's image as it was, byte for byte, which frec-decode
  *          reads (doc/blackbox.md)
+ *   dump   its records, each line the one the old boot's dump printed
+ *   sites, formats
+ *          its sites and texts, as the live sites and formats files
+ *          list them
+ *   stats  per ring and CPU: records recovered, rejected by reason
  *
  * The image is copied whole into ordinary memory before anything is
  * written to the region, and read only through the shared reader
- * (kmod/lib/frec_region.c), which trusts none of it.
+ * (kmod/lib/frec_region.c), which trusts none of it.  The text comes from
+ * the code frec-decode makes a region image's text with
+ * (kmod/lib/frec_region_text.c, frec_region_dump.c): callers, formats and
+ * %s strings are named only by the region's own sites and texts, never by
+ * this boot's kallsyms (the old boot may have run another kernel).  The
+ * records are found and ordered once, at load, in time and memory linear
+ * in the region's size; a line is formatted when it is read.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/bsearch.h>
 #include <linux/debugfs.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
-#include <linux/sort.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
 
 #include "frec_previous.h"
-#include "frec_region_image.h"
+#include "frec_region_text.h"
 
-/* The longest payload counted; the reader refuses a longer one as bad. */
-#define FREC_PREVIOUS_PAYLOAD_MAX	65536
 #define FREC_PREVIOUS_INFO_MAX		4096
 
 static struct dentry *frec_previous_dir;
@@ -35,93 +44,28 @@ static struct debugfs_blob_wrapper frec_previous_raw;
 static struct debugfs_blob_wrapper frec_previous_info;
 
 /*
- * The addresses of @v's valid text entries, sorted, for the site words of
- * sites without an id: a region of garbage has many records naming none,
- * and each is looked up in log time, not by a walk of the table.
+ * The image, opened, and its records found and ordered, when it holds a
+ * previous boot (frec_previous_found); the dump's lines are formatted on
+ * read, one reader at a time (frec_region_dump_line() uses the dump's
+ * scratch space).
  */
-struct frec_previous_texts {
-	u64 *addr;
-	u32 nr;
-};
-
-static int frec_previous_cmp_u64(const void *a, const void *b)
-{
-	u64 x = *(const u64 *)a, y = *(const u64 *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static void frec_previous_texts_get(const struct frec_region_view *v,
-				    struct frec_previous_texts *t)
-{
-	struct frec_region_text_info text;
-	u32 i, n = v->nr_entries[FREC_REGION_TEXTS];
-	u64 where;
-
-	t->nr = 0;
-	t->addr = n ? kvmalloc_array(n, sizeof(*t->addr), GFP_KERNEL) : NULL;
-	if (!t->addr)
-		return;
-	for (i = 0; i < n; i++)
-		if (frec_region_text_get(v, i, &text, &where) == 1)
-			t->addr[t->nr++] = text.addr;
-	sort(t->addr, t->nr, sizeof(*t->addr), frec_previous_cmp_u64, NULL);
-}
-
-/* Does the site word of @rec name a valid site or text entry of @v? */
-static bool frec_previous_site_ok(const struct frec_region_view *v,
-				  const struct frec_previous_texts *t,
-				  const struct frec_region_record *rec)
-{
-	struct frec_region_site_info site;
-	u64 where;
-
-	if (rec->site < v->nr_entries[FREC_REGION_SITES] &&
-	    frec_region_site_get(v, rec->site, &site, &where) == 1)
-		return true;
-	return t->nr && bsearch(&rec->site, t->addr, t->nr, sizeof(*t->addr),
-				frec_previous_cmp_u64);
-}
-
-/* Count one ring's records into *@ok (shown) and @rej (by reason). */
-static void frec_previous_count(const struct frec_region_view *v,
-				const struct frec_previous_texts *t,
-				const struct frec_region_ring_info *ring,
-				u64 *ok, u64 rej[FREC_REGION_REJ_NR], u8 *buf)
-{
-	struct frec_region_record rec;
-	u64 slot;
-	u32 cpu;
-	int r;
-
-	for (cpu = 0; cpu < ring->nr_cpus; cpu++) {
-		for (slot = 0; slot < ring->nr_slots; slot += r > 0 ? r : 1) {
-			r = frec_region_record_get(v, ring, cpu, slot, &rec, buf,
-						   FREC_PREVIOUS_PAYLOAD_MAX);
-			if (r < 0)
-				rej[-1 - r]++;
-			else if (r > 0 && frec_previous_site_ok(v, t, &rec))
-				(*ok)++;
-			else if (r > 0)
-				rej[FREC_REGION_REJ_SITE]++;
-			cond_resched();
-		}
-	}
-}
+static struct frec_region_view frec_previous_view;
+static struct frec_region_dump frec_previous_dump;
+static bool frec_previous_found;
+static DEFINE_MUTEX(frec_previous_lock);
 
 /* Fill @s (of @size) with info's text for the image @v opened as @verdict. */
 static size_t frec_previous_describe(char *s, size_t size,
 				     struct frec_region_view *v, int verdict,
-				     const char *msg, u64 where, u64 phys_addr)
+				     const char *msg, u64 where, u64 phys_addr,
+				     int built)
 {
-	u64 ok = 0, rej[FREC_REGION_REJ_NR] = { 0 }, total_rej = 0, at;
-	struct frec_region_ring_info ring;
-	struct frec_previous_texts texts;
+	const struct frec_region_dump *d = &frec_previous_dump;
 	const struct frec_region_header *h = v->hdr;
+	struct frec_region_counts sum;
+	u64 total_rej = 0;
 	size_t n = 0;
-	u32 i, rings = 0, bad_rings = 0;
-	u8 *buf;
-	int r;
+	u32 i;
 
 	if (verdict != FREC_REGION_VALID)
 		return scnprintf(s, size, "previous boot: none found: %s (at byte %llu)\n",
@@ -140,35 +84,111 @@ static size_t frec_previous_describe(char *s, size_t size,
 			       v->state.alive_wall_ns);
 	else
 		n += scnprintf(s + n, size - n, "end: unknown (no valid state copy)\n");
-	buf = kvmalloc(FREC_PREVIOUS_PAYLOAD_MAX, GFP_KERNEL);
-	if (!buf)
+	if (built)
 		return n + scnprintf(s + n, size - n, "records: not counted (no memory)\n");
-	frec_previous_texts_get(v, &texts);
-	for (i = 0; i < v->nr_entries[FREC_REGION_RINGS]; i++) {
-		r = frec_region_ring_get(v, i, &ring, &at);
-		if (r < 0)
-			bad_rings++;
-		if (r != 1)
-			continue;
-		rings++;
+	for (i = 0; i < d->nr_rings; i++)
 		n += scnprintf(s + n, size - n, "ring: %s, %u cpus, %llu slots each\n",
-			       ring.name, ring.nr_cpus, ring.nr_slots);
-		frec_previous_count(v, &texts, &ring, &ok, rej, buf);
-	}
-	kvfree(texts.addr);
-	kvfree(buf);
+			       d->rings[i].name, d->rings[i].nr_cpus, d->rings[i].nr_slots);
+	frec_region_dump_totals(d, &sum);
 	for (i = 0; i < FREC_REGION_REJ_NR; i++)
-		total_rej += rej[i];
-	n += scnprintf(s + n, size - n, "rings: %u, rejected %u\n", rings, bad_rings);
+		total_rej += sum.rejected[i];
+	n += scnprintf(s + n, size - n, "rings: %u, rejected %u\n", d->nr_rings, d->bad_rings);
 	n += scnprintf(s + n, size - n, "records recovered: %llu\nrecords rejected: %llu",
-		       ok, total_rej);
+		       sum.recovered, total_rej);
 	for (i = 0; i < FREC_REGION_REJ_NR; i++)
-		if (rej[i])
+		if (sum.rejected[i])
 			n += scnprintf(s + n, size - n, ", %s %llu",
-				       frec_region_reject_name(i), rej[i]);
+				       frec_region_reject_name(i), sum.rejected[i]);
 	n += scnprintf(s + n, size - n, "\n");
+	if (sum.not_decoded)
+		n += scnprintf(s + n, size - n,
+			       "records not decoded (frec_printk() arguments): %llu\n",
+			       sum.not_decoded);
 	return n;
 }
+
+static void frec_previous_seq_write(void *ctx, const char *s, size_t len)
+{
+	seq_write(ctx, s, len);
+}
+
+/* previous/sites, formats and stats: the shared writers, into the file. */
+static int frec_previous_text_show(struct seq_file *m, void *unused)
+{
+	const struct frec_text_sink out = { frec_previous_seq_write, m };
+	const char *name = m->private;
+
+	if (!frec_previous_found)
+		return 0;
+	if (!strcmp(name, "sites"))
+		frec_region_sites_write(&frec_previous_view, &out, NULL);
+	else if (!strcmp(name, "formats"))
+		frec_region_texts_write(&frec_previous_view, &out, NULL);
+	else
+		frec_region_dump_stats(&frec_previous_dump, &out);
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(frec_previous_text);
+
+/*
+ * previous/dump: the header, then a line per record, in the merged order;
+ * the seq_file position is the header (0) or the record's index plus one.
+ */
+static void *frec_previous_dump_start(struct seq_file *m, loff_t *pos)
+{
+	if (!frec_previous_found || *pos > frec_previous_dump.nr_recs)
+		return NULL;
+	return pos;
+}
+
+static void *frec_previous_dump_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return frec_previous_dump_start(m, pos);
+}
+
+static void frec_previous_dump_stop(struct seq_file *m, void *v)
+{
+}
+
+static int frec_previous_dump_show(struct seq_file *m, void *v)
+{
+	const struct frec_text_sink out = { frec_previous_seq_write, m };
+	loff_t pos = *(loff_t *)v;
+	char *line = m->private;
+	size_t n;
+
+	if (!pos) {
+		frec_region_dump_header(&frec_previous_dump, &out);
+		return 0;
+	}
+	mutex_lock(&frec_previous_lock);
+	n = frec_region_dump_line(&frec_previous_dump, pos - 1, line, FREC_FORMAT_LINE_MAX);
+	mutex_unlock(&frec_previous_lock);
+	seq_write(m, line, n);
+	return 0;
+}
+
+static const struct seq_operations frec_previous_dump_ops = {
+	.start = frec_previous_dump_start,
+	.next = frec_previous_dump_next,
+	.stop = frec_previous_dump_stop,
+	.show = frec_previous_dump_show,
+};
+
+static int frec_previous_dump_open(struct inode *inode, struct file *file)
+{
+	return seq_open_private(file, &frec_previous_dump_ops, FREC_FORMAT_LINE_MAX) ?
+		-ENOMEM : 0;
+}
+
+static const struct file_operations frec_previous_dump_fops = {
+	.owner = THIS_MODULE,
+	.open = frec_previous_dump_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release_private,
+};
 
 /**
  * frec_previous_keep() - keep what the region holds, for frec/previous/
@@ -187,34 +207,43 @@ int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 		       struct dentry *root)
 {
 	char msg[FREC_REGION_MSG_MAX] = "";
-	struct frec_region_view *v;
+	struct frec_region_view *v = &frec_previous_view;
 	void *image;
 	char *info;
 	u64 where = 0;
-	int verdict;
+	int verdict, built = 0;
 
 	image = vmalloc(bytes);
 	info = kzalloc(FREC_PREVIOUS_INFO_MAX, GFP_KERNEL);
-	v = kzalloc(sizeof(*v), GFP_KERNEL);
-	if (!image || !info || !v) {
+	if (!image || !info) {
 		vfree(image);
 		kfree(info);
-		kfree(v);
 		pr_err("region: no memory to keep the previous boot's %llu bytes\n", bytes);
 		return -ENOMEM;
 	}
 	memcpy(image, region, bytes);
 	verdict = frec_region_open(v, image, bytes, msg, sizeof(msg), &where);
+	/* Only a region this boot's address wrote holds the previous boot. */
+	if (verdict == FREC_REGION_VALID && le64_to_cpu(v->hdr->phys_addr) == phys_addr) {
+		built = frec_region_dump_build(&frec_previous_dump, v, NULL);
+		frec_previous_found = !built;
+	}
 	frec_previous_info.data = info;
 	frec_previous_info.size = frec_previous_describe(info, FREC_PREVIOUS_INFO_MAX, v,
-							 verdict, msg, where, phys_addr);
-	kfree(v);
+							 verdict, msg, where, phys_addr, built);
+	if (!frec_previous_found)
+		frec_region_dump_free(&frec_previous_dump);
 	frec_previous_raw.data = image;
 	frec_previous_raw.size = bytes;
 	pr_info("region: %.*s", (int)strcspn(info, "\n") + 1, info);
 	frec_previous_dir = debugfs_create_dir("previous", root);
 	debugfs_create_blob("info", 0400, frec_previous_dir, &frec_previous_info);
 	debugfs_create_blob("raw", 0400, frec_previous_dir, &frec_previous_raw);
+	debugfs_create_file("dump", 0400, frec_previous_dir, NULL, &frec_previous_dump_fops);
+	debugfs_create_file("sites", 0400, frec_previous_dir, "sites", &frec_previous_text_fops);
+	debugfs_create_file("formats", 0400, frec_previous_dir, "formats",
+			    &frec_previous_text_fops);
+	debugfs_create_file("stats", 0400, frec_previous_dir, "stats", &frec_previous_text_fops);
 	return 0;
 }
 
@@ -227,6 +256,8 @@ void frec_previous_exit(void)
 {
 	debugfs_remove_recursive(frec_previous_dir);
 	frec_previous_dir = NULL;
+	frec_previous_found = false;
+	frec_region_dump_free(&frec_previous_dump);
 	vfree(frec_previous_raw.data);
 	kfree(frec_previous_info.data);
 	frec_previous_raw.data = NULL;

@@ -26,7 +26,10 @@
  *   ____cacheline_aligned       64-byte alignment; SMP_CACHE_BYTES 64
  *   DEFINE_PER_CPU,             an array of one cache line per simulated
  *   this_cpu_ptr                CPU, indexed by the thread's (sim_cpu.h)
- *   do_div, min, min_t          their plain C meaning
+ *   do_div, min, min_t, max_t   their plain C meaning
+ *   kvmalloc, kvmalloc_array,   malloc(), calloc(), free() (the GFP flags
+ *   kvcalloc, kvfree            ignored); sort() is qsort() (no swap
+ *   sort, cond_resched          function); cond_resched() does nothing
  *   U64_MAX, NSEC_PER_SEC       <linux/limits.h>'s, <linux/time64.h>'s
  *   frec_rb_nmi_refused         false, unless a harness test simulates an
  *                               NMI on a kernel whose cmpxchg is not NMI-safe
@@ -41,6 +44,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <endian.h>
@@ -69,6 +73,16 @@ typedef __s64 s64;
 
 #define min(a, b)		((a) < (b) ? (a) : (b))
 #define min_t(t, a, b)		((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#define max_t(t, a, b)		((t)(a) > (t)(b) ? (t)(a) : (t)(b))
+
+/* Allocation and sorting, for the region reader's tables. */
+#define GFP_KERNEL			0
+#define kvmalloc(n, gfp)		malloc(n)
+#define kvmalloc_array(n, size, gfp)	calloc((n), (size))
+#define kvcalloc(n, size, gfp)		calloc((n), (size))
+#define kvfree(p)			free(p)
+#define sort(base, n, size, cmp, swap)	qsort((base), (n), (size), (cmp))
+#define cond_resched()			do { } while (0)
 
 /* The kernel's do_div(): divides @n in place, yields the remainder. */
 #define do_div(n, base)							\

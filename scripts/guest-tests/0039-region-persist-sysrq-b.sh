@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: black box: a ring persist_rings= names records into the memmap= region; after sysrq-b the next boot's frec/previous/info counts its records and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for that ring
+# description: black box: a ring persist_rings= names records into the memmap= region; after sysrq-b the next boot's frec/previous/info counts its records and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for that ring, as does previous/dump; previous/sites, formats and stats agree with frec-decode
 # kernels: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

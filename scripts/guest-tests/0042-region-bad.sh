@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: black box: a region whose persisted ring's parts are random bytes loads, its records rejected and counted by reason, none shown; another layout version and a region of garbage are "none found" with the reason; nothing crashes
+# description: black box: a region whose persisted ring's parts are random bytes loads, its records rejected and counted by reason, none shown in previous/dump, counted in previous/stats; another layout version and a region of garbage are "none found" with the reason, and previous/dump, sites, formats and stats are empty; nothing crashes
 # kernels: 6.1 6.12 6.12-rt
 # boot: alone
 # cmdline: memmap=1M$0x20000000
@@ -11,6 +11,14 @@ R=1M@0x20000000
 base=$((0x20000000))
 [ -c /dev/mem ] || skip "no /dev/mem (the debug kernel): the region is damaged through it"
 frec_reset
+
+# No previous boot: dump, sites, formats and stats show nothing of the region.
+frec_previous_empty() {
+	for f in dump sites formats stats; do
+		[ -z "$(cat $D/previous/$f)" ] || { head -n 3 $D/previous/$f; fail "previous/$f shows a region that is none"; }
+	done
+	echo "previous/dump, sites, formats, stats: empty"
+}
 
 # A region of this layout with ring crash_test's records, then unloaded.
 frec_blackbox_fill $R
@@ -31,6 +39,12 @@ grep -q '^ring: crash_test, ' $D/previous/info || fail "the ring entry is lost"
 # site words to its kept copies, which the region cannot name; README.)
 grep -q '^records recovered: 0$' $D/previous/info || fail "random slots shown as records"
 grep -q '^records rejected: [1-9]' $D/previous/info || fail "no random slot rejected"
+# previous/dump shows none of them; stats counts them rejected
+[ "$(grep -vc '^#' $D/previous/dump)" = 0 ] || { head -n 5 $D/previous/dump; fail "previous/dump shows random slots"; }
+cat $D/previous/stats
+grep -q '^all   recovered=0 ' $D/previous/stats || fail "stats: random slots recovered"
+grep '^all ' $D/previous/stats | grep -qE ' (torn|bad_length|no_site)=[1-9]' ||
+	fail "stats: no random slot rejected"
 frec_unload
 
 # Another layout version.
@@ -39,6 +53,7 @@ frec_load region=$R
 cat $D/previous/info
 grep -q '^previous boot: none found: region layout version 2, this reader knows 1' $D/previous/info ||
 	fail "another version not reported"
+frec_previous_empty
 frec_unload
 
 # Garbage over block 0.
@@ -46,4 +61,5 @@ dd if=/dev/urandom of=/dev/mem bs=4096 seek=$((base / 4096)) count=1 2> /dev/nul
 frec_load region=$R
 cat $D/previous/info
 grep -q '^previous boot: none found: not a frec region' $D/previous/info || fail "garbage not reported"
+frec_previous_empty
 frec_unload

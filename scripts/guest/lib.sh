@@ -299,7 +299,9 @@ frec_blackbox_keep() {
 # Phase 2, frec loaded with the region: frec/previous/info shows RING and
 # the end END ("panic", ...), counts as recovered the records phase 1's
 # dump printed and rejects none, and frec-decode of frec/previous/raw
-# prints exactly those lines.
+# prints exactly those lines; so does frec/previous/dump, whose text is
+# frec-decode's; previous/sites and formats are those frec-decode makes
+# of raw, and previous/stats counts the records, none rejected.
 frec_blackbox_check() {
 	[ -x "$(frec_decoder)" ] || fail "no $(frec_decoder): build tools first (make tools)"
 	kept=$(frec_phase_get_hex)
@@ -322,6 +324,32 @@ frec_blackbox_check() {
 	sum=$(md5sum < /tmp/new | cut -c1-32)
 	echo "md5 of those lines: $sum; the old dump's: $want_sum"
 	[ "$sum" = "$want_sum" ] || { head -n 5 /tmp/new; fail "decoded lines differ from the old dump's"; }
+	# frec/previous/dump: the old dump's lines for the ring, and exactly
+	# what frec-decode printed of raw (header and every ring)
+	cat "$FREC_DEBUGFS/previous/dump" > /tmp/pdump || fail "cat previous/dump"
+	frec_ring_lines /tmp/pdump "$1" > /tmp/pnew
+	sum=$(md5sum < /tmp/pnew | cut -c1-32)
+	echo "previous/dump: $(grep -c . /tmp/pnew) $1 lines, md5 $sum"
+	[ "$sum" = "$want_sum" ] || { head -n 5 /tmp/pnew; fail "previous/dump's lines differ from the old dump's"; }
+	diff /tmp/pdump /tmp/decoded > /dev/null ||
+		{ diff /tmp/pdump /tmp/decoded | head -n 5; fail "previous/dump differs from frec-decode of previous/raw"; }
+	# previous/sites and formats: what frec-decode's region path makes of raw
+	for f in sites formats; do
+		cat "$FREC_DEBUGFS/previous/$f" > /tmp/p$f || fail "cat previous/$f"
+		frec_decode --previous=$f /tmp/raw > /tmp/d$f 2> /dev/null ||
+			fail "frec-decode --previous=$f failed"
+		# (the region holds texts only for what its records need: none yet)
+		[ $f = formats ] || [ "$(grep -vc '^#' /tmp/p$f)" -gt 0 ] ||
+			fail "previous/$f lists nothing"
+		diff /tmp/p$f /tmp/d$f > /dev/null ||
+			{ diff /tmp/p$f /tmp/d$f | head -n 5; fail "previous/$f differs from frec-decode's"; }
+		echo "previous/$f: $(grep -vc '^#' /tmp/p$f) lines, as frec-decode makes them"
+	done
+	# previous/stats: the ring's records recovered, none rejected
+	cat "$FREC_DEBUGFS/previous/stats"
+	sed -n "/^ring $1\$/,/^all /p" "$FREC_DEBUGFS/previous/stats" |
+		grep -q "^all   recovered=$want_n torn=0 bad_length=0 no_site=0 cut=0 " ||
+		fail "previous/stats does not count the $want_n records of $1, none rejected"
 }
 
 # Phase 1's end by sysrq-b: an immediate reset, nothing flushed or marked.

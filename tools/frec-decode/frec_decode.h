@@ -122,13 +122,14 @@ void frec_raw_close(struct frec_raw_reader *r);
 
 /* ---- region.c -------------------------------------------------------- */
 
-#include "frec_region_image.h"
+#include "frec_region_text.h"
 
 /**
  * struct frec_region_decode - a region image made into decoder inputs
  * @name: the image's name, for messages.
  * @errs: where warnings go, NULL for none.
  * @v: the image, opened.
+ * @dump: its records, found and ordered as frec/previous/dump orders them.
  * @raw: a raw dump of its whole records, host byte order.
  * @raw_len: its length.
  * @sites_text: a sites file of its valid sites.
@@ -145,6 +146,7 @@ struct frec_region_decode {
 	const char *name;
 	FILE *errs;
 	struct frec_region_view v;
+	struct frec_region_dump dump;
 	char *raw;
 	size_t raw_len;
 	char *sites_text;

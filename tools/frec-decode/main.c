@@ -51,6 +51,9 @@ static const char usage_text[] =
 "                        a file starting with the region's magic is one\n"
 "                        without it.  Sites, formats and callers come from\n"
 "                        the region: -f, -S, -k and -n do not apply\n"
+"      --previous=FILE   RAW is a region image: print what the module's\n"
+"                        frec/previous/FILE shows for it (dump, sites,\n"
+"                        formats or stats), made by the module's own code\n"
 "  -h, --help            print this and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
@@ -279,8 +282,38 @@ static unsigned char *read_all(FILE *f, size_t max, size_t *len)
  * Decode a region image: its own sites, texts and records, through the
  * decoder a raw dump goes through.
  */
+/* A sink into a FILE, for the module's frec/previous/ writers. */
+static void previous_write(void *ctx, const char *s, size_t len)
+{
+	fwrite(s, 1, len, ctx);
+}
+
+/*
+ * What the module's frec/previous/@file shows for the region @rd, with the
+ * code it shows it with (kmod/lib/frec_region_text.c, frec_region_dump.c).
+ */
+static void print_previous(struct frec_region_decode *rd, const char *file, FILE *out)
+{
+	struct frec_text_sink sink = { previous_write, out };
+	char line[FREC_FORMAT_LINE_MAX];
+	u64 i;
+
+	if (!strcmp(file, "sites")) {
+		fwrite(rd->sites_text, 1, rd->sites_len, out);
+	} else if (!strcmp(file, "formats")) {
+		fwrite(rd->formats_text, 1, rd->formats_len, out);
+	} else if (!strcmp(file, "stats")) {
+		frec_region_dump_stats(&rd->dump, &sink);
+	} else {
+		frec_region_dump_header(&rd->dump, &sink);
+		for (i = 0; i < rd->dump.nr_recs; i++)
+			fwrite(line, 1, frec_region_dump_line(&rd->dump, i, line, sizeof(line)),
+			       out);
+	}
+}
+
 static int decode_region(struct frec_decode_opts *opts, const char *in_path,
-			 const char *out_path)
+			 const char *out_path, const char *previous)
 {
 	struct frec_region_decode rd = { .errs = stderr };
 	struct frec_formats formats = { 0 };
@@ -320,6 +353,12 @@ static int decode_region(struct frec_decode_opts *opts, const char *in_path,
 		fprintf(stderr, "frec-decode: %s: %s\n", out_path, strerror(errno));
 		goto out;
 	}
+	if (previous) {
+		print_previous(&rd, previous, out);
+		frec_region_decode_report(&rd);
+		ret = rd.warnings ? FREC_EXIT_WARNINGS : FREC_EXIT_OK;
+		goto out;
+	}
 	raw = fmemopen(rd.raw, rd.raw_len, "rb");
 	d = malloc(sizeof(*d));
 	if (!raw || !d) {
@@ -348,7 +387,7 @@ out:
 	return ret;
 }
 
-enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_REGION };
+enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_REGION, OPT_PREVIOUS };
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
@@ -366,6 +405,7 @@ static const struct option long_options[] = {
 	{ "delta", no_argument, NULL, 'd' },
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "region", no_argument, NULL, OPT_REGION },
+	{ "previous", required_argument, NULL, OPT_PREVIOUS },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -377,7 +417,7 @@ int main(int argc, char **argv)
 	struct filter_opts filter = { 0 };
 	const char *formats_path = DEFAULT_FORMATS, *kallsyms_path = DEFAULT_KALLSYMS;
 	const char *sites_path = DEFAULT_SITES;
-	const char *out_path = NULL, *in_path = "-", *in_name;
+	const char *out_path = NULL, *in_path = "-", *in_name, *previous = NULL;
 	bool formats_named = false, kallsyms_named = false, use_kallsyms = true;
 	bool sites_named = false, missing, warned = false, region = false;
 	struct frec_formats formats = { 0 };
@@ -452,6 +492,14 @@ int main(int argc, char **argv)
 		case OPT_REGION:
 			region = true;
 			break;
+		case OPT_PREVIOUS:
+			if (strcmp(optarg, "dump") && strcmp(optarg, "sites") &&
+			    strcmp(optarg, "formats") && strcmp(optarg, "stats"))
+				die_usage("--previous: '%s' is not dump, sites, formats or stats",
+					  optarg);
+			previous = optarg;
+			region = true;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return FREC_EXIT_OK;
@@ -471,7 +519,7 @@ int main(int argc, char **argv)
 	opts.filter = parse_filter(&filter);
 
 	if (region || is_region(in_path))
-		return decode_region(&opts, in_path, out_path);
+		return decode_region(&opts, in_path, out_path, previous);
 
 	ret = FREC_EXIT_INPUT;
 	if (!load_table(formats_path, formats_named, &missing, &formats, parse_formats))

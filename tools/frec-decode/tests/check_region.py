@@ -11,7 +11,11 @@ are refused with their message and offset; a region cut short, or with a
 corrupt block of slots, a corrupt site, text or ring entry, or corrupt
 state copies, loses only what is corrupt: every line printed is one of the
 expected lines, the counts reconcile, and what is lost is named by offset
-inside the damage.  Prints "N passed, M failed".
+inside the damage.  On every image the decoder reads, --previous=dump
+(the module's frec/previous/dump code, kmod/lib/frec_region_dump.c)
+prints exactly the decoder's text; on the whole one --previous=sites and
+--previous=formats list the generator's sites and texts, and
+--previous=stats counts every record.  Prints "N passed, M failed".
 """
 import os
 import random
@@ -33,11 +37,17 @@ class Checker(checker.Checker):
     def __init__(self, build, decoder):
         super().__init__(build, decoder, "check-region", ["--region"])
 
+        self.previous = []	# (image, the module's dump text differs)
+
     def decode(self, data, *args, name="img.region"):
         path = os.path.join(self.dir, name)
         with open(path, "wb") as f:
             f.write(data)
-        return self.run_decoder([*args, path])
+        rc, out, err = self.run_decoder([*args, path])
+        if rc in (0, 3):
+            prc, pout, _ = self.run_decoder(["--previous=dump", path])
+            self.previous.append((len(self.previous), prc != rc or pout != out))
+        return rc, out, err
 
 
 def sect(img, i):
@@ -200,6 +210,29 @@ def main():
     rc, out, err = c.decode(bytes(bad))
     c.check("one state copy damaged: the other tells the end", rc == 0 and
             "ended: panic" in err, err[:300])
+
+    bad = [i for i, differs in c.previous if differs]
+    c.check(f"--previous=dump: the decoder's text on all {len(c.previous)} images read",
+            len(c.previous) >= 10 and not bad, f"differs on images {bad[:10]}")
+    path = os.path.join(c.dir, "whole.region")
+    with open(path, "wb") as f:
+        f.write(img)
+    with open(a + ".sites", "rb") as f:
+        want_sites = [l for l in f.read().split(b"\n") if l and not l.startswith(b"#")]
+    rc, out, err = c.run_decoder(["--previous=sites", path])
+    c.check("--previous=sites: the generator's sites, one line each", rc == 0 and
+            [l for l in out.split(b"\n") if l and not l.startswith(b"#")] == want_sites,
+            err[:300])
+    with open(a + ".formats", "rb") as f:
+        want_texts = sorted(f.read().split(b"\n"))
+    rc, out, err = c.run_decoder(["--previous=formats", path])
+    c.check("--previous=formats: the generator's texts", rc == 0 and
+            sorted(out.split(b"\n")) == want_texts, err[:300])
+    rc, out, err = c.run_decoder(["--previous=stats", path])
+    alls = [int(x) for x in re.findall(rb"^all +recovered=(\d+) ", out, re.M)]
+    cpus = [int(x) for x in re.findall(rb"^cpu\d+ +recovered=(\d+) ", out, re.M)]
+    c.check("--previous=stats: every record, per ring and CPU", rc == 0 and
+            len(alls) == 3 and sum(alls) == total and sum(cpus) == total, out[:300])
 
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0
