@@ -48,6 +48,8 @@
 static_assert(FREC_PLAN_KIND_SHIFT + FREC_PRINTK_ARGS_MAX * FREC_PLAN_KIND_BITS <=
 	      BITS_PER_LONG);
 static_assert(FREC_PRINTK_ARGS_MAX <= FREC_PLAN_NR_MASK);
+/* A region's readers cut a record of arguments's text where frec does. */
+static_assert(FREC_RECORD_ARGS_TEXT_MAX == FREC_PRINTK_MAX);
 
 /* Work out how calls with @fmt store their arguments. */
 static unsigned long frec_printk_args_plan(const char *fmt)
@@ -127,43 +129,4 @@ int frec_printk_args_pack(u64 *buf, unsigned int size, struct frec_site *site, v
 		}
 	}
 	return off;
-}
-
-/**
- * frec_printk_args_unpack() - a record of arguments, ready to format
- * @args: FREC_PRINTK_ARGS_MAX words go here; a %s one points into
- *	@payload, which must stay while they are used.
- * @fmt: the record's format (its site's).
- * @payload: the payload, as read out of the ring.
- * @len: its length.
- *
- * A %s word that does not point at a NUL-terminated copy in @payload
- * (a corrupt record) becomes one that prints "(efault)".
- *
- * Context: Any context, NMI included.
- * Return: the number of arguments, or -1 if @fmt does not fit @payload.
- */
-int frec_printk_args_unpack(u64 *args, const char *fmt, const void *payload,
-			    unsigned int len)
-{
-	unsigned char kinds[FREC_PRINTK_ARGS_MAX];
-	unsigned int off;
-	int n, i;
-
-	n = frec_format_arg_kinds(fmt, kinds, FREC_PRINTK_ARGS_MAX);
-	if (n < 0 || n * sizeof(u64) > len)
-		return -1;
-	memcpy(args, payload, n * sizeof(u64));
-	for (i = 0; i < n; i++) {
-		if (kinds[i] != FREC_ARG_STRING ||
-		    (args[i] & ~(u64)U32_MAX) != FREC_RECORD_ARG_STRING)
-			continue;
-		off = (u32)args[i];
-		if (off < n * sizeof(u64) || off >= len ||
-		    !memchr((const char *)payload + off, '\0', len - off))
-			args[i] = 1;
-		else
-			args[i] = (unsigned long)payload + off;
-	}
-	return n;
 }

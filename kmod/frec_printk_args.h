@@ -11,11 +11,8 @@
 
 #include <frec.h>
 
-/* Most arguments a record of arguments holds. */
-#define FREC_PRINTK_ARGS_MAX	12
+#include "frec_format.h"
 
 int frec_printk_args_pack(u64 *buf, unsigned int size, struct frec_site *site, va_list ap);
-int frec_printk_args_unpack(u64 *args, const char *fmt, const void *payload,
-			    unsigned int len);
 
 #endif /* _FREC_PRINTK_ARGS_H */

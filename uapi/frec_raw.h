@@ -141,8 +141,13 @@ struct frec_slot {
  *   char strings[]   the %s strings copied, each NUL-terminated
  *
  * Readers of the raw dump never see one: frec writes it as text there.
+ * A black box region holds them as they were recorded; its readers
+ * format them, cut at FREC_RECORD_ARGS_TEXT_MAX bytes of text, as the
+ * recording kernel did (include/frec.h's FREC_PRINTK_MAX, which frec
+ * checks is the same at build time).
  */
 #define FREC_RECORD_ARGS	0x80000000U
+#define FREC_RECORD_ARGS_TEXT_MAX	256
 #define FREC_RECORD_LEN_MASK	0x7fffffffU
 #define FREC_RECORD_ARG_STRING	0x8000000000000000ULL
 

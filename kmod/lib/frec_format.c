@@ -837,6 +837,48 @@ int frec_format_arg_kinds(const char *fmt, unsigned char *kinds, unsigned int ma
 }
 
 /**
+ * frec_printk_args_unpack() - a record of arguments, ready to format
+ * @args: FREC_PRINTK_ARGS_MAX words go here; a %s one points into
+ *	@payload, which must stay while they are used.
+ * @fmt: the record's format (its site's).
+ * @payload: the payload, as read out of the ring.
+ * @len: its length.
+ *
+ * A %s word that does not point at a NUL-terminated copy in @payload
+ * (a corrupt record) becomes one that prints "(efault)".
+ *
+ * The kernel formats a record read out of a ring with it, frec-decode one
+ * read out of a black box region.
+ *
+ * Context: Any context, NMI included.
+ * Return: the number of arguments, or -1 if @fmt does not fit @payload.
+ */
+int frec_printk_args_unpack(u64 *args, const char *fmt, const void *payload,
+			    unsigned int len)
+{
+	unsigned char kinds[FREC_PRINTK_ARGS_MAX];
+	unsigned int off;
+	int n, i;
+
+	n = frec_format_arg_kinds(fmt, kinds, FREC_PRINTK_ARGS_MAX);
+	if (n < 0 || n * sizeof(u64) > len)
+		return -1;
+	memcpy(args, payload, n * sizeof(u64));
+	for (i = 0; i < n; i++) {
+		if (kinds[i] != FREC_ARG_STRING ||
+		    (args[i] & ~0xffffffffULL) != FREC_RECORD_ARG_STRING)
+			continue;
+		off = (u32)args[i];
+		if (off < n * sizeof(u64) || off >= len ||
+		    !memchr((const char *)payload + off, '\0', len - off))
+			args[i] = 1;
+		else
+			args[i] = (u64)(unsigned long)((const char *)payload + off);
+	}
+	return n;
+}
+
+/**
  * frec_format_pointer_args() - which arguments a format reads memory at
  * @fmt: the format.
  * @pa: filled with the arguments printed with %s (@pa->strings) and as

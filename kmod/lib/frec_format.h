@@ -190,6 +190,11 @@ size_t frec_format_line(char *buf, size_t size,
 			const struct frec_format_record *rec,
 			const struct frec_format_env *env);
 int frec_format_arg_types(const char *fmt, char *types, unsigned int max);
+/* The most arguments a frec_printk() record of arguments holds. */
+#define FREC_PRINTK_ARGS_MAX	12
+
+int frec_printk_args_unpack(u64 *args, const char *fmt, const void *payload,
+			    unsigned int len);
 unsigned int frec_format_pointer_args(const char *fmt, struct frec_format_ptr_args *pa);
 int frec_format_arg_kinds(const char *fmt, unsigned char *kinds, unsigned int max);
 

@@ -136,7 +136,8 @@ static int frec_region_dump_names(struct frec_region_dump *d)
 	d->fmt_size = longest + 1;
 	d->fmt = kvmalloc(d->fmt_size, GFP_KERNEL);
 	d->payload = kvmalloc(FREC_REGION_PAYLOAD_MAX, GFP_KERNEL);
-	return d->fmt && d->payload ? 0 : -ENOMEM;
+	d->text = kvmalloc(FREC_RECORD_ARGS_TEXT_MAX + 1, GFP_KERNEL);
+	return d->fmt && d->payload && d->text ? 0 : -ENOMEM;
 }
 
 /**
@@ -236,6 +237,85 @@ static int frec_region_rec_cmp(const void *a, const void *b)
 	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
+/* struct frec_format_env's string(): the texts' string holding @addr. */
+static int frec_region_dump_string(void *ctx, char *buf, size_t size, u64 addr)
+{
+	struct frec_region_dump *d = ctx;
+	const struct frec_region_name *n = frec_region_name_find(d->texts, d->nr_texts, addr);
+	size_t off, len;
+
+	if (!n || n->symbol || addr - n->addr > n->text.len)
+		return -1;
+	off = addr - n->addr;
+	len = min_t(size_t, n->text.len - off, size - 1);
+	memcpy(buf, n->text.s + off, len);
+	buf[len] = '\0';
+	return len;
+}
+
+/* The format of @site (an id, or a format's address) into @d->fmt. */
+static void frec_region_dump_format(struct frec_region_dump *d, u64 site)
+{
+	struct frec_region_site_info s;
+	u64 where;
+	size_t n;
+
+	d->fmt[0] = '\0';
+	if (site >= FREC_SITE_ID_LIMIT) {
+		if (frec_region_dump_string(d, d->fmt, d->fmt_size, site) < 0)
+			d->fmt[0] = '\0';
+		return;
+	}
+	if (frec_region_site_get(d->v, site, &s, &where) != 1)
+		return;
+	frec_region_bytes_trim(&s.format);
+	n = min_t(size_t, s.format.len, d->fmt_size - 1);
+	memcpy(d->fmt, s.format.s, n);
+	d->fmt[n] = '\0';
+}
+
+/*
+ * struct frec_format_env's string() for a record of arguments: a %s
+ * argument points at its copy in the payload, read into @d->payload
+ * (frec_printk_args_unpack() made sure it ends there).
+ */
+static int frec_region_dump_payload_string(void *ctx, char *buf, size_t size, u64 addr)
+{
+	struct frec_region_dump *d = ctx;
+	const char *p = (const char *)(unsigned long)addr;
+	size_t len;
+
+	if (p < (const char *)d->payload || p >= (const char *)d->payload + FREC_REGION_PAYLOAD_MAX)
+		return -1;
+	len = strnlen(p, (const char *)d->payload + FREC_REGION_PAYLOAD_MAX - p);
+	len = min_t(size_t, len, size - 1);
+	memcpy(buf, p, len);
+	buf[len] = '\0';
+	return len;
+}
+
+/*
+ * A frec_printk() record of arguments (in @d->payload), of a ring whose
+ * records hold at most @max_len bytes, formatted with its site's format
+ * into @d->text, cut where the call's text would have been (as the
+ * module's readers format it, frec_format_kernel_text()).
+ * Return: the message's length, or -1 if its format does not fit its
+ * payload (not decoded).
+ */
+static int frec_region_dump_unpack(struct frec_region_dump *d,
+				   const struct frec_region_record *rec, u32 max_len)
+{
+	u64 args[FREC_PRINTK_ARGS_MAX];
+	int n;
+
+	frec_region_dump_format(d, rec->site);
+	n = frec_printk_args_unpack(args, d->fmt, d->payload, rec->len);
+	if (n < 0)
+		return -1;
+	return frec_format_message(d->text, min_t(u32, FREC_RECORD_ARGS_TEXT_MAX, max_len) + 1,
+				   d->fmt, args, n, &d->args_env, NULL);
+}
+
 /* One part's records into @d->recs, in timestamp order; counted in @p. */
 static void frec_region_dump_part(struct frec_region_dump *d, struct frec_region_part *p,
 				  u64 part, const struct frec_region_report *rep)
@@ -271,7 +351,7 @@ static void frec_region_dump_part(struct frec_region_dump *d, struct frec_region
 				break;
 			continue;
 		}
-		if (rec.printk_args) {
+		if (rec.printk_args && frec_region_dump_unpack(d, &rec, ring->max_record_len) < 0) {
 			p->counts.not_decoded++;
 			continue;
 		}
@@ -319,22 +399,6 @@ static int frec_region_dump_merge(struct frec_region_dump *d)
 	kvfree(items);
 	kvfree(next);
 	return 0;
-}
-
-/* struct frec_format_env's string(): the texts' string holding @addr. */
-static int frec_region_dump_string(void *ctx, char *buf, size_t size, u64 addr)
-{
-	struct frec_region_dump *d = ctx;
-	const struct frec_region_name *n = frec_region_name_find(d->texts, d->nr_texts, addr);
-	size_t off, len;
-
-	if (!n || n->symbol || addr - n->addr > n->text.len)
-		return -1;
-	off = addr - n->addr;
-	len = min_t(size_t, n->text.len - off, size - 1);
-	memcpy(buf, n->text.s + off, len);
-	buf[len] = '\0';
-	return len;
 }
 
 static int frec_region_dump_put_name(char *buf, size_t size,
@@ -398,6 +462,8 @@ int frec_region_dump_build(struct frec_region_dump *d,
 	d->env.symbol = frec_region_dump_symbol;
 	d->env.string = frec_region_dump_string;
 	d->env.ctx = d;
+	d->args_env.string = frec_region_dump_payload_string;
+	d->args_env.ctx = d;
 	err = frec_region_dump_names(d) ?: frec_region_dump_rings(d, rep);
 	if (err)
 		return err;
@@ -436,6 +502,7 @@ void frec_region_dump_free(struct frec_region_dump *d)
 	kvfree(d->recs);
 	kvfree(d->order);
 	kvfree(d->payload);
+	kvfree(d->text);
 	kvfree(d->fmt);
 	memset(d, 0, sizeof(*d));
 }
@@ -472,6 +539,32 @@ void frec_region_dump_header(const struct frec_region_dump *d,
 }
 
 /**
+ * frec_region_dump_text() - a record's text, in a ring of records: its
+ *	payload, or a frec_printk() record of arguments formatted
+ * @d: a dump built.
+ * @rec: the record, its payload read into @d->payload.
+ * @ring: its ring.
+ * @len: the text's length goes here.
+ *
+ * Context: Any context; uses @d's scratch space, so one caller at a time.
+ * Return: the text (not NUL-terminated), valid until @d is used again.
+ */
+const char *frec_region_dump_text(struct frec_region_dump *d,
+				  const struct frec_region_record *rec,
+				  const struct frec_region_ring_info *ring, u32 *len)
+{
+	int n;
+
+	if (!rec->printk_args) {
+		*len = rec->len;
+		return (const char *)d->payload;
+	}
+	n = frec_region_dump_unpack(d, rec, ring->max_record_len);
+	*len = n > 0 ? n : 0;
+	return d->text;
+}
+
+/**
  * frec_region_dump_line() - the @i-th record's line, in the merged order
  * @d: a dump built.
  * @i: below @d->nr_recs.
@@ -490,7 +583,6 @@ size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 	struct frec_region_record rec;
 	struct frec_format_record fr;
 	u64 where;
-	int n;
 
 	memset(&fr, 0, sizeof(fr));
 	memset(&d->site, 0, sizeof(d->site));
@@ -509,16 +601,9 @@ size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 		frec_region_bytes_trim(&d->site.caller_name);
 	}
 	if (ring->kind) {
-		fr.text = (const char *)d->payload;
-		fr.text_len = rec.len;
+		fr.text = frec_region_dump_text(d, &rec, ring, &fr.text_len);
 	} else {
-		if (rec.site < FREC_SITE_ID_LIMIT) {
-			n = min_t(size_t, d->site.format.len, d->fmt_size - 1);
-			memcpy(d->fmt, d->site.format.s, n);
-			d->fmt[n] = '\0';
-		} else if (frec_region_dump_string(d, d->fmt, d->fmt_size, rec.site) < 0) {
-			d->fmt[0] = '\0';
-		}
+		frec_region_dump_format(d, rec.site);
 		fr.fmt = d->fmt;
 		fr.args = rec.args;
 		fr.nr_args = FREC_EVENT_MAX_ARGS;

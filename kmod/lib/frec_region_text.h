@@ -139,6 +139,9 @@ struct frec_region_rec {
  * @fmt_size: its size: the longest valid string's length, plus one.
  * @site: the site of the record being formatted (its caller's name).
  * @env: the lookups formatting names addresses with: the region's own.
+ * @args_env: the lookup a frec_printk() record of arguments is formatted
+ *	with: its %s strings are copies in its own payload.
+ * @text: such a record's message, formatted (FREC_RECORD_ARGS_TEXT_MAX + 1 bytes).
  */
 struct frec_region_dump {
 	const struct frec_region_view *v;
@@ -162,6 +165,8 @@ struct frec_region_dump {
 	size_t fmt_size;
 	struct frec_region_site_info site;
 	struct frec_format_env env;
+	struct frec_format_env args_env;
+	char *text;
 };
 
 /* The longest payload a record may have to be shown; longer: bad length. */
@@ -174,6 +179,9 @@ void frec_region_dump_free(struct frec_region_dump *d);
 bool frec_region_dump_site_known(const struct frec_region_dump *d, u64 site);
 void frec_region_dump_header(const struct frec_region_dump *d,
 			     const struct frec_text_sink *out);
+const char *frec_region_dump_text(struct frec_region_dump *d,
+				  const struct frec_region_record *rec,
+				  const struct frec_region_ring_info *ring, u32 *len);
 size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 			     size_t size);
 void frec_region_dump_stats(const struct frec_region_dump *d,

@@ -37,10 +37,10 @@ static void warn_at(void *ctx, u64 where, const char *what, const char *why)
 }
 
 static void put_record(FILE *f, const struct frec_region_ring_info *ring, u32 cpu,
-		       const struct frec_region_record *rec, const u8 *text)
+		       const struct frec_region_record *rec, const char *text, u32 len)
 {
 	struct frec_raw_record r;
-	size_t len = rec->len, bytes = (sizeof(r) + len + 7) & ~(size_t)7;
+	size_t bytes = (sizeof(r) + len + 7) & ~(size_t)7;
 	static const char pad[8];
 	unsigned int i;
 
@@ -53,7 +53,7 @@ static void put_record(FILE *f, const struct frec_region_ring_info *ring, u32 cp
 	r.caller = rec->caller;
 	r.ring = ring->id;
 	r.cpu = cpu;
-	r.len = rec->len;
+	r.len = len;
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		r.args[i] = rec->args[i];
 	fwrite(&r, sizeof(r), 1, f);
@@ -70,12 +70,17 @@ static void region_part(struct frec_region_decode *rd, FILE *f,
 	const struct frec_region_dump *dump = &rd->dump;
 	const struct frec_region_ring_info *ring = &dump->rings[p->ring];
 	struct frec_region_record rec;
+	const char *text = NULL;
+	u32 len = 0;
 	u64 i;
 
 	for (i = p->first; i < p->first + p->nr; i++) {
 		frec_region_record_get(&rd->v, ring, p->cpu, dump->recs[i].slot, &rec,
 				       dump->payload, FREC_REGION_PAYLOAD_MAX);
-		put_record(f, ring, p->cpu, &rec, dump->payload);
+		/* A raw dump's text record is text: arguments formatted. */
+		if (ring->kind)
+			text = frec_region_dump_text(&rd->dump, &rec, ring, &len);
+		put_record(f, ring, p->cpu, &rec, text, len);
 	}
 }
 
