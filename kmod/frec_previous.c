@@ -6,7 +6,9 @@
  *   info   what was found: the boot that wrote the region (boot id,
  *          kernel release, how it ended), its rings, and the records
  *          recovered and rejected, by reason; or why no previous boot
- *          was found (not a region, another layout version, ...)
+ *          was found (not a region, another layout version, a region
+ *          written at another physical address, a region an older boot
+ *          left: its times, nothing of it shown)
  *   raw    the region's image as it was, byte for byte, which frec-decode
  *          reads (doc/blackbox.md)
  *
@@ -109,10 +111,57 @@ static void frec_previous_count(const struct frec_region_view *v,
 	}
 }
 
+/* Where and when the image was written, and what this boot calls older. */
+struct frec_previous_when {
+	u64 phys_addr;
+	u64 boot_wall_ns;
+	u64 older_ns;
+};
+
+/*
+ * Is the valid image @v another boot's than the previous one?  Fill @s
+ * (of @size) with why and return its length, or return 0: it is the
+ * previous boot's.  Its image stays in raw either way.
+ */
+static size_t frec_previous_not_previous(char *s, size_t size,
+					 const struct frec_region_view *v,
+					 const struct frec_previous_when *w)
+{
+	const struct frec_region_header *h = v->hdr;
+	u64 alive = v->state.alive_wall_ns;
+	size_t n;
+
+	if (le64_to_cpu(h->phys_addr) != w->phys_addr)
+		return scnprintf(s, size,
+				 "previous boot: none found: the region was written at another physical address (moved)\n"
+				 "raw holds its image\n");
+	/*
+	 * No valid state copy: no last sign of life to judge by; a clock
+	 * behind the region's (no RTC) cannot tell either.
+	 */
+	if (!v->state_ok || alive >= w->boot_wall_ns ||
+	    w->boot_wall_ns - alive <= w->older_ns)
+		return 0;
+	n = scnprintf(s, size,
+		      "previous boot: none found: the region is an older boot's, last alive %llu s before this boot started (more than %llu s)\n",
+		      (w->boot_wall_ns - alive) / NSEC_PER_SEC, w->older_ns / NSEC_PER_SEC);
+	n += scnprintf(s + n, size - n, "older boot: %16phN\n", h->boot_id);
+	n += scnprintf(s + n, size - n, "older boot release: %.*s\n",
+		       (int)strnlen(h->release, sizeof(h->release)), h->release);
+	n += scnprintf(s + n, size - n, "older boot wall ns: %llu\n",
+		       le64_to_cpu(h->boot_wall_ns));
+	n += scnprintf(s + n, size - n, "older boot alive wall ns: %llu\n", alive);
+	n += scnprintf(s + n, size - n, "this boot wall ns: %llu\n", w->boot_wall_ns);
+	n += scnprintf(s + n, size - n,
+		       "raw holds its image, for forensics: frec-decode reads it\n");
+	return n;
+}
+
 /* Fill @s (of @size) with info's text for the image @v opened as @verdict. */
 static size_t frec_previous_describe(char *s, size_t size,
 				     struct frec_region_view *v, int verdict,
-				     const char *msg, u64 where, u64 phys_addr)
+				     const char *msg, u64 where,
+				     const struct frec_previous_when *w)
 {
 	u64 ok = 0, rej[FREC_REGION_REJ_NR] = { 0 }, total_rej = 0, at;
 	struct frec_region_ring_info ring;
@@ -126,14 +175,18 @@ static size_t frec_previous_describe(char *s, size_t size,
 	if (verdict != FREC_REGION_VALID)
 		return scnprintf(s, size, "previous boot: none found: %s (at byte %llu)\n",
 				 msg, where);
-	if (le64_to_cpu(h->phys_addr) != phys_addr)
-		return scnprintf(s, size,
-				 "previous boot: none found: the region was written at another physical address (moved)\n");
+	n = frec_previous_not_previous(s, size, v, w);
+	if (n)
+		return n;
 	n += scnprintf(s + n, size - n, "previous boot: %16phN\n", h->boot_id);
 	n += scnprintf(s + n, size - n, "release: %.*s\n",
 		       (int)strnlen(h->release, sizeof(h->release)), h->release);
 	n += scnprintf(s + n, size - n, "boot wall ns: %llu\n",
 		       le64_to_cpu(h->boot_wall_ns));
+	if (v->truncated)
+		n += scnprintf(s + n, size - n,
+			       "region cut short: %llu of its %llu bytes read (region= smaller than it was)\n",
+			       v->len, le64_to_cpu(h->region_bytes));
 	if (v->state_ok)
 		n += scnprintf(s + n, size - n, "end: %s\nalive wall ns: %llu\n",
 			       frec_region_end_name(v->state.end),
@@ -176,6 +229,9 @@ static size_t frec_previous_describe(char *s, size_t size,
  * @bytes: its size.
  * @phys_addr: its physical address (a region written at another was moved).
  * @root: frec's debugfs directory.
+ * @boot_wall_ns: CLOCK_REALTIME of this boot's start.
+ * @older_ns: a region last alive longer than this before @boot_wall_ns is
+ *	an older boot's than the previous one: reported, not shown.
  *
  * Copies the image first and reads only the copy: the caller lays the
  * region out for this boot as soon as this returns.
@@ -184,8 +240,13 @@ static size_t frec_previous_describe(char *s, size_t size,
  * Return: 0, or -ENOMEM (then the caller may go on without it).
  */
 int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
-		       struct dentry *root)
+		       struct dentry *root, u64 boot_wall_ns, u64 older_ns)
 {
+	const struct frec_previous_when when = {
+		.phys_addr = phys_addr,
+		.boot_wall_ns = boot_wall_ns,
+		.older_ns = older_ns,
+	};
 	char msg[FREC_REGION_MSG_MAX] = "";
 	struct frec_region_view *v;
 	void *image;
@@ -207,7 +268,7 @@ int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 	verdict = frec_region_open(v, image, bytes, msg, sizeof(msg), &where);
 	frec_previous_info.data = info;
 	frec_previous_info.size = frec_previous_describe(info, FREC_PREVIOUS_INFO_MAX, v,
-							 verdict, msg, where, phys_addr);
+							 verdict, msg, where, &when);
 	kfree(v);
 	frec_previous_raw.data = image;
 	frec_previous_raw.size = bytes;
