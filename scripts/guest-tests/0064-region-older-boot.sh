@@ -31,7 +31,8 @@ case $FREC_PHASE in
 	fail "sysrq-b did not reset"
 	;;
 2)
-	if [ "$(devmem $counter 32)" != $older ]; then
+	# (devmem prints upper-case hex: compared as numbers.)
+	if [ $(($(devmem $counter 32))) != $((older)) ]; then
 		# Boot 2: no frec with the region; it lives longer than the
 		# bound (5 s heartbeat + 10 s), then resets into phase 2 again.
 		echo "frec-test: boot 2 of 3, no frec, resets in 20 s" > /dev/kmsg

@@ -1,9 +1,9 @@
 #!/bin/sh
-# description: black box under kdump: kexec -p loads the guest's own kernel and initramfs as the capture kernel (crashkernel=), a persisted ring records, a panic boots the capture kernel (/proc/vmcore), which reads the region from /dev/mem with dd: frec-decode of that image prints exactly the lines the old boot's dump printed for the ring, and the end "panic" (crash_kexec_post_notifiers)
+# description: black box under kdump: kexec -p loads the guest's own kernel and initramfs as the capture kernel (crashkernel=), a persisted ring records, an oops that panics (sysrq-c, panic_on_oops) boots the capture kernel (/proc/vmcore), which reads the region from /dev/mem with dd: frec-decode of that image prints exactly the lines the old boot's dump printed for the ring, and the end "panic" (crash_kexec_post_notifiers)
 # kernels: 6.1 6.12 6.12-rt
 # boot: twice
 # expect: splat
-# cmdline: memmap=1M$0x20000000 crashkernel=256M crash_kexec_post_notifiers
+# cmdline: memmap=2M$0x20000000 crashkernel=256M crash_kexec_post_notifiers
 # timeout: 300
 . /frec/guest/lib.sh
 . /frec/run.conf
@@ -17,21 +17,27 @@ case $FREC_PHASE in
 	frec_blackbox_fill $R
 	# The host's kexec, run with the host's loader and libraries (/host).
 	# The capture kernel: one CPU, its devices reset, the same command
-	# line otherwise (the phase word, the region's memmap=).
-	append=$(sed -e 's/crashkernel=[^ ]*//' -e 's/crash_kexec_post_notifiers//' /proc/cmdline)
+	# line otherwise (the phase word), but the second MiB of the range
+	# memmap= kept is its RAM: /dev/mem's read() reaches no further than
+	# the end of RAM (valid_phys_addr_range()), and the capture kernel's
+	# RAM (crashkernel=) ends below the region.
+	append=$(sed -e 's/crashkernel=[^ ]*//' -e 's/crash_kexec_post_notifiers//' \
+		-e 's/memmap=2M\$0x20000000/memmap=1M$0x20000000 memmap=1M@0x20100000/' /proc/cmdline)
 	/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
 		--library-path /host/usr/lib/x86_64-linux-gnu /host/usr/sbin/kexec \
 		-p "/host$FREC_HOST_KERNEL" --initrd="/host$FREC_HOST_INITRD" \
 		--append="$append nr_cpus=1 reset_devices" || fail "kexec -p"
 	[ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ] || fail "no capture kernel loaded"
-	echo panic > /sys/module/frec_crash_test/parameters/trigger
+	# An oops that panics, as 0041: no record after the dump's lines.
+	echo 1 > /proc/sys/kernel/panic_on_oops
+	echo c > /proc/sysrq-trigger
 	sleep 20
 	fail "the panic did not boot the capture kernel"
 	;;
 2)
 	[ -e /proc/vmcore ] || fail "phase 2 is not the capture kernel (no /proc/vmcore)"
 	kept=$(frec_phase_get_hex)
-	dd if=/dev/mem of=/tmp/region bs=4096 skip=$((base / 4096)) count=256 2> /dev/null ||
+	dd if=/dev/mem of=/tmp/region bs=4096 skip=$((base / 4096)) count=256 ||
 		fail "dd of the region from /dev/mem"
 	frec_decode /tmp/region > /tmp/decoded 2> /tmp/decode.err || { cat /tmp/decode.err; fail "frec-decode failed"; }
 	cat /tmp/decode.err
