@@ -6,7 +6,9 @@
  *   info   what was found: the boot that wrote the region (boot id,
  *          kernel release, how it ended), its rings, and the records
  *          recovered and rejected, by reason; or why no previous boot
- *          was found (not a region, another layout version, ...)
+ *          was found (not a region, another layout version, a region
+ *          written at another physical address, a region an older boot
+ *          left: its times, nothing of it shown)
  *   raw    the region's image as it was, byte for byte, which frec-decode
  *          reads (doc/blackbox.md)
  *   dump   its records, each line the one the old boot's dump printed
@@ -54,11 +56,57 @@ static struct frec_region_dump frec_previous_dump;
 static bool frec_previous_found;
 static DEFINE_MUTEX(frec_previous_lock);
 
+/* Where and when the image was written, and what this boot calls older. */
+struct frec_previous_when {
+	u64 phys_addr;
+	u64 boot_wall_ns;
+	u64 older_ns;
+};
+
+/*
+ * Is the valid image @v another boot's than the previous one?  Fill @s
+ * (of @size) with why and return its length, or return 0: it is the
+ * previous boot's.  Its image stays in raw either way.
+ */
+static size_t frec_previous_not_previous(char *s, size_t size,
+					 const struct frec_region_view *v,
+					 const struct frec_previous_when *w)
+{
+	const struct frec_region_header *h = v->hdr;
+	u64 alive = v->state.alive_wall_ns;
+	size_t n;
+
+	if (le64_to_cpu(h->phys_addr) != w->phys_addr)
+		return scnprintf(s, size,
+				 "previous boot: none found: the region was written at another physical address (moved)\n"
+				 "raw holds its image\n");
+	/*
+	 * No valid state copy: no last sign of life to judge by; a clock
+	 * behind the region's (no RTC) cannot tell either.
+	 */
+	if (!v->state_ok || alive >= w->boot_wall_ns ||
+	    w->boot_wall_ns - alive <= w->older_ns)
+		return 0;
+	n = scnprintf(s, size,
+		      "previous boot: none found: the region is an older boot's, last alive %llu s before this boot started (more than %llu s)\n",
+		      (w->boot_wall_ns - alive) / NSEC_PER_SEC, w->older_ns / NSEC_PER_SEC);
+	n += scnprintf(s + n, size - n, "older boot: %16phN\n", h->boot_id);
+	n += scnprintf(s + n, size - n, "older boot release: %.*s\n",
+		       (int)strnlen(h->release, sizeof(h->release)), h->release);
+	n += scnprintf(s + n, size - n, "older boot wall ns: %llu\n",
+		       le64_to_cpu(h->boot_wall_ns));
+	n += scnprintf(s + n, size - n, "older boot alive wall ns: %llu\n", alive);
+	n += scnprintf(s + n, size - n, "this boot wall ns: %llu\n", w->boot_wall_ns);
+	n += scnprintf(s + n, size - n,
+		       "raw holds its image, for forensics: frec-decode reads it\n");
+	return n;
+}
+
 /* Fill @s (of @size) with info's text for the image @v opened as @verdict. */
 static size_t frec_previous_describe(char *s, size_t size,
 				     struct frec_region_view *v, int verdict,
-				     const char *msg, u64 where, u64 phys_addr,
-				     int built)
+				     const char *msg, u64 where,
+				     const struct frec_previous_when *w, int built)
 {
 	const struct frec_region_dump *d = &frec_previous_dump;
 	const struct frec_region_header *h = v->hdr;
@@ -70,9 +118,13 @@ static size_t frec_previous_describe(char *s, size_t size,
 	if (verdict != FREC_REGION_VALID)
 		return scnprintf(s, size, "previous boot: none found: %s (at byte %llu)\n",
 				 msg, where);
-	if (le64_to_cpu(h->phys_addr) != phys_addr)
-		return scnprintf(s, size,
-				 "previous boot: none found: the region was written at another physical address (moved)\n");
+	n = frec_previous_not_previous(s, size, v, w);
+	if (n)
+		return n;
+	if (v->truncated)
+		n += scnprintf(s + n, size - n,
+			       "region cut short: %llu of its %llu bytes read (region= smaller than it was)\n",
+			       v->len, le64_to_cpu(h->region_bytes));
 	n += scnprintf(s + n, size - n, "previous boot: %16phN\n", h->boot_id);
 	n += scnprintf(s + n, size - n, "release: %.*s\n",
 		       (int)strnlen(h->release, sizeof(h->release)), h->release);
@@ -196,6 +248,9 @@ static const struct file_operations frec_previous_dump_fops = {
  * @bytes: its size.
  * @phys_addr: its physical address (a region written at another was moved).
  * @root: frec's debugfs directory.
+ * @boot_wall_ns: CLOCK_REALTIME of this boot's start.
+ * @older_ns: a region last alive longer than this before @boot_wall_ns is
+ *	an older boot's than the previous one: reported, not shown.
  *
  * Copies the image first and reads only the copy: the caller lays the
  * region out for this boot as soon as this returns.
@@ -204,8 +259,13 @@ static const struct file_operations frec_previous_dump_fops = {
  * Return: 0, or -ENOMEM (then the caller may go on without it).
  */
 int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
-		       struct dentry *root)
+		       struct dentry *root, u64 boot_wall_ns, u64 older_ns)
 {
+	const struct frec_previous_when when = {
+		.phys_addr = phys_addr,
+		.boot_wall_ns = boot_wall_ns,
+		.older_ns = older_ns,
+	};
 	char msg[FREC_REGION_MSG_MAX] = "";
 	struct frec_region_view *v = &frec_previous_view;
 	void *image;
@@ -223,14 +283,18 @@ int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 	}
 	memcpy(image, region, bytes);
 	verdict = frec_region_open(v, image, bytes, msg, sizeof(msg), &where);
-	/* Only a region this boot's address wrote holds the previous boot. */
-	if (verdict == FREC_REGION_VALID && le64_to_cpu(v->hdr->phys_addr) == phys_addr) {
+	/*
+	 * Only a region this boot's address wrote, last alive shortly before
+	 * this boot, holds the previous boot.
+	 */
+	if (verdict == FREC_REGION_VALID &&
+	    !frec_previous_not_previous(info, FREC_PREVIOUS_INFO_MAX, v, &when)) {
 		built = frec_region_dump_build(&frec_previous_dump, v, NULL);
 		frec_previous_found = !built;
 	}
 	frec_previous_info.data = info;
 	frec_previous_info.size = frec_previous_describe(info, FREC_PREVIOUS_INFO_MAX, v,
-							 verdict, msg, where, phys_addr, built);
+							 verdict, msg, where, &when, built);
 	if (!frec_previous_found)
 		frec_region_dump_free(&frec_previous_dump);
 	frec_previous_raw.data = image;

@@ -11,7 +11,7 @@
 struct dentry;
 
 int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
-		       struct dentry *root);
+		       struct dentry *root, u64 boot_wall_ns, u64 older_ns);
 void frec_previous_exit(void);
 
 #endif /* _FREC_PREVIOUS_H */

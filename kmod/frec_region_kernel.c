@@ -13,10 +13,22 @@
  * parameter that is given but unusable refuses the load with -EINVAL and
  * a log line naming the value.
  *
+ *   region_reboot_s=S    the longest a reboot of this machine takes,
+ *                        firmware included (default 300): a region last
+ *                        alive longer than that and a heartbeat before
+ *                        this boot started is from an older boot
+ *
  * The state copies (how the boot ended) are written by one path at a
- * time: frec_region_state_busy is taken with a cmpxchg; unload, oops and
- * panic each try it, and a path that finds it taken (an oops inside a
- * panic's write, say) leaves the write to the holder.
+ * time: frec_region_state_busy is taken with a cmpxchg; the heartbeat,
+ * unload, oops and panic each try it, and a path that finds it taken (an
+ * oops inside a panic's write, say) leaves the write to the holder.
+ *
+ * The heartbeat rewrites the state every FREC_REGION_HEARTBEAT_S seconds
+ * with the time, so the next boot can tell the previous boot's region from
+ * an older one's: a boot in between that did not load frec, or did not
+ * give it the region, leaves the region's last sign of life older than a
+ * reboot.  Its timer is not deferrable: an idle CPU skipping beats would
+ * make a live boot look older.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -30,6 +42,7 @@
 #include <linux/sched/clock.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
+#include <linux/timer.h>
 #include <linux/utsname.h>
 #include <linux/uuid.h>
 #ifdef CONFIG_X86
@@ -48,6 +61,18 @@ MODULE_PARM_DESC(region, "black box region SIZE@ADDR, as a memmap=SIZE$ADDR kept
 static char *region_label;
 module_param(region_label, charp, 0444);
 MODULE_PARM_DESC(region_label, "black box region: a reserve_mem= label (6.12)");
+/*
+ * 300 s: a server's firmware can take minutes to boot; a longer bound
+ * only lets a quick older boot pass for the previous one.
+ */
+static uint region_reboot_s = 300;
+module_param(region_reboot_s, uint, 0444);
+MODULE_PARM_DESC(region_reboot_s, "the longest a reboot takes, s (default 300): a region last alive longer before this boot is an older boot's");
+
+/* How often the heartbeat rewrites the state, in seconds. */
+#define FREC_REGION_HEARTBEAT_S	5
+/* region_reboot_s at most: a day. */
+#define FREC_REGION_REBOOT_MAX_S	86400
 
 /* What a region's tables hold; the parts take the rest. */
 #define FREC_REGION_RINGS_MAX	32
@@ -62,6 +87,9 @@ static bool frec_region_requested;
 static atomic_t frec_region_state_busy = ATOMIC_INIT(0);
 /* The end marked so far (under frec_region_state_busy). */
 static u32 frec_region_ended;
+/* CLOCK_REALTIME of this boot's start, as the load saw it. */
+static u64 frec_region_boot_wall_ns;
+static struct timer_list frec_region_heartbeat;
 
 /* Parse region=SIZE@ADDR into *@size and *@addr; 0 or -EINVAL. */
 static int frec_region_parse(const char *s, u64 *size, u64 *addr)
@@ -230,7 +258,7 @@ static int frec_region_take(void)
 	struct frec_region_geometry geo = {
 		.region_bytes = frec_region_bytes,
 		.phys_addr = frec_region_phys,
-		.boot_wall_ns = ktime_get_real_ns() - ktime_get_boottime_ns(),
+		.boot_wall_ns = frec_region_boot_wall_ns,
 		.flags = frec_clock_synchronized() ? FREC_REGION_CLOCK_SYNCED : 0,
 		.release = utsname()->release,
 		.rings_max = FREC_REGION_RINGS_MAX,
@@ -262,6 +290,42 @@ static int frec_region_take(void)
 	return 0;
 }
 
+/*
+ * Write the region's first @bytes back from the CPU caches to memory, so
+ * that a reset that drops dirty lines keeps them.  Of what the kernel offers, x86
+ * exports clflush_cache_range() (GPL) to modules on every kernel frec
+ * builds for; arch_wb_cache_pmem() is exported only with
+ * CONFIG_ARCH_HAS_PMEM_API.  Other architectures: nothing exported does
+ * it, and the region relies on the reset keeping the caches' content (as
+ * QEMU's does).
+ */
+static void frec_region_writeback(u64 bytes)
+{
+#ifdef CONFIG_X86
+	u64 off, n;
+
+	for (off = 0; off < bytes; off += n) {
+		n = min_t(u64, bytes - off, SZ_1G);
+		clflush_cache_range(frec_region_base + off, n);
+	}
+#endif
+}
+
+/*
+ * The heartbeat: the state rewritten with the time, the end marked so far
+ * kept, and block 0 written back.  A beat that finds another path writing
+ * the state is skipped: that path writes the time too.
+ */
+static void frec_region_beat(struct timer_list *t)
+{
+	if (!atomic_cmpxchg(&frec_region_state_busy, 0, 1)) {
+		frec_region_state_put(frec_region_ended);
+		frec_region_writeback(FREC_REGION_BLOCK);
+		atomic_set_release(&frec_region_state_busy, 0);
+	}
+	mod_timer(t, jiffies + FREC_REGION_HEARTBEAT_S * HZ);
+}
+
 /**
  * frec_region_init() - claim the region the parameters name, keep the
  *	previous boot's content, and take the region for this boot
@@ -277,11 +341,19 @@ int frec_region_init(struct dentry *root)
 
 	if (!region && !region_label)
 		return 0;
+	if (!region_reboot_s || region_reboot_s > FREC_REGION_REBOOT_MAX_S) {
+		pr_err("region_reboot_s=%u: want 1 to %u\n", region_reboot_s,
+		       FREC_REGION_REBOOT_MAX_S);
+		return -EINVAL;
+	}
 	err = frec_region_claim();
 	if (err)
 		return err;
+	frec_region_boot_wall_ns = ktime_get_real_ns() - ktime_get_boottime_ns();
 	err = frec_previous_keep(frec_region_base, frec_region_bytes,
-				 frec_region_phys, root);
+				 frec_region_phys, root,
+				 frec_region_boot_wall_ns,
+				 (u64)(FREC_REGION_HEARTBEAT_S + region_reboot_s) * NSEC_PER_SEC);
 	if (!err)
 		err = frec_region_take();
 	if (err) {
@@ -289,28 +361,9 @@ int frec_region_init(struct dentry *root)
 		frec_region_release();
 		return err;
 	}
+	timer_setup(&frec_region_heartbeat, frec_region_beat, 0);
+	mod_timer(&frec_region_heartbeat, jiffies + FREC_REGION_HEARTBEAT_S * HZ);
 	return 0;
-}
-
-/*
- * Write the region back from the CPU caches to memory, so that a reset
- * that drops dirty lines keeps it.  Of what the kernel offers, x86
- * exports clflush_cache_range() (GPL) to modules on every kernel frec
- * builds for; arch_wb_cache_pmem() is exported only with
- * CONFIG_ARCH_HAS_PMEM_API.  Other architectures: nothing exported does
- * it, and the region relies on the reset keeping the caches' content (as
- * QEMU's does).
- */
-static void frec_region_writeback(void)
-{
-#ifdef CONFIG_X86
-	u64 off, n;
-
-	for (off = 0; off < frec_region_bytes; off += n) {
-		n = min_t(u64, frec_region_bytes - off, SZ_1G);
-		clflush_cache_range(frec_region_base + off, n);
-	}
-#endif
 }
 
 /**
@@ -333,7 +386,7 @@ void frec_region_end(u32 end)
 		return;
 	frec_region_ended = max(frec_region_ended, end);
 	frec_region_state_put(frec_region_ended);
-	frec_region_writeback();
+	frec_region_writeback(frec_region_bytes);
 	atomic_set_release(&frec_region_state_busy, 0);
 }
 
@@ -346,6 +399,7 @@ void frec_region_end(u32 end)
 void frec_region_exit(void)
 {
 	if (frec_region_base) {
+		timer_shutdown_sync(&frec_region_heartbeat);
 		frec_region_end(FREC_REGION_END_CLEAN);
 		frec_region_release();
 	}

@@ -28,6 +28,9 @@ pkgs=(
 	sparse perl python3 clang libclang-rt-14-dev
 	# run in the guest from the host root, to cross-check the tracepoints
 	bpftrace
+	# run in the guest from the host root: kexec -p loads a capture
+	# kernel (guest test 0048)
+	kexec-tools
 	# make bench: the plot, and trace-cmd to compare the decoder with
 	gnuplot-nox trace-cmd
 )

@@ -76,6 +76,10 @@ done
 	echo "FREC_KERNEL=$kind"
 	echo "FREC_HOST_TREE=$FREC_ROOT"
 	echo "FREC_KERNEL_TREE=$ktree"
+	# The guest's own kernel and initramfs on the host (/host in the
+	# guest), for kexec -p (a capture kernel like the guest's).
+	echo "FREC_HOST_KERNEL=${stock:+$stock/vmlinuz}${ktree:+$ktree/arch/x86/boot/bzImage}"
+	echo "FREC_HOST_INITRD=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 	echo "FREC_BENCH=${FREC_BENCH:-cost}"
 	echo "FREC_BENCH_FILL=${FREC_BENCH_FILL:-1000000}"
 	echo "FREC_TEST_TIMEOUT=${FREC_TEST_TIMEOUT:-120}"

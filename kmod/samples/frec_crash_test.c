@@ -24,15 +24,32 @@
  *            only panic()'s console flush prints them (the guest bench's
  *            check that nothing ends the VM before that flush)
  * console    frec_console_dump() from here
+ *
+ * A second parameter writes into physical memory, for the black box
+ * tests of damaged regions on kernels without /dev/mem (the debug one).
+ * Test-only: it memremap()s whatever range it is given, RAM included,
+ * and writes it; frec must not hold the range meanwhile.
+ *
+ *   echo 'random ADDR LEN' > /sys/module/frec_crash_test/parameters/phys
+ *
+ * random ADDR LEN     LEN random bytes at physical address ADDR
+ * word ADDR VALUE     the 32-bit little-endian VALUE at ADDR
+ * copy FROM TO LEN    LEN bytes from FROM to TO (ranges apart)
+ *
+ * Numbers as memparse() reads them (0x..., K, M); LEN at most 16 MiB.
  */
+#include <linux/ctype.h>
 #include <linux/delay.h>
+#include <linux/io.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/panic.h>
+#include <linux/random.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <linux/sizes.h>
 #include <linux/workqueue.h>
 #include <asm/apic.h>
 #include <asm/nmi.h>
@@ -208,6 +225,115 @@ static const struct kernel_param_ops frec_crash_test_trigger_ops = {
 };
 module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger, "record N | strings N | oops | write | panic | nmi | nmi-panic | console | lockup");
+
+#define FREC_CRASH_TEST_PHYS_MAX	SZ_16M
+
+/* The numbers of the phys parameter's @val, after its word; how many read. */
+static int frec_crash_test_phys_nums(const char *val, u64 *num, int max)
+{
+	char *end;
+	int n;
+
+	val = skip_spaces(val);
+	val += strcspn(val, " \t\n");
+	for (n = 0; n < max; n++) {
+		val = skip_spaces(val);
+		if (!*val)
+			break;
+		num[n] = memparse(val, &end);
+		if (end == val || (*end && !isspace(*end)))
+			return -1;
+		val = end;
+	}
+	return *skip_spaces(val) ? -1 : n;
+}
+
+/* Map @len bytes at @addr, or NULL (logged with the value). */
+static void *frec_crash_test_phys_map(const char *val, u64 addr, u64 len)
+{
+	void *p;
+
+	if (!len || len > FREC_CRASH_TEST_PHYS_MAX || addr + len < addr) {
+		pr_err("frec_crash_test: phys=%.64s: length 1 to %u, no wrap\n", val,
+		       FREC_CRASH_TEST_PHYS_MAX);
+		return NULL;
+	}
+	p = memremap(addr, len, MEMREMAP_WB);
+	if (!p)
+		pr_err("frec_crash_test: phys=%.64s: cannot map it\n", val);
+	return p;
+}
+
+static int frec_crash_test_phys_random(const char *val, u64 addr, u64 len)
+{
+	void *p = frec_crash_test_phys_map(val, addr, len);
+
+	if (!p)
+		return -EINVAL;
+	get_random_bytes(p, len);
+	memunmap(p);
+	return 0;
+}
+
+static int frec_crash_test_phys_word(const char *val, u64 addr, u64 value)
+{
+	__le32 w = cpu_to_le32(value);
+	void *p;
+
+	if (value > U32_MAX) {
+		pr_err("frec_crash_test: phys=%.64s: the value is not 32 bits\n", val);
+		return -EINVAL;
+	}
+	p = frec_crash_test_phys_map(val, addr, sizeof(w));
+	if (!p)
+		return -EINVAL;
+	memcpy(p, &w, sizeof(w));
+	memunmap(p);
+	return 0;
+}
+
+static int frec_crash_test_phys_copy(const char *val, u64 from, u64 to, u64 len)
+{
+	void *src, *dst;
+
+	if (from < to + len && to < from + len) {
+		pr_err("frec_crash_test: phys=%.64s: the ranges overlap\n", val);
+		return -EINVAL;
+	}
+	src = frec_crash_test_phys_map(val, from, len);
+	if (!src)
+		return -EINVAL;
+	dst = frec_crash_test_phys_map(val, to, len);
+	if (dst) {
+		memcpy(dst, src, len);
+		memunmap(dst);
+	}
+	memunmap(src);
+	return dst ? 0 : -EINVAL;
+}
+
+static int frec_crash_test_phys(const char *val, const struct kernel_param *kp)
+{
+	u64 num[3];
+	int n;
+
+	n = frec_crash_test_phys_nums(val, num, ARRAY_SIZE(num));
+	if (n == 2 && str_has_prefix(val, "random "))
+		return frec_crash_test_phys_random(val, num[0], num[1]);
+	if (n == 2 && str_has_prefix(val, "word "))
+		return frec_crash_test_phys_word(val, num[0], num[1]);
+	if (n == 3 && str_has_prefix(val, "copy "))
+		return frec_crash_test_phys_copy(val, num[0], num[1], num[2]);
+	pr_err("frec_crash_test: phys=%.64s: want random ADDR LEN, word ADDR VALUE or copy FROM TO LEN\n",
+	       val);
+	return -EINVAL;
+}
+
+static const struct kernel_param_ops frec_crash_test_phys_ops = {
+	.set = frec_crash_test_phys,
+};
+module_param_cb(phys, &frec_crash_test_phys_ops, NULL, 0200);
+MODULE_PARM_DESC(phys, "random ADDR LEN | word ADDR VALUE | copy FROM TO LEN (test-only writes to physical memory)");
 
 static int __init frec_crash_test_init(void)
 {

@@ -377,3 +377,16 @@ frec_blackbox_fill() {
 	frec_blackbox_keep crash_test
 	sleep 1
 }
+
+# frec_phys CMD: write physical memory through frec_crash_test's test-only
+# phys parameter ("random ADDR LEN", "word ADDR VALUE", "copy FROM TO
+# LEN"), on any kernel, /dev/mem or not.  frec is loaded without a region
+# for it (frec_crash_test needs frec), so nothing holds the range; both
+# are unloaded after.
+frec_phys() {
+	frec_load
+	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+	echo "$*" > /sys/module/frec_crash_test/parameters/phys || fail "phys=$*"
+	rmmod frec_crash_test
+	frec_unload
+}
