@@ -16,7 +16,11 @@
  *   release           lets it go on
  *   nomem             every allocation of a store fails with -ENOMEM,
  *                     until "off"
- *   off               none of these
+ *   region_hold       the black box region's state is held as a writer
+ *                     stopped half way would hold it (frec_region_kernel.c):
+ *                     an oops or a panic must still mark the end
+ *   region_release    let it go, as that writer would
+ *   off               none of these (region_hold excepted)
  *
  * The ring core reaches frec_fault_hit() through a static branch,
  * frec_fault_key, that only a write to test_fault turns on: without
@@ -35,6 +39,7 @@
 
 #include "frec_debugfs.h"
 #include "frec_fault.h"
+#include "frec_region_kernel.h"
 #include "frec_rb.h"
 
 static bool fault_inject;
@@ -124,6 +129,12 @@ static ssize_t frec_fault_write(struct file *file, const char __user *ubuf,
 		frec_fault_release();
 	} else if (!strcmp(buf, "nomem")) {
 		WRITE_ONCE(frec_fault_nomem, true);
+	} else if (!strcmp(buf, "region_hold")) {
+		frec_region_hold_state(true);
+		return count;
+	} else if (!strcmp(buf, "region_release")) {
+		frec_region_hold_state(false);
+		return count;
 	} else if (!strcmp(buf, "off")) {
 		atomic_set(&frec_fault_armed, 0);
 		WRITE_ONCE(frec_fault_nomem, false);

@@ -19,9 +19,7 @@
  *                        this boot started is from an older boot
  *
  * The state copies (how the boot ended) are written by one path at a
- * time: frec_region_state_busy is taken with a cmpxchg; the heartbeat,
- * unload, oops and panic each try it, and a path that finds it taken (an
- * oops inside a panic's write, say) leaves the write to the holder.
+ * time (DOC: Who writes the state, below).
  *
  * The heartbeat rewrites the state every FREC_REGION_HEARTBEAT_S seconds
  * with the time, so the next boot can tell the previous boot's region from
@@ -85,7 +83,7 @@ static u64 frec_region_bytes;
 static u64 frec_region_phys;
 static bool frec_region_requested;
 static atomic_t frec_region_state_busy = ATOMIC_INIT(0);
-/* The end marked so far (under frec_region_state_busy). */
+/* The end marked so far: it only rises (frec_region_end_raise()). */
 static u32 frec_region_ended;
 /* CLOCK_REALTIME of this boot's start, as the load saw it. */
 static u64 frec_region_boot_wall_ns;
@@ -277,11 +275,18 @@ static int frec_region_take(void)
 		       frec_region_bytes);
 		return -EINVAL;
 	}
+	/*
+	 * The next boot reads what a reset left of this (frec_region_open()
+	 * checks the magic, then the header's crc): the magic broken first,
+	 * so that a reset from here leaves "not a region", never the old
+	 * header over new tables; the header last, naming zeroed (unused)
+	 * entries only.  No CPU of this boot reads the region.
+	 */
 	memset(frec_region_base, 0, FREC_REGION_MAGIC_LEN);
-	wmb();	/* the magic broken before anything else changes */
+	wmb(); /* LMM(frec_region_take:A) */
 	memset(frec_region_base + FREC_REGION_MAGIC_LEN, 0,
 	       frec_region_bytes - FREC_REGION_MAGIC_LEN);
-	wmb();	/* zeroed entries (unused) before the header that names them */
+	wmb(); /* LMM(frec_region_take:B) */
 	memcpy(frec_region_base, &hdr, sizeof(hdr));
 	frec_region_ended = FREC_REGION_END_NONE;
 	frec_region_state_put(FREC_REGION_END_NONE);
@@ -311,6 +316,78 @@ static void frec_region_writeback(u64 bytes)
 #endif
 }
 
+/**
+ * DOC: Who writes the state
+ *
+ * The heartbeat, unload, oops and panic each write the state, one at a
+ * time: its two copies alternate (frec_region_state_write()), and two
+ * writers at once could both write the older one.  frec_region_state_busy
+ * says who writes.  The end marked so far only rises; a writer writes
+ * what it finds there.  A path that raises the end and finds another
+ * writing leaves the write to it, and the holder looks at the end again
+ * once it has let go:
+ *
+ *   raiser (oops, panic)                holder (heartbeat, ...)
+ *   raise frec_region_ended    (A)      take busy
+ *   smp_mb()                            write the state with the end
+ *   busy taken: leave it       (B)      let go of busy            (C)
+ *                                       smp_mb()
+ *                                       the end rose: take busy again
+ *                                       and write it              (D)
+ *
+ * Taking the region for this boot (frec_region_take()) orders its stores
+ * for the next boot's reader alone: LMM(frec_region_take:A) (the magic
+ * broken before the tables change) and LMM(frec_region_take:B) (the
+ * tables zeroed before the header names them) pair with
+ * frec_region_open()'s magic and header checks after a reset.
+ *
+ * LMM(frec_region_end:A) / LMM(frec_region_state_sync:D) and
+ * LMM(frec_region_state_sync:C) / LMM(frec_region_end:B): store
+ * buffering with a full barrier on each side, so either the raiser finds
+ * busy free and writes, or the holder sees the raised end.
+ *
+ * A panic does not leave the write to a holder: by the time the panic
+ * notifiers run, panic() has stopped the other CPUs (smp_send_stop(), on
+ * 6.1 and 6.12 alike), so a holder on another CPU never lets go, and a
+ * holder this CPU interrupted never goes on.  The panic writes over it.
+ * (A kdump without crash_kexec_post_notifiers jumps to the capture kernel
+ * before the notifiers: the region then says no end, as after a reset.)
+ */
+
+/* Raise the end marked so far to @end, if it is milder. */
+static void frec_region_end_raise(u32 end)
+{
+	u32 old = READ_ONCE(frec_region_ended);
+
+	while (old < end && !try_cmpxchg(&frec_region_ended, &old, end))
+		;
+}
+
+/*
+ * Holding busy: write the state with the end marked so far and write
+ * @bytes of the region back, let go, and do it again (the whole region)
+ * if an oops or a panic raised the end meanwhile and left the write here.
+ */
+static void frec_region_state_sync(u64 bytes)
+{
+	u32 end;
+
+	for (;;) {
+		end = READ_ONCE(frec_region_ended);
+		frec_region_state_put(end);
+		frec_region_writeback(bytes);
+		/* Pairs with frec_region_end:B. */
+		atomic_set_release(&frec_region_state_busy, 0); /* LMM(frec_region_state_sync:C) */
+		smp_mb();
+		/* Pairs with frec_region_end:A. */
+		if (READ_ONCE(frec_region_ended) == end) /* LMM(frec_region_state_sync:D) */
+			return;
+		if (atomic_cmpxchg(&frec_region_state_busy, 0, 1))
+			return;
+		bytes = frec_region_bytes;
+	}
+}
+
 /*
  * The heartbeat: the state rewritten with the time, the end marked so far
  * kept, and block 0 written back.  A beat that finds another path writing
@@ -318,11 +395,8 @@ static void frec_region_writeback(u64 bytes)
  */
 static void frec_region_beat(struct timer_list *t)
 {
-	if (!atomic_cmpxchg(&frec_region_state_busy, 0, 1)) {
-		frec_region_state_put(frec_region_ended);
-		frec_region_writeback(FREC_REGION_BLOCK);
-		atomic_set_release(&frec_region_state_busy, 0);
-	}
+	if (!atomic_cmpxchg(&frec_region_state_busy, 0, 1))
+		frec_region_state_sync(FREC_REGION_BLOCK);
 	mod_timer(t, jiffies + FREC_REGION_HEARTBEAT_S * HZ);
 }
 
@@ -373,8 +447,8 @@ int frec_region_init(struct dentry *root)
  * Writes the state, then writes the region back from the CPU caches, so
  * that a reset right after keeps both.  An end is never replaced by a
  * milder one: an unload after an oops the boot survived leaves "oops".
- * A path that finds another writing the state (an oops inside a panic's
- * write) returns.
+ * A path that finds another writing the state leaves the write to it,
+ * except a panic (DOC: Who writes the state).
  *
  * Context: Any context, NMI included (no lock, no allocation).
  */
@@ -382,12 +456,37 @@ void frec_region_end(u32 end)
 {
 	if (!frec_region_base)
 		return;
-	if (atomic_cmpxchg(&frec_region_state_busy, 0, 1))
+	/* Pairs with frec_region_state_sync:D. */
+	frec_region_end_raise(end); /* LMM(frec_region_end:A) */
+	smp_mb();
+	/* Pairs with frec_region_state_sync:C. */
+	if (!atomic_cmpxchg(&frec_region_state_busy, 0, 1)) { /* LMM(frec_region_end:B) */
+		frec_region_state_sync(frec_region_bytes);
 		return;
-	frec_region_ended = max(frec_region_ended, end);
-	frec_region_state_put(frec_region_ended);
-	frec_region_writeback(frec_region_bytes);
-	atomic_set_release(&frec_region_state_busy, 0);
+	}
+	/* The holder is stopped or interrupted for good (DOC above). */
+	if (end == FREC_REGION_END_PANIC) {
+		frec_region_state_put(READ_ONCE(frec_region_ended));
+		frec_region_writeback(frec_region_bytes);
+	}
+}
+
+/**
+ * frec_region_hold_state() - tests only (debugfs test_fault): take the
+ *	state's writer role and keep it, as a heartbeat stopped half way
+ *	through its write would, or let it go as the heartbeat does
+ * @hold: take it (true) or let it go (false).
+ *
+ * Context: Process context.
+ */
+void frec_region_hold_state(bool hold)
+{
+	if (!frec_region_base)
+		return;
+	if (hold)
+		atomic_cmpxchg(&frec_region_state_busy, 0, 1);
+	else if (atomic_read(&frec_region_state_busy))
+		frec_region_state_sync(FREC_REGION_BLOCK);
 }
 
 /**

@@ -15,6 +15,7 @@ struct dentry;
 int frec_region_init(struct dentry *root);
 void frec_region_exit(void);
 void frec_region_end(u32 end);
+void frec_region_hold_state(bool hold);
 struct frec_region_header *frec_region_mapped(void);
 
 #endif /* _FREC_REGION_KERNEL_H */

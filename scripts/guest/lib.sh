@@ -368,10 +368,13 @@ frec_blackbox_previous() {
 	frec_unload
 }
 
-# Phase 1 of the black box tests: frec with region= REGION keeping ring
+# Phase 1 of the black box tests (frec_blackbox_fill REGION [PARAMS...]):
+# frec with region= REGION (and PARAMS) keeping ring
 # crash_test, 500 records written into it, its dump lines handed over.
 frec_blackbox_fill() {
-	frec_load region="$1" persist_rings=crash_test
+	r=$1
+	shift
+	frec_load region="$r" persist_rings=crash_test "$@"
 	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
 	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
 	frec_blackbox_keep crash_test
