@@ -12,10 +12,7 @@ R=1M@0x20000000
 case $FREC_PHASE in
 1)
 	frec_blackbox_fill $R
-	echo 1 > /proc/sys/kernel/panic_on_oops
-	echo c > /proc/sysrq-trigger
-	sleep 10
-	fail "sysrq-c did not panic"
+	frec_blackbox_sysrq_c
 	;;
 2)	frec_blackbox_previous $R crash_test panic ;;
 *)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;

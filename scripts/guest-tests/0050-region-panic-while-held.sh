@@ -13,10 +13,7 @@ case $FREC_PHASE in
 1)
 	frec_blackbox_fill $R fault_inject=1
 	echo region_hold > "$FREC_DEBUGFS/test_fault" || fail "test_fault region_hold"
-	echo 1 > /proc/sys/kernel/panic_on_oops
-	echo c > /proc/sysrq-trigger
-	sleep 10
-	fail "sysrq-c did not panic"
+	frec_blackbox_sysrq_c
 	;;
 2)	frec_blackbox_previous $R crash_test panic ;;
 *)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;

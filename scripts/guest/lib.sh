@@ -360,6 +360,14 @@ frec_blackbox_sysrq_b() {
 	fail "sysrq-b did not reset"
 }
 
+# Phase 1's end by an oops that panics (panic_on_oops, sysrq-c).
+frec_blackbox_sysrq_c() {
+	echo 1 > /proc/sys/kernel/panic_on_oops
+	echo c > /proc/sysrq-trigger
+	sleep 10
+	fail "sysrq-c did not panic"
+}
+
 # Phase 2 of a black box test: frec loaded with region= $1 finds ring $2
 # of the previous boot, which ended: $3 (frec_blackbox_check).
 frec_blackbox_previous() {
