@@ -23,6 +23,8 @@
  * @layout: the shape every CPU's part shares.
  * @bytes_per_cpu: size of each CPU's part.
  * @cpus: the CPUs' parts.
+ * @persisted: its ring entry's index in the black box region plus one,
+ *	if its slots are the region's (frec_persist.c); 0 if they are its own.
  *
  * Resizing or clearing a ring swaps in a new store (see frec_rings.c).
  */
