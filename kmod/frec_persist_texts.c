@@ -20,7 +20,8 @@
  * A sweep runs in process context, off the record path, so a record in a
  * persisted ring costs what it costs in any ring:
  *
- *  - every FREC_PERSIST_TEXTS_PERIOD_MS while frec runs;
+ *  - every FREC_PERSIST_TEXTS_PERIOD_MS while frec runs, or less often
+ *    for rings so large that a sweep takes more than a fiftieth of that;
  *  - when a module goes, after its records' words were repointed at
  *    frec's copies and before its rings go (frec_modules.c);
  *  - at unload, before the rings go.
@@ -40,6 +41,8 @@
 
 #include <linux/debugfs.h>
 #include <linux/kallsyms.h>
+#include <linux/ktime.h>
+#include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
@@ -55,6 +58,8 @@
 #include "frec_region_image.h"
 
 #define FREC_PERSIST_TEXTS_PERIOD_MS	1000
+/* A sweep's time, times this, before the next one (at least the period). */
+#define FREC_PERSIST_TEXTS_SHARE	50
 /* Records looked at, at most, with the ring lock held. */
 #define FREC_PERSIST_TEXTS_BATCH	256
 /* Addresses remembered: twice what the region's texts table holds. */
@@ -198,11 +203,20 @@ void frec_persist_texts_sweep(void)
 	mutex_unlock(&frec_persist_texts_lock);
 }
 
+/*
+ * A sweep walks every record of the persisted rings: the next one waits
+ * FREC_PERSIST_TEXTS_PERIOD_MS, or FREC_PERSIST_TEXTS_SHARE times as long
+ * as this one took, so that sweeping a large ring takes at most about 2%
+ * of a CPU.
+ */
 static void frec_persist_texts_work_fn(struct work_struct *work)
 {
+	u64 t0 = ktime_get_ns(), ms;
+
 	frec_persist_texts_sweep();
+	ms = div_u64((ktime_get_ns() - t0) * FREC_PERSIST_TEXTS_SHARE, NSEC_PER_MSEC);
 	schedule_delayed_work(&frec_persist_texts_work,
-			      msecs_to_jiffies(FREC_PERSIST_TEXTS_PERIOD_MS));
+			      msecs_to_jiffies(max_t(u64, ms, FREC_PERSIST_TEXTS_PERIOD_MS)));
 }
 
 static int frec_persist_texts_show(struct seq_file *m, void *unused)
