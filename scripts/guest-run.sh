@@ -237,14 +237,15 @@ monitor_cmd() {
 # phase, which would start phase 1 again).
 twice_watch() {
 	local n b r last
-	n=$(grep -c '^# frec-host: system_reset$' "$out/tap.log")
+	# The serial port ends the guest's lines with \r\n.
+	n=$(tr -d '\r' < "$out/tap.log" | grep -c '^# frec-host: system_reset$')
 	if [ "$n" -gt "$resets_sent" ]; then
 		monitor_cmd system_reset > /dev/null ||
 			note "could not send system_reset to $out/monitor.sock"
 		resets_sent=$n
 	fi
 	b=$(tr -d '\r' < "$out/console.log" | grep -c '^\[ *0\.000000\] Linux version ')
-	r=$(grep -cE '^# phase [0-9]+ of ' "$out/tap.log")
+	r=$(tr -d '\r' < "$out/tap.log" | grep -cE '^# phase [0-9]+ of ')
 	if [ "$b" -gt "$phases" ]; then
 		hung="the guest booted $b times, the test has $phases phases" looped=1
 	elif [ "$b" -gt "$r" ] && [ "$b" -gt 1 ]; then
