@@ -205,9 +205,10 @@ phase_mark=0x1ff00000
 reboot_timeout=${FREC_GUEST_REBOOT_TIMEOUT:-60}
 
 # monitor_cmd CMD...: each CMD to the QEMU monitor of a "# boot: twice"
-# test's QEMU (OUT_DIR/monitor.sock), in one session; prints the answers.
+# test's QEMU (its socket, monitor_sock), in one session; prints the
+# answers.
 monitor_cmd() {
-	python3 - "$out/monitor.sock" "$@" <<-'PY'
+	python3 - "$monitor_sock" "$@" <<-'PY'
 	import socket, sys, time
 	s = socket.socket(socket.AF_UNIX)
 	s.connect(sys.argv[1])
@@ -241,7 +242,7 @@ twice_watch() {
 	n=$(tr -d '\r' < "$out/tap.log" | grep -c '^# frec-host: system_reset$')
 	if [ "$n" -gt "$resets_sent" ]; then
 		monitor_cmd system_reset > /dev/null ||
-			note "could not send system_reset to $out/monitor.sock"
+			note "could not send system_reset to $monitor_sock"
 		resets_sent=$n
 	fi
 	b=$(tr -d '\r' < "$out/console.log" | grep -c '^\[ *0\.000000\] Linux version ')
@@ -285,7 +286,7 @@ while :; do
 	# (no -no-reboot).  The guest tells the boots apart by a word in a
 	# page memmap= keeps out of its RAM (run-tests.sh), which a fresh
 	# QEMU's zeroed RAM starts at 0, and ends phase 2 with a power-off.
-	# Its QEMU has a monitor on OUT_DIR/monitor.sock: the host sends
+	# Its QEMU has a monitor on a socket: the host sends
 	# system_reset when the guest asks (twice_watch), and reads the vCPUs'
 	# registers when a boot hangs.
 	noreboot=(-no-reboot) monitor=(-monitor none) twice= phases=1
@@ -294,8 +295,11 @@ while :; do
 		noreboot=() twice=1
 		phases=$(sed -n 's/^# phases: \([0-9][0-9]*\)$/\1/p' "$1")
 		phases=${phases:-2}
-		rm -f "$out/monitor.sock" "$out/hang-registers.log"
-		monitor=(-monitor "unix:$out/monitor.sock,server,nowait")
+		rm -f "$out/hang-registers.log"
+		# In /tmp: a socket's path has at most 107 bytes, OUT_DIR's
+		# may be longer.
+		monitor_sock=$(mktemp -u /tmp/frec-monitor.XXXXXX)
+		monitor=(-monitor "unix:$monitor_sock,server,nowait")
 		bootline="$bootline memmap=4K\$${phase_mark} frec_phase_mark=$phase_mark"
 	fi
 	start=$(date +%s.%N)
@@ -336,6 +340,7 @@ while :; do
 		waited=$((waited + 1))
 	done
 	wait "$qemu_job"
+	[ -z "$twice" ] || rm -f "$monitor_sock"
 	end=$(date +%s.%N)
 	note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
 	[ "$mode" = test ] || break
