@@ -330,9 +330,18 @@ while :; do
 		fi
 		if [ -n "$hung" ]; then
 			# Where the vCPUs were, for the note below.
-			[ -z "$twice" ] || monitor_cmd 'info registers -a' 'cpu 0' 'x/12i $pc' \
-				'x/16gx $rsp' 'cpu 1' 'x/12i $pc' 'x/16gx $rsp' \
-				> "$out/hang-registers.log" 2>&1
+			if [ -n "$twice" ]; then
+				monitor_cmd 'info registers -a' 'cpu 0' 'x/12i $pc' \
+					'x/16gx $rsp' 'cpu 1' 'x/12i $pc' 'x/16gx $rsp' \
+					> "$out/hang-registers.log" 2>&1
+				# Each vCPU's RIP, whether it takes
+				# interrupts (RFLAGS.IF, 0x200) and halted.
+				hung="$hung; vCPUs: $(tr -d '\r' < "$out/hang-registers.log" | sed -nE \
+					's/^RIP=([0-9a-f]+) RFL=([0-9a-f]+) .* HLT=([01]).*/\1 \2 \3/p' |
+					while read -r rip rfl hlt; do
+						printf 'RIP %s IF=%d HLT=%s, ' "$rip" $(((0x$rfl >> 9) & 1)) "$hlt"
+					done | sed 's/, $//')"
+			fi
 			pkill -f -- "-initrd $out/initramfs.cpio.gz" 2>/dev/null
 			break
 		fi
