@@ -24,7 +24,9 @@
 # QEMU options (scripts/bench.sh: -icount), FREC_GUEST_CMDLINE boot
 # arguments.
 #   -T  seconds the whole boot may take (FREC_GUEST_TIMEOUT, default
-#       1500); each test has its own, shorter timeout (run-tests.sh)
+#       1500); each test has its own, shorter timeout (run-tests.sh); a
+#       "# boot: twice" test's later boots must reach their runner within
+#       FREC_GUEST_REBOOT_TIMEOUT (default 60) seconds (below)
 #   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh); one
 #            that declares "# expect: panic" (judge.sh) or "# boot: alone"
 #            boots alone
