@@ -220,6 +220,10 @@ kunit_results() { # out_dir
 #   (FREC_GUEST_TEST_INT3_SPIN: the first test logs such a stall report's
 #   backtrace and holds its CPU) panics at the soft lockup, and its tests
 #   run again in a new boot;
+# - a "# boot: twice" test whose second boot hangs before its runner
+#   (FREC_GUEST_TEST_REBOOT_HANG: the runner of that boot never starts)
+#   is found hung within FREC_GUEST_REBOOT_TIMEOUT (20 s here) and run
+#   again from its first boot, and the run says so;
 # - a panic's lines reach the console and the failure quotes it
 #   (FREC_GUEST_TEST_NMI_PANIC: the first test panics in an NMI, where
 #   printk leaves its lines to panic()'s console flush).
@@ -254,6 +258,16 @@ guest_retry() {
 		echo "PASS guest-retry:int3-spin: $(grep -m1 "^NOTE guest: died" "$out-spin.log")"
 	else
 		echo "FAIL guest-retry:int3-spin: 0001 and 0002 not run again after boot 1's soft lockup on a stale int3, or the rerun failed (see $out-spin.log)"
+		bad=1
+	fi
+	FREC_KVER=$n FREC_GUEST_TEST_REBOOT_HANG=1 FREC_GUEST_REBOOT_TIMEOUT=20 \
+		"$FREC_ROOT/scripts/guest-run.sh" -k stock -M "$FREC_BUILD/stock-$n/ko" -o "$out-reboot" \
+		-T 300 "$FREC_ROOT/scripts/guest-tests/0039-region-persist-sysrq-b.sh" > "$out-reboot.log" 2>&1
+	if grep -q "^NOTE guest: boot 1 hung (its boot 2 had not started the runner after 20 s" "$out-reboot.log" &&
+		grep -q '^PASS 0039-region-persist-sysrq-b' "$out-reboot.log"; then
+		echo "PASS guest-retry:reboot-hang: $(grep -m1 "^NOTE guest: boot 1 hung" "$out-reboot.log")"
+	else
+		echo "FAIL guest-retry:reboot-hang: boot 1's hung second boot not found, or the run again failed (see $out-reboot.log)"
 		bad=1
 	fi
 	FREC_KVER=$n FREC_GUEST_TEST_NMI_PANIC=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \

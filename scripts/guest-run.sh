@@ -24,7 +24,9 @@
 # QEMU options (scripts/bench.sh: -icount), FREC_GUEST_CMDLINE boot
 # arguments.
 #   -T  seconds the whole boot may take (FREC_GUEST_TIMEOUT, default
-#       1500); each test has its own, shorter timeout (run-tests.sh)
+#       1500); each test has its own, shorter timeout (run-tests.sh); a
+#       "# boot: twice" test's later boots must reach their runner within
+#       FREC_GUEST_REBOOT_TIMEOUT (default 60) seconds (below)
 #   TEST.sh  tests to run (default: all of scripts/guest-tests/*.sh); one
 #            that declares "# expect: panic" (judge.sh) or "# boot: alone"
 #            boots alone
@@ -97,7 +99,8 @@ fi
 # kernel unfit for the tests after it ("# boot: alone", e.g. an oops that
 # killed a workqueue worker), or that needs the guest to reset and boot
 # again ("# boot: twice", below), gets a boot of its own, with its
-# "# cmdline:" added; its logs go to OUT_DIR/NAME/.
+# "# cmdline:" added to the kernel's command line and its "# qemu:" (say,
+# a device) to QEMU's; its logs go to OUT_DIR/NAME/.
 alone_re='^# (expect: panic|boot: (alone|twice))$'
 if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
 	grep -lE "$alone_re" "$@" > /dev/null 2>&1; then
@@ -111,6 +114,7 @@ if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
 	for t in "${alone[@]}"; do
 		FREC_GUEST_ALONE=1 \
 		FREC_GUEST_CMDLINE="${FREC_GUEST_CMDLINE:-} $(sed -n 's/^# cmdline: //p' "$t")" \
+		FREC_GUEST_QEMU_ARGS="${FREC_GUEST_QEMU_ARGS:-} $(sed -n 's/^# qemu: //p' "$t")" \
 			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" \
 				-M "$kodir" "$t" || rc=1
 	done
@@ -194,6 +198,66 @@ start_timeout=${FREC_GUEST_START_TIMEOUT:-300}
 # (-m 1024), away from where QEMU loads the kernel and the initramfs (its
 # top); a test's own memmap= must not overlap it.
 phase_mark=0x1ff00000
+# A "# boot: twice" test's later boots (a reset, then the kernel again)
+# must reach their runner within FREC_GUEST_REBOOT_TIMEOUT seconds
+# (default 60; a boot takes about 3 s to its runner under TCG here), or
+# the run counts as hung and is booted once more from its first phase.
+# Seen on 6.1: after 0041's panic=1 reboot the second boot stopped at
+# 0.96 s with both vCPUs spinning, and only the boot's timeout ended it.
+reboot_timeout=${FREC_GUEST_REBOOT_TIMEOUT:-60}
+
+# monitor_cmd CMD...: each CMD to the QEMU monitor of a "# boot: twice"
+# test's QEMU (its socket, monitor_sock), in one session; prints the
+# answers.
+monitor_cmd() {
+	python3 - "$monitor_sock" "$@" <<-'PY'
+	import socket, sys, time
+	s = socket.socket(socket.AF_UNIX)
+	s.connect(sys.argv[1])
+	s.settimeout(2)
+	for cmd in sys.argv[2:]:
+	    s.sendall(cmd.encode() + b"\n")
+	    time.sleep(0.5)
+	out = b""
+	try:
+	    while True:
+	        b = s.recv(65536)
+	        if not b:
+	            break
+	        out += b
+	except socket.timeout:
+	    pass
+	sys.stdout.write(out.decode(errors="replace"))
+	PY
+}
+
+# twice_watch: one look at a running "# boot: twice" test (globals of the
+# loop below).  Sends QEMU's system_reset for each "frec-host:
+# system_reset" line the guest wrote to the TAP port (a test of that way
+# down asks for it so), and fails (sets hung) when a boot after the first
+# has not started its runner within reboot_timeout seconds, or when the
+# guest booted more often than the test has phases (a panic in its last
+# phase, which would start phase 1 again).
+twice_watch() {
+	local n b r last
+	# The serial port ends the guest's lines with \r\n.
+	n=$(tr -d '\r' < "$out/tap.log" | grep -c '^# frec-host: system_reset$')
+	if [ "$n" -gt "$resets_sent" ]; then
+		monitor_cmd system_reset > /dev/null ||
+			note "could not send system_reset to $monitor_sock"
+		resets_sent=$n
+	fi
+	b=$(tr -d '\r' < "$out/console.log" | grep -c '^\[ *0\.000000\] Linux version ')
+	r=$(tr -d '\r' < "$out/tap.log" | grep -cE '^# phase [0-9]+ of ')
+	if [ "$b" -gt "$phases" ]; then
+		hung="the guest booted $b times, the test has $phases phases" looped=1
+	elif [ "$b" -gt "$r" ] && [ "$b" -gt 1 ]; then
+		[ "$boot_began" = "$b" ] || { boot_began=$b began_at=$waited; }
+		[ $((waited - began_at)) -lt "$reboot_timeout" ] && return
+		last=$(tr -d '\r' < "$out/console.log" | grep -v '^$' | tail -n 1)
+		hung="its boot $b had not started the runner after $reboot_timeout s; last console line: ${last:0:100}"
+	fi
+}
 rerun=${FREC_GUEST_RERUN:-0}	# which rerun this is (below)
 boot=1
 rm -rf "$out/boot1" "$out/boots.log"
@@ -214,6 +278,9 @@ while :; do
 	# Only to test that a panic's lines reach the console: boot 1's first
 	# test panics in an NMI.
 	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_NMI_PANIC:-}" ] && bootline="$cmdline frec_test_nmi_panic"
+	# Only to test the check of a later boot that hangs: the runner of
+	# boot 1's second boot (a "# boot: twice" test's) never starts.
+	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_REBOOT_HANG:-}" ] && bootline="$bootline frec_test_reboot_hang"
 	# A "# boot: twice" test (alone in its boot) resets the guest in its
 	# phase 1 (sysrq-b, a panic with panic=N, ...) and checks in phase 2,
 	# in the boot that follows, what memory kept: QEMU keeps guest RAM
@@ -221,10 +288,20 @@ while :; do
 	# (no -no-reboot).  The guest tells the boots apart by a word in a
 	# page memmap= keeps out of its RAM (run-tests.sh), which a fresh
 	# QEMU's zeroed RAM starts at 0, and ends phase 2 with a power-off.
-	noreboot=(-no-reboot)
+	# Its QEMU has a monitor on a socket: the host sends
+	# system_reset when the guest asks (twice_watch), and reads the vCPUs'
+	# registers when a boot hangs.
+	noreboot=(-no-reboot) monitor=(-monitor none) twice= phases=1
 	if [ -n "${FREC_GUEST_ALONE:-}" ] && [ "$mode" = test ] &&
 		grep -q '^# boot: twice$' "$1"; then
-		noreboot=()
+		noreboot=() twice=1
+		phases=$(sed -n 's/^# phases: \([0-9][0-9]*\)$/\1/p' "$1")
+		phases=${phases:-2}
+		rm -f "$out/hang-registers.log"
+		# In /tmp: a socket's path has at most 107 bytes, OUT_DIR's
+		# may be longer.
+		monitor_sock=$(mktemp -u /tmp/frec-monitor.XXXXXX)
+		monitor=(-monitor "unix:$monitor_sock,server,nowait")
 		bootline="$bootline memmap=4K\$${phase_mark} frec_phase_mark=$phase_mark"
 	fi
 	start=$(date +%s.%N)
@@ -234,25 +311,47 @@ while :; do
 			-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
 			-nodefaults -no-user-config \
 			-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$bootline" \
-			-display none -monitor none "${noreboot[@]}" \
+			-display none "${monitor[@]}" "${noreboot[@]}" \
 			-serial "file:$out/console.log" "${serial_tap[@]}" \
 			-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
 			> "$out/qemu.log" 2>&1 < /dev/null
 		echo $? > "$out/qemu.rc"
 	} &
 	qemu_job=$!
-	waited=0 hung=
-	while kill -0 "$qemu_job" 2>/dev/null && [ ! -s "$out/tap.log" ] &&
-		[ "$waited" -lt "$start_timeout" ]; do
+	waited=0 hung= looped= resets_sent=0 boot_began=1 began_at=0
+	while kill -0 "$qemu_job" 2>/dev/null; do
+		if [ ! -s "$out/tap.log" ]; then
+			if [ "$waited" -ge "$start_timeout" ]; then
+				last=$(tr -d '\r' < "$out/console.log" 2>/dev/null | grep -v '^$' | tail -n 1)
+				hung="the runner had not started after $start_timeout s; last console line: ${last:0:100}"
+			fi
+		elif [ -n "$twice" ]; then
+			twice_watch
+		else
+			break
+		fi
+		if [ -n "$hung" ]; then
+			# Where the vCPUs were, for the note below.
+			if [ -n "$twice" ]; then
+				monitor_cmd 'info registers -a' 'cpu 0' 'x/12i $pc' \
+					'x/16gx $rsp' 'cpu 1' 'x/12i $pc' 'x/16gx $rsp' \
+					> "$out/hang-registers.log" 2>&1
+				# Each vCPU's RIP, whether it takes
+				# interrupts (RFLAGS.IF, 0x200) and halted.
+				hung="$hung; vCPUs: $(tr -d '\r' < "$out/hang-registers.log" | sed -nE \
+					's/^RIP=([0-9a-f]+) RFL=([0-9a-f]+) .* HLT=([01]).*/\1 \2 \3/p' |
+					while read -r rip rfl hlt; do
+						printf 'RIP %s IF=%d HLT=%s, ' "$rip" $(((0x$rfl >> 9) & 1)) "$hlt"
+					done | sed 's/, $//')"
+			fi
+			pkill -f -- "-initrd $out/initramfs.cpio.gz" 2>/dev/null
+			break
+		fi
 		sleep 1
 		waited=$((waited + 1))
 	done
-	if [ ! -s "$out/tap.log" ] && kill -0 "$qemu_job" 2>/dev/null; then
-		pkill -f -- "-initrd $out/initramfs.cpio.gz" 2>/dev/null
-		last=$(tr -d '\r' < "$out/console.log" 2>/dev/null | grep -v '^$' | tail -n 1)
-		hung="the runner had not started after $start_timeout s; last console line: ${last:0:100}"
-	fi
 	wait "$qemu_job"
+	[ -z "$twice" ] || rm -f "$monitor_sock"
 	end=$(date +%s.%N)
 	note "$kind guest ran in $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.1f", b - a }') s (logs in $out)"
 	[ "$mode" = test ] || break
@@ -263,15 +362,24 @@ while :; do
 	fi
 	# Said on stdout as a NOTE line (check.sh shows it), and kept in
 	# OUT_DIR/boots.log; the dead boot's logs go to OUT_DIR/boot1/.
+	# A "# boot: twice" test whose later boot hung had begun: it is run
+	# again from its first phase, in a fresh QEMU.
+	what="died before the first test"
+	[ -n "$twice" ] && [ -n "$hung" ] && [ "$boot_began" -gt 1 ] && what="hung"
+	if [ -n "$looped" ]; then
+		echo "NOTE guest: $why: a failure" | tee -a "$out/boots.log"
+		break
+	fi
 	if [ $boot = 1 ]; then
 		rm -rf "$out/boot1" && mkdir "$out/boot1"
 		mv "$out/console.log" "$out/tap.log" "$out/qemu.log" "$out/qemu.rc" "$out/boot1/"
-		echo "NOTE guest: boot 1 died before the first test ($why): retrying (see $out/boot1/console.log)" |
+		[ ! -f "$out/hang-registers.log" ] || mv "$out/hang-registers.log" "$out/boot1/"
+		echo "NOTE guest: boot 1 $what ($why): retrying (see $out/boot1/console.log)" |
 			tee -a "$out/boots.log"
 		boot=2
 		continue
 	fi
-	echo "NOTE guest: boot 2 died before the first test too ($why): a failure" | tee -a "$out/boots.log"
+	echo "NOTE guest: boot 2 $what too ($why): a failure" | tee -a "$out/boots.log"
 	break
 done
 set -e

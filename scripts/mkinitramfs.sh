@@ -19,6 +19,11 @@ set -euo pipefail
 
 # Modules of Debian's kernel the guest needs: 9p for the host root.
 STOCK_HELPER_MODULES="virtio_pci 9pnet_virtio 9p"
+# Modules of Debian's kernel that tests load themselves (frec_stock_modprobe
+# in the guest's lib.sh), not init: the i6300esb watchdog's driver, for
+# the test of a hard hang the watchdog ends (its device only exists in
+# that test's QEMU, "# qemu:").
+STOCK_TEST_MODULES="i6300esb"
 
 out= kind= mode=test kodir= stock= ktree= tests=()
 while getopts o:k:m:M:s:K:t: opt; do
@@ -107,6 +112,17 @@ if [ "$kind" = stock ]; then
 		awk -F: -v m="/$1.ko" '{ p = $1; sub(/\.(xz|gz|zst)$/, "", p) }
 			substr(p, length(p) - length(m) + 1) == m { print $1; exit }' "$2"
 	}
+	# cp_order: copy the modules of order into the initramfs; prints
+	# their paths there, in order.
+	cp_order() {
+		local rel ko
+		for rel in "${order[@]}"; do
+			ko=/lib/modules/$kver/${rel%.ko*}.ko
+			mkdir -p "$root$(dirname "$ko")"
+			[ -f "$root$ko" ] || cp_module "$moddir/$rel" "$root$ko"
+			echo "$ko"
+		done
+	}
 	for m in $STOCK_HELPER_MODULES; do
 		rel=$(find_module "$m" "$moddir/modules.dep")
 		if [ -z "$rel" ]; then
@@ -117,12 +133,16 @@ if [ "$kind" = stock ]; then
 		fi
 		add_module "$rel"
 	done
-	for rel in "${order[@]}"; do
-		ko=/lib/modules/$kver/${rel%.ko*}.ko
-		mkdir -p "$root$(dirname "$ko")"
-		cp_module "$moddir/$rel" "$root$ko"
-		echo "$ko"
-	done > "$root/frec/modules.load"
+	cp_order > "$root/frec/modules.load"
+	# /frec/modules.test: one line per test module, its name and then
+	# its path and its dependencies', deepest first.
+	for m in $STOCK_TEST_MODULES; do
+		rel=$(find_module "$m" "$moddir/modules.dep")
+		[ -n "$rel" ] || die "module $m not in $moddir/modules.dep"
+		seen=() order=()
+		add_module "$rel"
+		echo "$m $(cp_order | tr '\n' ' ')"
+	done > "$root/frec/modules.test"
 fi
 
 (cd "$root" && find . -print0 | cpio --null -o -H newc --quiet) | gzip -1 > "$out.tmp"

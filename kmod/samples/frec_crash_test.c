@@ -24,6 +24,20 @@
  *            only panic()'s console flush prints them (the guest bench's
  *            check that nothing ends the VM before that flush)
  * console    frec_console_dump() from here
+ * triple-fault
+ *            loads an empty IDT on this CPU, interrupts off, and raises an
+ *            exception: the CPU cannot deliver it, nor the double fault
+ *            that follows, and resets (a triple fault); records nothing
+ * hang PHYS  every CPU, interrupts off, records "hang I cpu C" (I = 1, 2,
+ *            ...) into crash_test for ever; after each record returns,
+ *            CPU C stores I in the u32 at physical address PHYS + 4 * C
+ *            (a page memmap= keeps out of RAM), so that the next boot
+ *            knows the last record each CPU stored.  Only a watchdog
+ *            (or a reset from outside) ends it.  Returns -EINVAL if
+ *            PHYS cannot be mapped.
+ *
+ * The last two exist for the black box tests (a reset by triple fault, a
+ * hard hang ended by a watchdog); nothing but a test needs either.
  *
  * A second parameter writes into physical memory, for the black box
  * tests of damaged regions on kernels without /dev/mem (the debug one).
@@ -52,6 +66,7 @@
 #include <linux/sizes.h>
 #include <linux/workqueue.h>
 #include <asm/apic.h>
+#include <asm/desc_defs.h>
 #include <asm/nmi.h>
 
 #include <frec.h>
@@ -156,8 +171,54 @@ static int frec_crash_test_from_nmi(int state)
 	return atomic_read(&frec_crash_test_nmi_state) == 3 ? 0 : -ETIMEDOUT;
 }
 
+/*
+ * An IDT of limit 0: every vector is beyond it, so the exception raised
+ * next cannot be delivered (#GP), nor can that (#DF), and the CPU resets.
+ */
+static void frec_crash_test_triple_fault(void)
+{
+	struct desc_ptr none = { .size = 0, .address = 0 };
+
+	local_irq_disable();
+	asm volatile("lidt %0" : : "m" (none));
+	asm volatile("int3");
+	for (;;)
+		cpu_relax();
+}
+
+/* Where each CPU stores the number of its last hang record (hang PHYS). */
+static u32 *frec_crash_test_hang_count;
+
+/* Records for ever, interrupts off (the caller's, or an IPI's). */
+static void frec_crash_test_hang_cpu(void *unused)
+{
+	unsigned int cpu = smp_processor_id();
+	u32 i;
+
+	for (i = 1;; i++) {
+		frec_record(FREC_RING(crash_test), "hang %u cpu %u", i, cpu);
+		WRITE_ONCE(frec_crash_test_hang_count[cpu], i);
+	}
+}
+
+static int frec_crash_test_hang(phys_addr_t phys)
+{
+	frec_crash_test_hang_count = memremap(phys, nr_cpu_ids * sizeof(u32), MEMREMAP_WB);
+	if (!frec_crash_test_hang_count) {
+		pr_err("frec_crash_test: hang: cannot map %pa\n", &phys);
+		return -EINVAL;
+	}
+	memset(frec_crash_test_hang_count, 0, nr_cpu_ids * sizeof(u32));
+	/* The other CPUs spin in the IPI, which runs with interrupts off. */
+	smp_call_function(frec_crash_test_hang_cpu, NULL, 0);
+	local_irq_disable();
+	frec_crash_test_hang_cpu(NULL);
+	return 0;
+}
+
 static int frec_crash_test_trigger(const char *val, const struct kernel_param *kp)
 {
+	unsigned long long phys;
 	struct frec_crash_test_work *w;
 	void (*action)(void);
 	unsigned int n;
@@ -171,8 +232,14 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		frec_crash_test_strings(n);
 		return 0;
 	}
+	if (sscanf(val, "hang %llx", &phys) == 1)
+		return frec_crash_test_hang(phys);
 	if (sscanf(val, "%15s", cmd) != 1)
 		return -EINVAL;
+	if (!strcmp(cmd, "triple-fault")) {
+		frec_crash_test_triple_fault();
+		return 0;
+	}
 	if (!strcmp(cmd, "nmi"))
 		return frec_crash_test_from_nmi(1);
 	if (!strcmp(cmd, "nmi-panic"))
@@ -224,7 +291,8 @@ static const struct kernel_param_ops frec_crash_test_trigger_ops = {
 	.set = frec_crash_test_trigger,
 };
 module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
-MODULE_PARM_DESC(trigger, "record N | strings N | oops | write | panic | nmi | nmi-panic | console | lockup");
+MODULE_PARM_DESC(trigger,
+		 "record N | strings N | oops | write | panic | nmi | nmi-panic | console | lockup | triple-fault | hang PHYS");
 
 #define FREC_CRASH_TEST_PHYS_MAX	SZ_16M
 

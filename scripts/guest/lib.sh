@@ -401,3 +401,29 @@ frec_phys() {
 	rmmod frec_crash_test
 	frec_unload
 }
+
+# frec_stock_modprobe NAME [PARAM=VALUE ...]: loads a module of the stock
+# kernel that mkinitramfs.sh ships for tests (/frec/modules.test), after
+# its dependencies, with PARAMs.
+frec_stock_modprobe() {
+	m=$1
+	shift
+	paths=$(awk -v m="$m" '$1 == m { $1 = ""; print }' /frec/modules.test 2> /dev/null)
+	[ -n "$paths" ] || fail "no stock module $m in the initramfs"
+	for p in $paths; do
+		if [ "$(basename "$p" .ko)" = "$m" ]; then
+			insmod "$p" "$@" || fail "insmod $p $*"
+		else
+			grep -q "^$(basename "$p" .ko) " /proc/modules || insmod "$p" ||
+				fail "insmod $p"
+		fi
+	done
+}
+
+# Phase N of a "# boot: twice" test of QEMU's system_reset: asks the host
+# for one.  guest-run.sh watches the TAP port (where run-tests.sh streams
+# a phase's output, each line after "# ") for this line and sends
+# system_reset to QEMU's monitor.
+frec_host_system_reset() {
+	echo "frec-host: system_reset"
+}

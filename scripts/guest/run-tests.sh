@@ -15,6 +15,9 @@
 #                                             which the test ends with a
 #                                             reset, FREC_PHASE=2 in the boot
 #                                             after it; guest-run.sh)
+#   # phases: N                              (optional, with boot: twice:
+#                                             N boots, FREC_PHASE=1 to N;
+#                                             default 2)
 # It passes by exiting 0, fails by exiting non-zero, and is skipped by
 # exiting 4 (like kselftest's KSFT_SKIP); after its timeout it is killed
 # and fails.  Its output becomes TAP
@@ -40,10 +43,16 @@ grep -qw frec_test_nmi_panic /proc/cmdline && nmi_panic=1
 # and then holds its CPU until the watchdog panics (softlockup_panic=1).
 int3_spin=
 grep -qw frec_test_int3_spin /proc/cmdline && int3_spin=1
-# A "# boot: twice" test: which boot this is, from the word guest-run.sh's
-# memmap= keeps in a page out of RAM (0 in a fresh QEMU).  Phase 1's
-# output is streamed, as its reset leaves no time to print it after, and
-# its boot prints no TAP header: phase 2's run gives the test's result.
+# A "# boot: twice" test: which boot this is, from the words guest-run.sh's
+# memmap= keeps in a page out of RAM (0 in a fresh QEMU): the magic
+# 0x46524543 at the page's start once phase 1 began, and at +4 the
+# number of the last phase begun.  A test of N boots ("# phases: N",
+# default 2) runs phases 1 to N; every phase but the last ends its boot
+# with a reset.  Those phases' output is streamed, as their reset leaves
+# no time to print it after, and their boots print no TAP header: the
+# last phase's run gives the test's result.  Each phase says "# phase K
+# of TEST" when it begins: the host counts these against the boots the
+# console shows, to find a boot that hung before its runner started.
 phase_mark=$(sed -n 's/.*frec_phase_mark=\(0x[0-9a-f]*\).*/\1/p' /proc/cmdline)
 export FREC_PHASE=
 if [ -n "$phase_mark" ] && [ ! -c /dev/mem ]; then
@@ -56,22 +65,37 @@ if [ -n "$phase_mark" ] && [ ! -c /dev/mem ]; then
 	: > /tmp/.frec-poweroff
 	exit 0
 fi
+phase_last=
 if [ -n "$phase_mark" ]; then
+	t=$(echo /frec/tests/*.sh)
+	phases=$(sed -n 's/^# phases: \([0-9][0-9]*\)$/\1/p' "$t")
+	phases=${phases:-2}
 	if [ "$(devmem "$phase_mark" 32)" = 0x46524543 ]; then
-		FREC_PHASE=2
-		devmem "$phase_mark" 32 0
-		# No third boot: init powers off, which ends QEMU.
-		: > /tmp/.frec-poweroff
+		FREC_PHASE=$(($(devmem $((phase_mark + 4)) 32) + 1))
 	else
 		FREC_PHASE=1
 		devmem "$phase_mark" 32 0x46524543
-		t=$(echo /frec/tests/*.sh)
-		echo "# phase 1 of $(basename "$t" .sh)"
-		# The begin marker names the test alone: a splat in phase 1 is its.
+	fi
+	devmem $((phase_mark + 4)) 32 "$FREC_PHASE"
+	# Only to test the host's check of a later boot that hangs
+	# (guest-run.sh, FREC_GUEST_TEST_REBOOT_HANG): this runner never
+	# starts, as if the kernel had hung before it.
+	if [ "$FREC_PHASE" -gt 1 ] && grep -qw frec_test_reboot_hang /proc/cmdline; then
+		echo "frec-test: hanging the runner of phase $FREC_PHASE (frec_test_reboot_hang)" > /dev/kmsg
+		while :; do sleep 1; done
+	fi
+	if [ "$FREC_PHASE" -ge "$phases" ]; then
+		phase_last="# phase $FREC_PHASE of $(basename "$t" .sh), the last"
+		devmem "$phase_mark" 32 0
+		# No further boot: init powers off, which ends QEMU.
+		: > /tmp/.frec-poweroff
+	else
+		echo "# phase $FREC_PHASE of $(basename "$t" .sh)"
+		# The begin marker names the test alone: a splat here is its.
 		echo "frec-test: begin $(basename "$t" .sh)" > /dev/kmsg
 		(cd /tmp && sh "$t") 2>&1 | while IFS= read -r l; do echo "# $l"; done
-		echo "# phase 1 of $(basename "$t" .sh) returned without a reset"
-		echo "not ok 1 $(basename "$t" .sh) - phase 1 did not reset the guest"
+		echo "# phase $FREC_PHASE of $(basename "$t" .sh) returned without a reset"
+		echo "not ok 1 $(basename "$t" .sh) - phase $FREC_PHASE did not reset the guest"
 		echo "# frec-guest-done"
 		: > /tmp/.frec-poweroff
 		exit 0
@@ -81,6 +105,7 @@ set -- /frec/tests/*.sh
 echo "TAP version 13"
 echo "1..$#"
 echo "# kernel: $(uname -r) ($FREC_KERNEL), cpus: $(nproc)"
+[ -z "$phase_last" ] || echo "$phase_last"
 i=0
 for t in "$@"; do
 	i=$((i + 1))
