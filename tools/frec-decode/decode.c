@@ -178,6 +178,8 @@ void frec_decoder_init(struct frec_decoder *d,
 		d->writer = &frec_write_json;
 	else if (opts->output == FREC_OUT_CSV)
 		d->writer = &frec_write_csv;
+	else if (opts->output == FREC_OUT_TRACEDAT)
+		d->writer = &frec_write_tracedat;
 	else
 		d->writer = &frec_write_text;
 }

@@ -14,7 +14,7 @@
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
 DEC_LIB := raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
-	write_json.c write_csv.c region.c
+	write_json.c write_csv.c write_tracedat.c region.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
 	$(ROOT)/kmod/lib/frec_merge.c $(ROOT)/kmod/lib/frec_region.c \

@@ -14,6 +14,7 @@
  *   write_text.c   the dump's text, line for line
  *   write_json.c   Chrome trace-event JSON
  *   write_csv.c    CSV
+ *   write_tracedat.c  trace-cmd's trace.dat, frec's tracepoints' events
  *   region.c       a black box region image as a raw dump, sites and
  *                  formats (kmod/lib/frec_region.c reads it)
  *   main.c         options and files
@@ -294,12 +295,12 @@ void frec_kallsyms_free(struct frec_kallsyms *k);
 
 /* ---- decode.c -------------------------------------------------------- */
 
-enum frec_output { FREC_OUT_TEXT, FREC_OUT_JSON, FREC_OUT_CSV };
+enum frec_output { FREC_OUT_TEXT, FREC_OUT_JSON, FREC_OUT_CSV, FREC_OUT_TRACEDAT };
 enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
 
 /**
  * struct frec_decode_opts - what to print, and how
- * @output: text, JSON or CSV.
+ * @output: text, JSON, CSV or trace.dat.
  * @track: JSON: one track per CPU or per ring.
  * @deltas: print the time since the previous printed record.
  * @filter: the records to print, in the module's filter language; NULL
@@ -323,6 +324,7 @@ struct frec_decode_opts {
 
 struct frec_ring_info;
 struct frec_writer;
+struct frec_tracedat;
 
 /**
  * struct frec_stored - a record read, kept until the merge prints it
@@ -482,6 +484,7 @@ struct frec_decoded {
  * @msg: a message's buffer.
  * @caller: a caller's buffer.
  * @clock: the dump's clock name.
+ * @tracedat: trace.dat: the pages being made (write_tracedat.c).
  */
 struct frec_decoder {
 	struct frec_decode_opts opts;
@@ -529,6 +532,7 @@ struct frec_decoder {
 	char msg[FREC_FORMAT_LINE_MAX];
 	char caller[FREC_FORMAT_LINE_MAX];
 	const char *clock;
+	struct frec_tracedat *tracedat;
 };
 
 /**
@@ -592,6 +596,7 @@ static inline void frec_put_hex(FILE *out, unsigned long long v)
 extern const struct frec_writer frec_write_text;
 extern const struct frec_writer frec_write_json;
 extern const struct frec_writer frec_write_csv;
+extern const struct frec_writer frec_write_tracedat;
 
 
 void frec_decoder_init(struct frec_decoder *d,

@@ -29,7 +29,9 @@ static const char usage_text[] =
 "                        the sites and formats files name\n"
 "  -o, --output=FILE     write to FILE instead of standard output\n"
 "  -F, --format=FORMAT   text (the module's dump, the default), json\n"
-"                        (Chrome trace events, for ui.perfetto.dev) or csv\n"
+"                        (Chrome trace events, for ui.perfetto.dev), csv or\n"
+"                        trace-dat (trace-cmd's trace.dat, for trace-cmd\n"
+"                        report and KernelShark)\n"
 "      --json-track=BY   json: one track per cpu (the default) or per ring\n"
 "      --filter=LINE     only the records a filter line of the module's\n"
 "                        filter file shows (README, Filtering), e.g.\n"
@@ -456,8 +458,11 @@ int main(int argc, char **argv)
 				opts.output = FREC_OUT_JSON;
 			else if (!strcmp(optarg, "csv"))
 				opts.output = FREC_OUT_CSV;
+			else if (!strcmp(optarg, "trace-dat"))
+				opts.output = FREC_OUT_TRACEDAT;
 			else
-				die_usage("--format: '%s' is not text, json or csv", optarg);
+				die_usage("--format: '%s' is not text, json, csv or trace-dat",
+					  optarg);
 			break;
 		case OPT_JSON_TRACK:
 			if (!strcmp(optarg, "cpu"))

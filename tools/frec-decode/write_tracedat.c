@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * write_tracedat.c - a trace.dat (trace-cmd's file, version 6) that
+ * `trace-cmd report` and KernelShark read: each record an event of frec's
+ * own tracepoints (kmod/frec_trace.h), frec:frec_record for events and
+ * frec:frec_printk for text records, on its CPU at its timestamp.
+ *
+ * The file is what trace-cmd itself would save from tracefs: the
+ * header_page and header_event descriptions, the two events' format files,
+ * empty kallsyms, printk formats and cmdlines, the trace clock, then per
+ * CPU the kernel ring buffer's pages (a page header with the timestamp of
+ * its first event and the bytes committed, then events with 5-bit
+ * type_len / 27-bit time_delta headers, and a time-extend entry where the
+ * delta since the previous event does not fit in 27 bits).
+ *
+ * The events carry the tracepoints' fields (ring, seq, cpu, caller, and
+ * for frec_record fmt and the four arguments); frec_record gets one field
+ * more, msg, which a live tracepoint cannot have: the message formatted
+ * offline.  Messages (frec_record's msg, frec_printk's text) are the
+ * message as a text line prints it (escaped, cut as the line is), so that
+ * the report and the text output say the same.  fmt is 0: a record names
+ * its format by site id more often than by address.
+ *
+ * Records lost from a ring on a CPU (a gap in its seqs, or seqs before
+ * the first one kept) start a new page flagged as ftrace flags a page
+ * after missed events, with the count stored after its data, so the
+ * report prints "[N EVENTS DROPPED]" there.  With a filter, records not
+ * printed are not lost, and nothing is flagged.
+ *
+ * The file's sections give the CPU data's offsets and sizes before the
+ * data, and the output may be a pipe: the pages are kept in memory (about
+ * the size of the records) and written at the end.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "frec_decode.h"
+
+#define TRACEDAT_PAGE		4096
+/* The page header: u64 timestamp, local_t commit (64-bit kernel). */
+#define TRACEDAT_PAGE_HEADER	16
+#define TRACEDAT_PAGE_DATA	(TRACEDAT_PAGE - TRACEDAT_PAGE_HEADER)
+/* Commit flags: events were lost before this page; their count is stored. */
+#define TRACEDAT_MISSED_EVENTS	(1ULL << 31)
+#define TRACEDAT_MISSED_STORED	(1ULL << 30)
+
+/* Event header: type_len in the low 5 bits, time delta in the high 27. */
+#define TRACEDAT_DELTA_BITS	27
+#define TRACEDAT_TYPE_TIME_EXTEND	30
+/* Data longer than this has type_len 0 and its length in a word. */
+#define TRACEDAT_SMALL_DATA	(28 * 4)
+
+#define TRACEDAT_RECORD_ID	1000
+#define TRACEDAT_PRINTK_ID	1001
+
+/* Where the fields start; frec_record's as a 64-bit kernel lays them out. */
+#define TRACEDAT_RING		8
+#define TRACEDAT_SEQ		16
+#define TRACEDAT_CPU		24
+#define TRACEDAT_CALLER		32
+#define TRACEDAT_FMT		40
+#define TRACEDAT_ARGS		48
+#define TRACEDAT_MSG		80
+#define TRACEDAT_RECORD_STRINGS	84
+#define TRACEDAT_TEXT		40
+#define TRACEDAT_PRINTK_STRINGS	44
+
+static const char tracedat_header_page[] =
+	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+	"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+	"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+
+static const char tracedat_header_event[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n"
+	"\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+#define TRACEDAT_COMMON_FIELDS \
+	"format:\n" \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n" \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n" \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n" \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"\tfield:__data_loc char[] ring;\toffset:8;\tsize:4;\tsigned:1;\n" \
+	"\tfield:u64 seq;\toffset:16;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned int cpu;\toffset:24;\tsize:4;\tsigned:0;\n" \
+	"\tfield:unsigned long caller;\toffset:32;\tsize:8;\tsigned:0;\n"
+
+#define TRACEDAT_STR(x) #x
+#define TRACEDAT_XSTR(x) TRACEDAT_STR(x)
+
+static const char tracedat_record_format[] =
+	"name: frec_record\n"
+	"ID: " TRACEDAT_XSTR(TRACEDAT_RECORD_ID) "\n"
+	TRACEDAT_COMMON_FIELDS
+	"\tfield:unsigned long fmt;\toffset:40;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long a0;\toffset:48;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long a1;\toffset:56;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long a2;\toffset:64;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long a3;\toffset:72;\tsize:8;\tsigned:0;\n"
+	"\tfield:__data_loc char[] msg;\toffset:80;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"ring=%s seq=%llu cpu=%u caller=%pS fmt=0x%lx "
+	"args=0x%lx,0x%lx,0x%lx,0x%lx msg=%s\", __get_str(ring), REC->seq, "
+	"REC->cpu, (void *)REC->caller, REC->fmt, REC->a0, REC->a1, REC->a2, "
+	"REC->a3, __get_str(msg)\n";
+
+static const char tracedat_printk_format[] =
+	"name: frec_printk\n"
+	"ID: " TRACEDAT_XSTR(TRACEDAT_PRINTK_ID) "\n"
+	TRACEDAT_COMMON_FIELDS
+	"\tfield:__data_loc char[] text;\toffset:40;\tsize:4;\tsigned:1;\n"
+	"\n"
+	"print fmt: \"ring=%s seq=%llu cpu=%u caller=%pS text=%s\", "
+	"__get_str(ring), REC->seq, REC->cpu, (void *)REC->caller, "
+	"__get_str(text)\n";
+
+/**
+ * struct frec_tracedat_source - the last seq written of a ring on a CPU
+ * @ring: the ring's id.
+ * @seq: its last seq written.
+ */
+struct frec_tracedat_source {
+	unsigned int ring;
+	u64 seq;
+};
+
+/**
+ * struct frec_tracedat_cpu - one CPU's ring buffer pages
+ * @pages: the pages, TRACEDAT_PAGE bytes each.
+ * @nr_pages: pages started.
+ * @cap: room for this many.
+ * @used: bytes of event data in the last page.
+ * @room: bytes the last page's events may take (less the missed count).
+ * @lost: records lost before the last page, 0 if none.
+ * @last_ts: timestamp of the last event written.
+ * @sources: its rings' last seqs, for losses.
+ * @nr_sources: how many.
+ */
+struct frec_tracedat_cpu {
+	unsigned char *pages;
+	size_t nr_pages;
+	size_t cap;
+	size_t used;
+	size_t room;
+	u64 lost;
+	u64 last_ts;
+	struct frec_tracedat_source *sources;
+	size_t nr_sources;
+};
+
+/**
+ * struct frec_tracedat - the file being made
+ * @cpus: per CPU, by number.
+ * @nr_cpus: CPUs below this have an entry.
+ * @failed: out of memory: the file is not written.
+ * @event: the event being built.
+ * @line: a text line, for its message.
+ */
+struct frec_tracedat {
+	struct frec_tracedat_cpu *cpus;
+	size_t nr_cpus;
+	bool failed;
+	unsigned char event[TRACEDAT_RECORD_STRINGS + FREC_RAW_RING_NAME_LEN +
+			    FREC_FORMAT_LINE_MAX + 8];
+	char line[FREC_FORMAT_LINE_MAX];
+};
+
+static void put16(unsigned char *p, unsigned int v)
+{
+	uint16_t x = (uint16_t)v;
+
+	memcpy(p, &x, sizeof(x));
+}
+
+static void put32(unsigned char *p, unsigned int v)
+{
+	uint32_t x = v;
+
+	memcpy(p, &x, sizeof(x));
+}
+
+static void put64(unsigned char *p, u64 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static void out32(FILE *out, unsigned int v)
+{
+	unsigned char b[4];
+
+	put32(b, v);
+	fwrite_unlocked(b, 1, sizeof(b), out);
+}
+
+static void out64(FILE *out, u64 v)
+{
+	unsigned char b[8];
+
+	put64(b, v);
+	fwrite_unlocked(b, 1, sizeof(b), out);
+}
+
+/* A section of trace.dat: its size in @size_bytes, then its bytes. */
+static void out_sized(FILE *out, const char *s, size_t len, size_t size_bytes)
+{
+	if (size_bytes == 8)
+		out64(out, len);
+	else
+		out32(out, (unsigned int)len);
+	fwrite_unlocked(s, 1, len, out);
+}
+
+static void tracedat_begin(struct frec_decoder *d)
+{
+	free(d->tracedat);
+	d->tracedat = calloc(1, sizeof(*d->tracedat));
+}
+
+/*
+ * The records lost from @r's (ring, CPU) before it: the seqs skipped since
+ * the last one written (since 0 for the first).  0 for a ring numbered by
+ * one counter for all CPUs, whose gaps are other CPUs' records; -1 if out
+ * of memory.  A CPU's rings are few: they are looked for one by one.
+ */
+static long long tracedat_lost(struct frec_tracedat_cpu *c, const struct frec_decoded *r)
+{
+	struct frec_tracedat_source *s;
+	size_t i;
+	u64 last;
+
+	if (r->ring->order == FREC_RING_ORDER_GLOBAL)
+		return 0;
+	for (i = 0; i < c->nr_sources && c->sources[i].ring != r->ring->id; i++)
+		;
+	if (i == c->nr_sources) {
+		s = realloc(c->sources, (i + 1) * sizeof(*s));
+		if (!s)
+			return -1;
+		c->sources = s;
+		c->sources[i].ring = r->ring->id;
+		c->sources[i].seq = 0;
+		c->nr_sources++;
+	}
+	s = &c->sources[i];
+	last = s->seq;
+	s->seq = r->rec.seq;
+	return r->rec.seq > last + 1 ? (long long)(r->rec.seq - last - 1) : 0;
+}
+
+/* @cpu's entry, made if new; NULL if out of memory. */
+static struct frec_tracedat_cpu *tracedat_cpu(struct frec_tracedat *t,
+					      unsigned int cpu)
+{
+	size_t n = t->nr_cpus;
+	struct frec_tracedat_cpu *p;
+
+	if (cpu >= n) {
+		while (n <= cpu)
+			n = n ? n * 2 : 8;
+		p = realloc(t->cpus, n * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + t->nr_cpus, 0, (n - t->nr_cpus) * sizeof(*p));
+		t->cpus = p;
+		t->nr_cpus = n;
+	}
+	return &t->cpus[cpu];
+}
+
+/*
+ * Start a page at @ts on @c; if @lost, flag it as following that many
+ * lost events.  -1 if out of memory.
+ */
+static int tracedat_new_page(struct frec_tracedat_cpu *c, u64 ts, long long lost)
+{
+	unsigned char *page;
+
+	if (c->nr_pages == c->cap) {
+		size_t cap = c->cap ? c->cap * 2 : 4;
+
+		page = realloc(c->pages, cap * TRACEDAT_PAGE);
+		if (!page)
+			return -1;
+		c->pages = page;
+		c->cap = cap;
+	}
+	page = c->pages + c->nr_pages++ * TRACEDAT_PAGE;
+	memset(page, 0, TRACEDAT_PAGE);
+	put64(page, ts);
+	/* the count goes after the data: keep room for it */
+	c->room = lost ? TRACEDAT_PAGE_DATA - 8 : TRACEDAT_PAGE_DATA;
+	c->lost = (u64)lost;
+	c->used = 0;
+	c->last_ts = ts;
+	return 0;
+}
+
+/* Close @c's last page: its commit, and where its missed count is. */
+static void tracedat_close_page(struct frec_tracedat_cpu *c)
+{
+	unsigned char *page;
+	u64 commit = c->used;
+
+	if (!c->nr_pages)
+		return;
+	page = c->pages + (c->nr_pages - 1) * TRACEDAT_PAGE;
+	if (c->lost) {
+		put64(page + TRACEDAT_PAGE_HEADER + c->used, c->lost);
+		commit |= TRACEDAT_MISSED_EVENTS | TRACEDAT_MISSED_STORED;
+	}
+	put64(page + 8, commit);
+}
+
+/* A __data_loc string at @off of the event, its bytes at *@end. */
+static void tracedat_string(unsigned char *ev, size_t off, size_t *end,
+			    const char *s, size_t len)
+{
+	memcpy(ev + *end, s, len);
+	ev[*end + len] = '\0';
+	put32(ev + off, (unsigned int)((len + 1) << 16 | *end));
+	*end += len + 1;
+}
+
+/* The message of @r as its text line prints it: *@len bytes at the return. */
+static const char *tracedat_message(struct frec_decoder *d, struct frec_tracedat *t,
+				    const struct frec_decoded *r, size_t *len)
+{
+	struct frec_format_record bare = r->rec;
+	size_t prefix, n;
+
+	/* the line without its message ends where the message starts */
+	bare.fmt = NULL;
+	bare.text = NULL;
+	prefix = frec_format_line(t->line, sizeof(t->line), &bare, &d->env) - 1;
+	n = frec_format_line(t->line, sizeof(t->line), &r->rec, &d->env);
+	if (n && t->line[n - 1] == '\n')
+		n--;
+	*len = n > prefix ? n - prefix : 0;
+	return t->line + (n > prefix ? prefix : n);
+}
+
+static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r)
+{
+	struct frec_tracedat *t = d->tracedat;
+	struct frec_tracedat_cpu *c;
+	unsigned char *ev, *p;
+	size_t end, len, need, i;
+	const char *msg;
+	long long lost = 0;
+	u64 delta;
+
+	if (!t || t->failed)
+		return;
+	c = tracedat_cpu(t, r->rec.cpu);
+	if (!c)
+		goto oom;
+	if (!d->opts.filter)
+		lost = tracedat_lost(c, r);
+	if (lost < 0)
+		goto oom;
+
+	ev = t->event;
+	memset(ev, 0, TRACEDAT_RECORD_STRINGS);
+	put16(ev, r->rec.text ? TRACEDAT_PRINTK_ID : TRACEDAT_RECORD_ID);
+	put64(ev + TRACEDAT_SEQ, r->rec.seq);
+	put32(ev + TRACEDAT_CPU, r->rec.cpu);
+	put64(ev + TRACEDAT_CALLER, r->rec.caller);
+	msg = tracedat_message(d, t, r, &len);
+	if (r->rec.text) {
+		end = TRACEDAT_PRINTK_STRINGS;
+		tracedat_string(ev, TRACEDAT_RING, &end, r->rec.ring, strlen(r->rec.ring));
+		tracedat_string(ev, TRACEDAT_TEXT, &end, msg, len);
+	} else {
+		for (i = 0; i < 4 && i < r->rec.nr_args; i++)
+			put64(ev + TRACEDAT_ARGS + 8 * i, r->rec.args[i]);
+		end = TRACEDAT_RECORD_STRINGS;
+		tracedat_string(ev, TRACEDAT_RING, &end, r->rec.ring, strlen(r->rec.ring));
+		tracedat_string(ev, TRACEDAT_MSG, &end, msg, len);
+	}
+	while (end & 3)
+		ev[end++] = 0;
+
+	/* header, a length word for long data, a time extend at most */
+	need = 4 + (end > TRACEDAT_SMALL_DATA ? 4 : 0) + end;
+	if (!c->nr_pages || lost || r->rec.ts < c->last_ts ||
+	    c->used + need + 8 > c->room) {
+		tracedat_close_page(c);
+		if (tracedat_new_page(c, r->rec.ts, lost))
+			goto oom;
+	}
+	p = c->pages + (c->nr_pages - 1) * TRACEDAT_PAGE + TRACEDAT_PAGE_HEADER + c->used;
+	delta = r->rec.ts - c->last_ts;
+	if (delta >> TRACEDAT_DELTA_BITS) {
+		put32(p, TRACEDAT_TYPE_TIME_EXTEND |
+			 (unsigned int)(delta & ((1U << TRACEDAT_DELTA_BITS) - 1)) << 5);
+		put32(p + 4, (unsigned int)(delta >> TRACEDAT_DELTA_BITS));
+		p += 8;
+		c->used += 8;
+		delta = 0;
+	}
+	if (end > TRACEDAT_SMALL_DATA) {
+		put32(p, (unsigned int)delta << 5);
+		put32(p + 4, (unsigned int)end + 4);
+		p += 8;
+	} else {
+		put32(p, (unsigned int)(end / 4) | (unsigned int)delta << 5);
+		p += 4;
+	}
+	memcpy(p, ev, end);
+	c->used += need;
+	c->last_ts = r->rec.ts;
+	return;
+oom:
+	t->failed = true;
+}
+
+static void tracedat_free(struct frec_decoder *d)
+{
+	struct frec_tracedat *t = d->tracedat;
+	size_t i;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_cpus; i++) {
+		free(t->cpus[i].pages);
+		free(t->cpus[i].sources);
+	}
+	free(t->cpus);
+	free(t);
+	d->tracedat = NULL;
+}
+
+/* ftrace's name for frec's clock: local_clock() is its "perf" clock. */
+static const char *tracedat_clock(const char *clock)
+{
+	return !clock || !strcmp(clock, "local") ? "perf" : clock;
+}
+
+/*
+ * Everything before the CPU data's table: the file's header, the header
+ * page and event descriptions, the events' formats, the empty kallsyms,
+ * printk formats and cmdlines, the CPU count and the options.
+ */
+static void tracedat_header(FILE *out, const char *clock_name, size_t nr_cpus)
+{
+	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	static const unsigned int one = 1;
+	char clock[80];
+	int len;
+
+	fwrite_unlocked(magic, 1, sizeof(magic), out);
+	fwrite_unlocked("6", 1, 2, out);
+	/* numbers in the host's byte order, which this byte names */
+	fputc_unlocked(*(const unsigned char *)&one ? 0 : 1, out);
+	fputc_unlocked(8, out);		/* the traced kernel's long */
+	out32(out, TRACEDAT_PAGE);
+	fwrite_unlocked("header_page", 1, 12, out);
+	out_sized(out, tracedat_header_page, sizeof(tracedat_header_page) - 1, 8);
+	fwrite_unlocked("header_event", 1, 13, out);
+	out_sized(out, tracedat_header_event, sizeof(tracedat_header_event) - 1, 8);
+	out32(out, 0);			/* ftrace's own events */
+	out32(out, 1);			/* event systems: frec */
+	fwrite_unlocked("frec", 1, 5, out);
+	out32(out, 2);
+	out_sized(out, tracedat_record_format, sizeof(tracedat_record_format) - 1, 8);
+	out_sized(out, tracedat_printk_format, sizeof(tracedat_printk_format) - 1, 8);
+	out32(out, 0);			/* kallsyms */
+	out32(out, 0);			/* printk formats */
+	out64(out, 0);			/* cmdlines */
+	out32(out, (unsigned int)nr_cpus);
+	fwrite_unlocked("options  ", 1, 10, out);
+	len = snprintf(clock, sizeof(clock), "[%s]", tracedat_clock(clock_name));
+	fputc_unlocked(4, out);		/* TRACECLOCK, a 16-bit id */
+	fputc_unlocked(0, out);
+	out_sized(out, clock, (size_t)len + 1, 4);
+	fputc_unlocked(0, out);		/* no more options */
+	fputc_unlocked(0, out);
+	fwrite_unlocked("flyrecord", 1, 10, out);
+}
+
+static void tracedat_end(struct frec_decoder *d)
+{
+	static const char zeros[TRACEDAT_PAGE];
+	struct frec_tracedat *t = d->tracedat;
+	size_t nr_cpus = 0, header_len = 0, i;
+	char *header = NULL;
+	FILE *mem;
+	u64 pos;
+
+	if (!t)
+		return;
+	for (i = 0; i < t->nr_cpus; i++) {
+		tracedat_close_page(&t->cpus[i]);
+		if (t->cpus[i].nr_pages)
+			nr_cpus = i + 1;
+	}
+	if (!nr_cpus)
+		nr_cpus = 1;
+	/* the output may be a pipe: the header is measured in memory */
+	mem = t->failed ? NULL : open_memstream(&header, &header_len);
+	if (mem) {
+		tracedat_header(mem, d->clock, nr_cpus);
+		if (fclose(mem))
+			t->failed = true;
+	}
+	if (t->failed || !mem) {
+		frec_warn(d, "out of memory: trace.dat not written");
+		free(header);
+		tracedat_free(d);
+		return;
+	}
+	fwrite_unlocked(header, 1, header_len, d->out);
+	free(header);
+
+	/* the CPU data starts at the first page boundary after the table */
+	pos = header_len + 16 * nr_cpus;
+	pos = (pos + TRACEDAT_PAGE - 1) / TRACEDAT_PAGE * TRACEDAT_PAGE;
+	for (i = 0; i < nr_cpus; i++) {
+		u64 size = i < t->nr_cpus ? t->cpus[i].nr_pages * TRACEDAT_PAGE : 0;
+
+		out64(d->out, pos);
+		out64(d->out, size);
+		pos += size;
+	}
+	fwrite_unlocked(zeros, 1, (TRACEDAT_PAGE - (header_len + 16 * nr_cpus) %
+				   TRACEDAT_PAGE) % TRACEDAT_PAGE, d->out);
+	for (i = 0; i < nr_cpus && i < t->nr_cpus; i++)
+		fwrite_unlocked(t->cpus[i].pages, TRACEDAT_PAGE, t->cpus[i].nr_pages,
+				d->out);
+	tracedat_free(d);
+}
+
+const struct frec_writer frec_write_tracedat = {
+	.begin = tracedat_begin,
+	.record = tracedat_record,
+	.end = tracedat_end,
+};
