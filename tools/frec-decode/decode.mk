@@ -5,6 +5,7 @@
 #   make decode-check   unit tests (native, ASan+UBSan), generated dumps
 #                       against their expected text, JSON and CSV checks,
 #                       filters, black box region images whole and damaged,
+#                       trace.dat against trace-cmd report (skipped without it),
 #                       the crafted bad inputs in testdata/, and
 #                       a libFuzzer smoke run of FUZZ_SMOKE_SECONDS
 #   make fuzz           libFuzzer for FUZZ_RUNS executions (at least 1M)
@@ -84,6 +85,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 	echo "== decode/outputs"; python3 $(DEC_DIR)/tests/check_outputs.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/region"; python3 $(DEC_DIR)/tests/check_region.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/trace-dat"; python3 $(DEC_DIR)/tests/check_tracedat.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/bad-inputs"; python3 $(DEC_DIR)/tests/check_bad.py \
 		$(DEC_DIR)/testdata $(DEC_O)/frec-decode-asan || rc=1; \

@@ -41,7 +41,9 @@
  * them in another order that keeps each (ring, CPU) in seq order, which
  * frec-decode must merge back.  --lose leaves records out, as a ring that
  * overwrote them would, gaps in their source's seqs.  --unsynced clears
- * FREC_RAW_CLOCK_SYNCED.  --region also writes PREFIX.region, the records
+ * FREC_RAW_CLOCK_SYNCED.  --gaps leaves, now and then, a second or more
+ * between a CPU's records: more than a trace.dat's 27-bit time delta holds,
+ * so that its time-extend entries are needed.  --region also writes PREFIX.region, the records
  * in a black box region image (see write_region()); not with --missing or
  * --lose, whose records a region cannot hold.
  */
@@ -194,7 +196,7 @@ static struct gen_ring rings[] = {
 static unsigned long long opt_records = 1000;
 static unsigned int opt_cpus = 4;
 static bool opt_swap, opt_bad, opt_missing, opt_unknown, opt_expected = true;
-static bool opt_global, opt_shuffle, opt_lose, opt_unsynced, opt_region;
+static bool opt_global, opt_shuffle, opt_lose, opt_unsynced, opt_region, opt_gaps;
 static uint64_t rng = 0x853c49e6748fea9bULL;
 
 static uint64_t rnd(void)
@@ -1072,7 +1074,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] "
 		"[--bad] [--missing] [--unknown] [--global] [--shuffle] [--lose] "
-		"[--unsynced] [--region] [--no-expected] PREFIX\n");
+		"[--unsynced] [--gaps] [--region] [--no-expected] PREFIX\n");
 	return 2;
 }
 
@@ -1087,6 +1089,7 @@ static const struct option long_options[] = {
 	{ "lose", no_argument, NULL, 'l' },
 	{ "unsynced", no_argument, NULL, 'U' },
 	{ "region", no_argument, NULL, 'R' },
+	{ "gaps", no_argument, NULL, 'G' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1153,6 +1156,9 @@ int main(int argc, char **argv)
 		case 'R':
 			opt_region = true;
 			break;
+		case 'G':
+			opt_gaps = true;
+			break;
 		default:
 			return usage();
 		}
@@ -1201,6 +1207,8 @@ int main(int argc, char **argv)
 
 		memset(g, 0, sizeof(*g));
 		cpus[cpu].ts += 1 + rnd_below(rnd_below(10) ? 5000 : 3000000);
+		if (opt_gaps && !rnd_below(20))
+			cpus[cpu].ts += 1000000000ULL + rnd_below(2000000000U);
 		rec->seq = opt_global ? n : ++seqs[r * opt_cpus + cpu];
 		rec->ts = cpus[cpu].ts;
 		rec->cpu = cpu;

@@ -534,8 +534,9 @@ static void tracedat_end(struct frec_decoder *d)
 	fwrite_unlocked(zeros, 1, (TRACEDAT_PAGE - (header_len + 16 * nr_cpus) %
 				   TRACEDAT_PAGE) % TRACEDAT_PAGE, d->out);
 	for (i = 0; i < nr_cpus && i < t->nr_cpus; i++)
-		fwrite_unlocked(t->cpus[i].pages, TRACEDAT_PAGE, t->cpus[i].nr_pages,
-				d->out);
+		if (t->cpus[i].nr_pages)
+			fwrite_unlocked(t->cpus[i].pages, TRACEDAT_PAGE,
+					t->cpus[i].nr_pages, d->out);
 	tracedat_free(d);
 }
 

@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""frec-decode -F trace-dat against trace-cmd report, record for record.
+
+    check_tracedat.py BUILD_DIR DECODER
+
+For dumps frec-gen writes (many records on several CPUs, events and text
+records, rings that lost records, gaps of seconds that need the ring
+buffer's time-extend entries, global rings merged by seq, many CPUs) and
+for a black box region image, frec-decode writes a trace.dat and its text;
+`trace-cmd report -i FILE` must print every record exactly once, on its
+CPU, with the text's timestamp (to the ns with -t, and rounded to the
+microsecond without), the text's message, ring and seq; and before each
+record that follows records lost on its ring and CPU, and only there,
+"CPU:N [K EVENTS DROPPED]" with K the seqs skipped.  Skips, saying so, if
+trace-cmd is not installed.  Prints "N passed, M failed".
+"""
+import re
+import shutil
+import subprocess
+import sys
+
+import checker
+
+TEXT_LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (\S+): (.*)$")
+REPORT_LINE = re.compile(
+    rb"^\s*\S.*?-\d+\s+\[(\d+)\]\s+(\d+)\.(\d+): (frec_record|frec_printk):\s+"
+    rb"ring=(\S*) seq=(\d+) cpu=(\d+) caller=(\S+) "
+    rb"(?:fmt=\S+ args=\S+ msg=|text=)(.*)$")
+DROPPED = re.compile(rb"^CPU:(\d+) \[(\d+) EVENTS DROPPED\]$")
+# a caller as a text line names it: "sym+0x1/0x2 [mod]", "0x...", or nothing
+CALLER = re.compile(rb"^(\S+( \[[^\]]+\])?)? ")
+
+
+def text_records(out):
+    """(ring, cpu, seq) -> (ts_ns, message, is text record?) of a text output."""
+    recs = {}
+    for line in out.split(b"\n"):
+        if not line or line.startswith(b"#"):
+            continue
+        m = TEXT_LINE.match(line)
+        if not m:
+            raise ValueError(f"text line not understood: {line[:120]!r}")
+        key = (m.group(5), int(m.group(4)), int(m.group(1)))
+        recs[key] = (int(m.group(2)) * 10**9 + int(m.group(3)), m.group(6))
+    return recs
+
+
+def report(c, path, full):
+    p = subprocess.run(["trace-cmd", "report", *(["-t"] if full else []), "-i", path],
+                       capture_output=True, timeout=300)
+    c.check(f"{path}: trace-cmd report{' -t' if full else ''} exits 0",
+            p.returncode == 0, p.stderr[-300:])
+    return p.stdout.split(b"\n")
+
+
+def compare(c, name, recs, lines, full, lost_expected):
+    """The report's LINES against the text's RECS."""
+    seen, errors, dropped = set(), [], None
+    drops = 0
+    for line in lines:
+        m = DROPPED.match(line)
+        if m:
+            dropped = (int(m.group(1)), int(m.group(2)))
+            drops += 1
+            continue
+        m = REPORT_LINE.match(line)
+        if not m:
+            if line.startswith((b"  ", b"\t")) or b": frec_" in line:
+                errors.append(f"report line not understood: {line[:120]!r}")
+            continue
+        cpu_col, secs, frac, _, ring, seq, cpu, _, msg = m.groups()
+        key = (ring, int(cpu), int(seq))
+        if key in seen:
+            errors.append(f"{key}: printed twice")
+        seen.add(key)
+        if key not in recs:
+            errors.append(f"{key}: not a record of the text")
+            continue
+        ts, rest = recs[key]
+        if int(cpu_col) != key[1]:
+            errors.append(f"{key}: on CPU {int(cpu_col)}")
+        if full:
+            got, want = int(secs) * 10**9 + int(frac), ts
+        else:
+            got, want = int(secs) * 10**6 + int(frac), (ts + 500) // 1000
+        if got != want:
+            errors.append(f"{key}: at {secs.decode()}.{frac.decode()}, the text says {ts} ns")
+        cm = CALLER.match(rest)
+        if not cm or rest[cm.end():] != msg:
+            errors.append(f"{key}: message {msg[:80]!r}, the text's line ends {rest[-80:]!r}")
+        lost = lost_expected.get(key, 0)
+        got_lost = dropped[1] if dropped and dropped[0] == key[1] else 0
+        if lost != got_lost:
+            errors.append(f"{key}: {got_lost} events dropped before it, {lost} lost")
+        dropped = None
+    missing = set(recs) - seen
+    if missing:
+        errors.append(f"{len(missing)} records not in the report, e.g. {sorted(missing)[0]}")
+    c.check(f"{name}: {len(recs)} records, {drops} drops, report{' -t' if full else ''} "
+            "agrees record for record", not errors and recs,
+            "; ".join(errors[:8]) + (f" (and {len(errors) - 8} more)" if len(errors) > 8 else ""))
+
+
+def lost_before(recs, global_rings):
+    """(ring, cpu, seq) -> the seqs its source skipped just before it."""
+    lost, last = {}, {}
+    for ring, cpu, seq in sorted(recs):
+        if ring in global_rings:
+            continue
+        prev = last.get((ring, cpu), 0)
+        if seq > prev + 1:
+            lost[(ring, cpu, seq)] = seq - prev - 1
+        last[(ring, cpu)] = seq
+    return lost
+
+
+def check_input(c, name, inputs, global_rings=()):
+    dat = f"{c.dir}/{name}.dat"
+    rc, text, err = c.run_decoder(inputs)
+    c.check(f"{name}: text decodes", rc in (0, 3), err[-300:])
+    rc, out, err = c.run_decoder(["-F", "trace-dat", "-o", dat, *inputs])
+    c.check(f"{name}: trace.dat written", rc in (0, 3) and not out, err[-300:])
+    recs = text_records(text)
+    lost = lost_before(recs, global_rings)
+    for full in (True, False):
+        compare(c, name, recs, report(c, dat, full), full, lost)
+    return recs, lost
+
+
+def main():
+    build, decoder = sys.argv[1], sys.argv[2]
+    if not shutil.which("trace-cmd"):
+        print("skipped: trace-cmd is not installed (scripts/install-deps.sh installs it)")
+        print("0 passed, 0 failed")
+        return 0
+    c = checker.Checker(build, decoder, "check-tracedat")
+
+    def tables(p):
+        return ["-f", p + ".formats", "-S", p + ".sites", "-k", p + ".kallsyms"]
+
+    p = c.make("lose", "-n", "6000", "-c", "4", "--gaps", "--lose")
+    recs, lost = check_input(c, "lose", [*tables(p), p + ".raw"])
+    c.check("lose: both kinds of records, losses, gaps over 2^27 ns",
+            any(k[0] == b"log" for k in recs) and any(k[0] != b"log" for k in recs)
+            and lost, f"{len(lost)} losses")
+    p = c.make("many-cpus", "-n", "4000", "-c", "64", "--gaps", "--shuffle")
+    check_input(c, "many-cpus", [*tables(p), p + ".raw"])
+    p = c.make("nokallsyms", "-n", "500", "-c", "3")
+    check_input(c, "nokallsyms", ["-n", *tables(p)[:4], p + ".raw"])
+    p = c.make("global", "-n", "2000", "-c", "3", "--global", "--gaps", "--unsynced")
+    check_input(c, "global", [*tables(p), p + ".raw"],
+                global_rings={b"hanoi_moves", b"events", b"log"})
+    p = c.make("region", "-n", "3000", "-c", "2", "--gaps", "--region")
+    check_input(c, "region", ["--region", p + ".region"])
+
+    # a filter: records left out are not lost
+    p = c.dir + "/lose"
+    rc, text, _ = c.run_decoder(["--cpu", "1", "--ring", "log", *tables(p), p + ".raw"])
+    dat = c.dir + "/filtered.dat"
+    c.run_decoder(["-F", "trace-dat", "-o", dat, "--cpu", "1", "--ring", "log",
+                   *tables(p), p + ".raw"])
+    compare(c, "filtered", text_records(text), report(c, dat, True), True, {})
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
