@@ -8,8 +8,10 @@
  *        without deltas, against a small fixed formats, sites and kallsyms
  *        table;
  *        5 through a filter with ring globs, CPUs and text; kept whole and
- *        merged, or read twice (an odd first byte / 11); a first byte of
- *        110 or more (its remainder by 11 0-5) prints --stats instead
+ *        merged, or read twice (an odd first byte / 11); written as a
+ *        trace.dat instead if bit 1 of the first byte / 11 is set; a first
+ *        byte of 110 or more (its remainder by 11 0-5) prints --stats
+ *        instead
  *   6    a formats file, then lookups of addresses taken from its bytes
  *   7    a kallsyms file, then lookups of addresses taken from its bytes
  *   8    a format string, formatted with arguments taken from its bytes
@@ -119,14 +121,14 @@ out:
 }
 
 static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
-		     bool stats, bool reread, struct frec_formats *formats,
+		     bool stats, bool reread, bool tracedat, struct frec_formats *formats,
 		     struct frec_sites *sites, struct frec_kallsyms *kallsyms,
 		     FILE *devnull)
 {
 	static struct frec_decoder d;
 	static struct frec_filter filter;
 	struct frec_decode_opts opts = {
-		.output = (enum frec_output)(mode % 3),
+		.output = tracedat ? FREC_OUT_TRACEDAT : (enum frec_output)(mode % 3),
 		.deltas = mode >= 3,
 		.track = mode & 1 ? FREC_TRACK_RING : FREC_TRACK_CPU,
 		.filter = mode == 5 ? &filter : NULL,
@@ -349,7 +351,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	default:
 		fuzz_raw(data + 1, size - 1, data[0] % 11, data[0] >= 110,
-			 (data[0] / 11) & 1, &formats, &sites, &kallsyms, devnull);
+			 (data[0] / 11) & 1, (data[0] / 11) & 2, &formats, &sites,
+			 &kallsyms, devnull);
 	}
 	return 0;
 }
