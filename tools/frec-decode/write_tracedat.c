@@ -7,8 +7,9 @@
  *
  * The file is what trace-cmd itself would save from tracefs: the
  * header_page and header_event descriptions, the two events' format files,
- * empty kallsyms, printk formats and cmdlines, the trace clock, then per
- * CPU the kernel ring buffer's pages (a page header with the timestamp of
+ * the callers' functions as kallsyms (so that trace-cmd names a caller as
+ * the text does, without the function's size), empty printk formats and
+ * cmdlines, the trace clock, then per CPU the kernel ring buffer's pages (a page header with the timestamp of
  * its first event and the bytes committed, then events with 5-bit
  * type_len / 27-bit time_delta headers, and a time-extend entry where the
  * delta since the previous event does not fit in 27 bits).
@@ -36,6 +37,8 @@
 
 #include "frec_decode.h"
 
+/* Functions remembered while adding callers' (a power of two: 256). */
+#define TRACEDAT_SYMBOLS_SEEN	256
 #define TRACEDAT_PAGE		4096
 /* The page header: u64 timestamp, local_t commit (64-bit kernel). */
 #define TRACEDAT_PAGE_HEADER	16
@@ -157,9 +160,26 @@ struct frec_tracedat_cpu {
 };
 
 /**
+ * struct frec_tracedat_symbol - a line of the file's kallsyms section
+ * @addr: the function's start.
+ * @size: its size.
+ * @name: "name" or "name\t[module]", allocated.
+ */
+struct frec_tracedat_symbol {
+	u64 addr;
+	u64 size;
+	char *name;
+};
+
+/**
  * struct frec_tracedat - the file being made
  * @cpus: per CPU, by number.
  * @nr_cpus: CPUs below this have an entry.
+ * @symbols: the callers' functions, for the kallsyms section.
+ * @nr_symbols: how many.
+ * @cap_symbols: room for this many.
+ * @symbols_seen: functions added lately, by a hash of their address: a
+ *	caller repeats, and is added once (the section is made unique too).
  * @failed: out of memory: the file is not written.
  * @event: the event being built.
  * @line: a text line, for its message.
@@ -167,6 +187,10 @@ struct frec_tracedat_cpu {
 struct frec_tracedat {
 	struct frec_tracedat_cpu *cpus;
 	size_t nr_cpus;
+	struct frec_tracedat_symbol *symbols;
+	size_t nr_symbols;
+	size_t cap_symbols;
+	u64 symbols_seen[TRACEDAT_SYMBOLS_SEEN];
 	bool failed;
 	unsigned char event[TRACEDAT_RECORD_STRINGS + FREC_RAW_RING_NAME_LEN +
 			    FREC_FORMAT_LINE_MAX + 8];
@@ -347,6 +371,88 @@ static const char *tracedat_message(struct frec_decoder *d, struct frec_tracedat
 	return t->line + (n > prefix ? prefix : n);
 }
 
+/*
+ * The function a caller lies in, from the name the text prints for it
+ * ("name+0xOFF/0xSIZE" or "name+0xOFF/0xSIZE [module]"), for the file's
+ * kallsyms section: trace-cmd names the caller field (%pS) with it.  A
+ * caller printed as an address adds nothing.  Returns -1 if out of memory.
+ */
+static int tracedat_symbol(struct frec_tracedat *t, u64 caller, const char *name)
+{
+	const char *plus = name ? strstr(name, "+0x") : NULL;
+	const char *mod = plus ? strstr(plus, " [") : NULL;
+	struct frec_tracedat_symbol *grown;
+	unsigned long long off, size;
+	char *end, *text;
+	u64 *seen;
+
+	if (!plus || plus == name)
+		return 0;
+	off = strtoull(plus + 3, &end, 16);
+	if (*end != '/' || off > caller)
+		return 0;
+	size = strtoull(end + 1, &end, 16);
+	seen = &t->symbols_seen[((caller - off) * 0x9e3779b97f4a7c15ULL) >> 56];
+	if (*seen == caller - off)
+		return 0;
+	*seen = caller - off;
+	if (t->nr_symbols == t->cap_symbols) {
+		t->cap_symbols = t->cap_symbols ? 2 * t->cap_symbols : 64;
+		grown = realloc(t->symbols, t->cap_symbols * sizeof(*grown));
+		if (!grown)
+			return -1;
+		t->symbols = grown;
+	}
+	if (asprintf(&text, "%.*s%s%s", (int)(plus - name), name, mod ? "\t" : "",
+		     mod ? mod + 1 : "") < 0)
+		return -1;
+	t->symbols[t->nr_symbols++] = (struct frec_tracedat_symbol){ caller - off, size, text };
+	return 0;
+}
+
+static int tracedat_symbol_cmp(const void *a, const void *b)
+{
+	const struct frec_tracedat_symbol *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The kallsyms section's text, one line per function, sorted; NULL if none. */
+static char *tracedat_kallsyms(struct frec_tracedat *t, size_t *len)
+{
+	size_t i, kept = 0;
+	char *text = NULL;
+	FILE *mem;
+
+	*len = 0;
+	if (!t->nr_symbols)
+		return NULL;
+	qsort(t->symbols, t->nr_symbols, sizeof(*t->symbols), tracedat_symbol_cmp);
+	mem = open_memstream(&text, len);
+	if (!mem)
+		return NULL;
+	for (i = 0; i < t->nr_symbols; i++) {
+		if (kept && t->symbols[i].addr == t->symbols[kept - 1].addr)
+			continue;
+		kept = i + 1;
+		fprintf(mem, "%016llx t %s\n", (unsigned long long)t->symbols[i].addr,
+			t->symbols[i].name);
+	}
+	/*
+	 * trace-cmd names an address by the last function at or below it
+	 * only if another follows: the end of the last one, as kallsyms
+	 * would have a next symbol there.
+	 */
+	fprintf(mem, "%016llx t __frec_callers_end\n",
+		(unsigned long long)(t->symbols[kept - 1].addr + t->symbols[kept - 1].size));
+	if (fclose(mem)) {
+		free(text);
+		*len = 0;
+		return NULL;
+	}
+	return text;
+}
+
 static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r)
 {
 	struct frec_tracedat *t = d->tracedat;
@@ -373,6 +479,8 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	put64(ev + TRACEDAT_SEQ, r->rec.seq);
 	put32(ev + TRACEDAT_CPU, r->rec.cpu);
 	put64(ev + TRACEDAT_CALLER, r->rec.caller);
+	if (tracedat_symbol(t, r->rec.caller, r->caller))
+		goto oom;
 	msg = tracedat_message(d, t, r, &len);
 	if (r->rec.text) {
 		end = TRACEDAT_PRINTK_STRINGS;
@@ -433,6 +541,9 @@ static void tracedat_free(struct frec_decoder *d)
 		free(t->cpus[i].pages);
 		free(t->cpus[i].sources);
 	}
+	for (i = 0; i < t->nr_symbols; i++)
+		free(t->symbols[i].name);
+	free(t->symbols);
 	free(t->cpus);
 	free(t);
 	d->tracedat = NULL;
@@ -446,10 +557,11 @@ static const char *tracedat_clock(const char *clock)
 
 /*
  * Everything before the CPU data's table: the file's header, the header
- * page and event descriptions, the events' formats, the empty kallsyms,
- * printk formats and cmdlines, the CPU count and the options.
+ * page and event descriptions, the events' formats, the callers'
+ * functions as kallsyms, the empty printk formats and cmdlines, the CPU count and the options.
  */
-static void tracedat_header(FILE *out, const char *clock_name, size_t nr_cpus)
+static void tracedat_header(FILE *out, const char *clock_name, size_t nr_cpus,
+			    const char *kallsyms, size_t kallsyms_len)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	static const unsigned int one = 1;
@@ -472,7 +584,7 @@ static void tracedat_header(FILE *out, const char *clock_name, size_t nr_cpus)
 	out32(out, 2);
 	out_sized(out, tracedat_record_format, sizeof(tracedat_record_format) - 1, 8);
 	out_sized(out, tracedat_printk_format, sizeof(tracedat_printk_format) - 1, 8);
-	out32(out, 0);			/* kallsyms */
+	out_sized(out, kallsyms ? kallsyms : "", kallsyms_len, 4);	/* kallsyms */
 	out32(out, 0);			/* printk formats */
 	out64(out, 0);			/* cmdlines */
 	out32(out, (unsigned int)nr_cpus);
@@ -490,8 +602,8 @@ static void tracedat_end(struct frec_decoder *d)
 {
 	static const char zeros[TRACEDAT_PAGE];
 	struct frec_tracedat *t = d->tracedat;
-	size_t nr_cpus = 0, header_len = 0, i;
-	char *header = NULL;
+	size_t nr_cpus = 0, header_len = 0, kallsyms_len = 0, i;
+	char *header = NULL, *kallsyms;
 	FILE *mem;
 	u64 pos;
 
@@ -505,12 +617,14 @@ static void tracedat_end(struct frec_decoder *d)
 	if (!nr_cpus)
 		nr_cpus = 1;
 	/* the output may be a pipe: the header is measured in memory */
+	kallsyms = t->failed ? NULL : tracedat_kallsyms(t, &kallsyms_len);
 	mem = t->failed ? NULL : open_memstream(&header, &header_len);
 	if (mem) {
-		tracedat_header(mem, d->clock, nr_cpus);
+		tracedat_header(mem, d->clock, nr_cpus, kallsyms, kallsyms_len);
 		if (fclose(mem))
 			t->failed = true;
 	}
+	free(kallsyms);
 	if (t->failed || !mem) {
 		frec_warn(d, "out of memory: trace.dat not written");
 		free(header);

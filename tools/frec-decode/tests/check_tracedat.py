@@ -10,7 +10,8 @@ buffer's time-extend entries, global rings merged by seq, many CPUs) and
 for a black box region image, frec-decode writes a trace.dat and its text;
 `trace-cmd report -i FILE` must print every record exactly once, on its
 CPU, with the text's timestamp (to the ns with -t, and rounded to the
-microsecond without), the text's message, ring and seq; and before each
+microsecond without), the text's message, ring, seq and caller (named
+from the file's kallsyms as the text names it); and before each
 record that follows records lost on its ring and CPU, and only there,
 "CPU:N [K EVENTS DROPPED]" with K the seqs skipped.  Skips, saying so, if
 trace-cmd is not installed.  Prints "N passed, M failed".
@@ -69,7 +70,7 @@ def compare(c, name, recs, lines, full, lost_expected):
             if line.startswith((b"  ", b"\t")) or b": frec_" in line:
                 errors.append(f"report line not understood: {line[:120]!r}")
             continue
-        cpu_col, secs, frac, _, ring, seq, cpu, _, msg = m.groups()
+        cpu_col, secs, frac, _, ring, seq, cpu, caller, msg = m.groups()
         key = (ring, int(cpu), int(seq))
         if key in seen:
             errors.append(f"{key}: printed twice")
@@ -89,6 +90,11 @@ def compare(c, name, recs, lines, full, lost_expected):
         cm = CALLER.match(rest)
         if not cm or rest[cm.end():] != msg:
             errors.append(f"{key}: message {msg[:80]!r}, the text's line ends {rest[-80:]!r}")
+        # a named caller: trace-cmd names it from the file's kallsyms,
+        # "sym+0x1" for the text's "sym+0x1/0x2 [mod]"
+        named = cm.group(1) if cm else None
+        if named and b"+0x" in named and caller != named.split(b"/")[0]:
+            errors.append(f"{key}: caller {caller!r}, the text's {named!r}")
         lost = lost_expected.get(key, 0)
         got_lost = dropped[1] if dropped and dropped[0] == key[1] else 0
         if lost != got_lost:
