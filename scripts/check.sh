@@ -10,7 +10,9 @@
 #      (scripts/compile-fail.sh); frec refused on a 32-bit kernel
 #      (scripts/arch-check.sh)
 #   3. harness: userspace tests of kernel-shared code, native, under TSan
-#      and under ASan/UBSan
+#      and under ASan/UBSan; decode: frec-decode's checks; kernelshark:
+#      KernelShark opens frec-decode's trace.dat under Xvfb and draws its
+#      events (scripts/kernelshark-check.sh; skipped without it)
 #   4. guest-stock-NAME: the guest tests on each of Debian's stock kernels
 #      (FREC_STOCK_KERNELS: 6.1 = linux-image-amd64, 6.12 and 6.12-rt,
 #      scripts/lib.sh), QEMU TCG; each test on the kernels its
@@ -34,13 +36,13 @@
 # a guest boot retried prints a NOTE line.  The run ends with the failures
 # again and the plain line "N passed, N failed" (", N skipped"), and exits
 # non-zero on any failure.  FREC_CHECK_PARTS="lint build compile-fail
-# arch harness decode package guest-stock dkms guest-debug guest-retry" picks
+# arch harness decode kernelshark package guest-stock dkms guest-debug guest-retry" picks
 # parts; guest-stock is every stock kernel, guest-stock-6.12 one.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$FREC_ROOT" || exit 1
 
-parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode package guest-stock dkms guest-debug guest-retry}
+parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode kernelshark package guest-stock dkms guest-debug guest-retry}
 logs=$FREC_BUILD/logs
 mkdir -p "$logs"
 results=$logs/results.txt
@@ -296,6 +298,7 @@ for p in $parts; do
 	arch)		part arch scripts/arch-check.sh ;;
 	harness)	part harness harness ;;
 	decode)		part decode decode_check ;;
+	kernelshark)	part kernelshark nice -n 19 scripts/kernelshark-check.sh ;;
 	guest-stock)
 		for n in $FREC_STOCK_KERNELS; do
 			part "guest-stock-$n" guest stock "$n"

@@ -33,6 +33,10 @@ pkgs=(
 	kexec-tools
 	# make bench: the plot, and trace-cmd to compare the decoder with
 	gnuplot-nox trace-cmd
+	# make check's kernelshark part (scripts/kernelshark-check.sh):
+	# KernelShark opens frec-decode's trace.dat in a virtual X server,
+	# xdotool waits for its window, xwd saves it, netpbm makes the PNG
+	kernelshark xvfb xauth x11-utils x11-apps xdotool netpbm
 )
 
 export DEBIAN_FRONTEND=noninteractive
