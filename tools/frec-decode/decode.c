@@ -193,7 +193,7 @@ void frec_decoder_init(struct frec_decoder *d,
 void frec_decoder_free(struct frec_decoder *d)
 {
 	free(d->rings);
-	free(d->depth);
+	frec_json_free(d);
 	free(d->missing);
 	free(d->stored);
 	free(d->text);
@@ -204,7 +204,6 @@ void frec_decoder_free(struct frec_decoder *d)
 	d->text = NULL;
 	d->sources = NULL;
 	d->rings = NULL;
-	d->depth = NULL;
 	d->missing = NULL;
 }
 

@@ -86,6 +86,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/region"; python3 $(DEC_DIR)/tests/check_region.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/json"; python3 $(DEC_DIR)/tests/check_json.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/trace-dat"; python3 $(DEC_DIR)/tests/check_tracedat.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/bad-inputs"; python3 $(DEC_DIR)/tests/check_bad.py \

@@ -325,6 +325,7 @@ struct frec_decode_opts {
 struct frec_ring_info;
 struct frec_writer;
 struct frec_tracedat;
+struct frec_json_ring;
 
 /**
  * struct frec_stored - a record read, kept until the merge prints it
@@ -448,9 +449,9 @@ struct frec_decoded {
  * @rings: the ring table, by id (open addressing).
  * @rings_cap: its size, a power of two.
  * @nr_rings: rings in it.
- * @depth: JSON: open begin/end slices per track, plus one: 0 is a track
- *	not seen yet.
- * @depth_cap: its size.
+ * @json_rings: JSON: per ring, by its track number, its tracks' state
+ *	(write_json.c).
+ * @json_rings_cap: its size.
  * @missing: site ids and format addresses reported missing (open
  *	addressing).
  * @nr_missing: how many.
@@ -499,8 +500,8 @@ struct frec_decoder {
 	struct frec_ring_info *rings;
 	size_t rings_cap;
 	size_t nr_rings;
-	unsigned int *depth;
-	size_t depth_cap;
+	struct frec_json_ring *json_rings;
+	size_t json_rings_cap;
 	struct frec_missing *missing;
 	size_t nr_missing;
 	unsigned long long events;
@@ -542,7 +543,7 @@ struct frec_decoder {
  * @selected: records of this ring are printed.
  * @kind: 0 events, 1 records.
  * @order: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
- * @track: JSON: its track number, if tracks are rings.
+ * @track: its position among the dump's rings, from 0 (JSON's pid less one).
  * @name: its name.
  */
 struct frec_ring_info {
@@ -595,6 +596,7 @@ static inline void frec_put_hex(FILE *out, unsigned long long v)
 
 extern const struct frec_writer frec_write_text;
 extern const struct frec_writer frec_write_json;
+void frec_json_free(struct frec_decoder *d);
 extern const struct frec_writer frec_write_csv;
 extern const struct frec_writer frec_write_tracedat;
 

@@ -32,7 +32,7 @@ static const char usage_text[] =
 "                        (Chrome trace events, for ui.perfetto.dev), csv or\n"
 "                        trace-dat (trace-cmd's trace.dat, for trace-cmd\n"
 "                        report and KernelShark)\n"
-"      --json-track=BY   json: one track per cpu (the default) or per ring\n"
+"      --json-track=BY   json: per ring, a track per cpu (the default) or one\n"
 "      --filter=LINE     only the records a filter line of the module's\n"
 "                        filter file shows (README, Filtering), e.g.\n"
 "                        'ring=hanoi_* cpu=0-1 seq=100- time=12.5-13 text=disk 3'\n"

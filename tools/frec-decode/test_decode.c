@@ -852,7 +852,7 @@ static void decoder_json_slices_and_unmatched_ends(struct ht_case *c)
 		  strstr(run.out, "\"unmatched_end\":true") &&
 		  strstr(run.out, "{\"name\":\"work 2\",\"cat\":\"events\",\"ph\":\"B\",\"ts\":2.000,") &&
 		  strstr(run.out, "{\"name\":\"work 2\",\"cat\":\"events\",\"ph\":\"E\",\"ts\":3.000,") &&
-		  strstr(run.out, "\"tid\":0,\"args\":{\"name\":\"cpu0\"}"),
+		  strstr(run.out, "\"tid\":100000,\"args\":{\"name\":\"cpu0\"}"),
 		  "got:\n%s", run.out);
 }
 

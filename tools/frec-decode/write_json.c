@@ -4,29 +4,64 @@
  * chrome://tracing open it.
  *
  *   {"traceEvents":[
- *   {"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"frec"}},
- *   {"name":"thread_name","ph":"M","pid":1,"tid":3,"args":{"name":"cpu3"}},
+ *   {"name":"process_name","ph":"M","pid":2,"tid":2,"args":{"name":"hanoi_moves"}},
+ *   {"name":"process_sort_index","ph":"M","pid":2,"tid":2,"args":{"sort_index":2}},
+ *   {"name":"thread_name","ph":"M","pid":2,"tid":200003,"args":{"name":"cpu3"}},
+ *   {"name":"thread_sort_index","ph":"M","pid":2,"tid":200003,"args":{"sort_index":3}},
+ *   {"name":"cpu3 lost","ph":"C","ts":12027638.123,"pid":2,"tid":2,"args":{"records":0}},
  *   {"name":"<message>","cat":"<ring>","ph":"i","s":"t","ts":12027638.123,
- *    "pid":1,"tid":3,"args":{"seq":253,"cpu":3,...}},
+ *    "pid":2,"tid":200003,"args":{"seq":253,"cpu":3,...}},
  *   ...],"otherData":{"source":"frec","clock":"local","order":"time"}}
  *
- * Every record's args carry "seq" and "cpu": seqs are per CPU, and the
- * pair names the record (with --json-track=ring the track no longer says
- * the CPU).  One process, "frec"; one track (a "thread") per CPU, or per ring with
- * --json-track=ring, named by a metadata event before its first record.
- * ts is in microseconds with three decimals: the record's ns, exactly.
- * There is no "displayTimeUnit", which only changes how a viewer shows
- * time and which Perfetto's JSON tokenizer has handled differently by
- * version (ignored and counted in its stats, or refused unless "ms" or
- * "ns"); and "traceEvents" comes first because older versions stop at
- * the first top-level key they do not know.
- * A record whose format (an event's) or text starts with '>' begins a
- * slice ("B", named by the message without the '>'), one starting with
- * '<' ends the innermost open slice of its track ("E"); an end with no
- * open slice (its begin was overwritten in the ring) is written as an
- * instant with "unmatched_end" in its args.  Slices still open at the end
- * are left open.  Strings are JSON-escaped; bytes that are not UTF-8 are
- * written as \u00XX, their Latin-1 reading, so the output is always valid.
+ * What Perfetto's JSON importer takes (its docs, "Visualizing external
+ * trace formats", and its parser, src/trace_processor/importers/json/),
+ * and the Trace Event Format document it follows, and what is written:
+ *
+ * - The top level is an object whose "traceEvents" is the event array;
+ *   other keys are kept as metadata.  "traceEvents" comes first because
+ *   older tokenizers stop at the first top-level key they do not know;
+ *   frec's own facts go in "otherData".  No "displayTimeUnit": it only
+ *   changes how a viewer shows time, and Perfetto versions differ on it
+ *   (ignored and counted in its stats, or refused unless "ms" or "ns").
+ * - "ts" is in microseconds.  Here every ts has three decimals, the
+ *   record's ns exactly (a double holds them for 100 days of uptime
+ *   and more: 2^53 ns); one unit throughout.
+ * - "pid" and "tid" name a process and a thread; a thread is known by
+ *   its tid alone (a tid seen again with another pid is a new thread),
+ *   so tids must differ across processes.  Each ring is a process, pid
+ *   = its position among the dump's rings + 1 (the order the dump lists
+ *   them; pid 0 is the idle task's); each CPU of it a thread, tid = pid *
+ *   100000 + cpu (ring 2's cpu 3 is 200003; past 42948 rings a tid no
+ *   longer fits 32 bits).  With --json-track=ring a ring has one track,
+ *   its main thread, tid = pid.
+ * - Names come from metadata events ("ph":"M"): "process_name" and
+ *   "thread_name" with args.name, written before the first event that
+ *   uses the pid or (pid, tid).  "process_sort_index" and
+ *   "thread_sort_index" (args.sort_index: the pid, the CPU) order the
+ *   tracks in chrome://tracing; Perfetto ignores them.
+ * - A record is an instant, "ph":"i" with "s":"t" (thread scope: drawn
+ *   on its thread's track; "p" and "g" are process and global tracks),
+ *   name, cat (the ring), ts, pid, tid, args.
+ * - "B" and "E" (begin and end of a slice on a thread track) must nest
+ *   on their track: a record whose format (an event's) or text starts
+ *   with '>' begins a slice (named by the message without the '>'), one
+ *   starting with '<' ends the innermost open slice of its track; an end
+ *   with no open slice (its begin was overwritten in the ring) is an
+ *   instant with "unmatched_end" in its args.  Slices still open at the
+ *   end are left open.
+ * - A counter is "ph":"C" with ts, pid and numeric args: each arg a
+ *   series, a process's track named "<name> <arg>".  Records lost by a
+ *   ring on a CPU are the counter "cpu<N> lost" of the ring's process
+ *   (tid = pid), series "records": at the CPU's first record the seqs
+ *   before it, then whenever it changes, records lost so far = the
+ *   highest seq seen - the records seen (a seq that steps back fills a
+ *   gap: the count goes down by one).  At the end it is --stats'
+ *   missing + before.  A ring numbered by one counter for all CPUs has
+ *   no loss counter (its gaps are other CPUs' records), nor is there
+ *   one with a filter (records not printed are not lost).
+ * - Strings are JSON strings of UTF-8: '"', '\\' and control bytes
+ *   escaped, and bytes that are not UTF-8 written as \u00XX, their
+ *   Latin-1 reading, so the output is always valid UTF-8 and JSON.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,73 +150,212 @@ static void json_event(struct frec_decoder *d)
 	fputs_unlocked(d->events++ ? ",\n" : "\n", d->out);
 }
 
+/**
+ * struct frec_json_cpu - a ring's track on one CPU
+ * @seen: its names are written.
+ * @depth: open begin/end slices (tracks per CPU).
+ * @max_seq: the highest seq of its records so far.
+ * @records: its records so far.
+ * @lost: the loss counter's last value written.
+ */
+struct frec_json_cpu {
+	bool seen;
+	unsigned int depth;
+	u64 max_seq;
+	unsigned long long records;
+	unsigned long long lost;
+};
+
+/**
+ * struct frec_json_ring - a ring's process and tracks
+ * @seen: its process's names are written.
+ * @ring_track_seen: its own track (--json-track=ring) is named.
+ * @depth: open begin/end slices of that track.
+ * @cpus: its CPUs, by number.
+ * @cpus_cap: their number.
+ */
+struct frec_json_ring {
+	bool seen;
+	bool ring_track_seen;
+	unsigned int depth;
+	struct frec_json_cpu *cpus;
+	size_t cpus_cap;
+};
+
+/* Tids of a ring's CPUs: pid * this + cpu, above the pid, its own track. */
+#define JSON_TID_PER_PID	100000ULL
+
+void frec_json_free(struct frec_decoder *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->json_rings_cap; i++)
+		free(d->json_rings[i].cpus);
+	free(d->json_rings);
+	d->json_rings = NULL;
+	d->json_rings_cap = 0;
+}
+
+/* Grow @*v (of @*cap items of @size bytes) to hold index @i; -1 if no memory. */
+static int json_grow(void **v, size_t *cap, size_t size, size_t i)
+{
+	size_t n = *cap ? *cap : 8;
+	void *p;
+
+	if (i < *cap)
+		return 0;
+	while (n <= i)
+		n *= 2;
+	p = realloc(*v, n * size);
+	if (!p)
+		return -1;
+	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
 static void json_begin(struct frec_decoder *d)
 {
 	fputs("{\"traceEvents\":[", d->out);
+}
+
+/* A metadata event: @what ("process_name", ...) of (@pid, @tid). */
+static void json_meta(struct frec_decoder *d, const char *what, unsigned long long pid,
+		      unsigned long long tid)
+{
 	json_event(d);
-	fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,"
-	      "\"args\":{\"name\":\"frec\"}}", d->out);
+	fputs_unlocked("{\"name\":\"", d->out);
+	fputs_unlocked(what, d->out);
+	fputs_unlocked("\",\"ph\":\"M\",\"pid\":", d->out);
+	frec_put_dec(d->out, pid);
+	fputs_unlocked(",\"tid\":", d->out);
+	frec_put_dec(d->out, tid);
+	fputs_unlocked(",\"args\":{", d->out);
+}
+
+static void json_name(struct frec_decoder *d, unsigned long long pid, unsigned long long tid,
+		      bool process, const char *name, unsigned long long sort_index)
+{
+	json_meta(d, process ? "process_name" : "thread_name", pid, tid);
+	fputs_unlocked("\"name\":", d->out);
+	json_cstring(d->out, name);
+	fputs_unlocked("}}", d->out);
+	json_meta(d, process ? "process_sort_index" : "thread_sort_index", pid, tid);
+	fputs_unlocked("\"sort_index\":", d->out);
+	frec_put_dec(d->out, sort_index);
+	fputs_unlocked("}}", d->out);
+}
+
+static void json_ts(FILE *out, u64 ts)
+{
+	char frac[4] = ".000";
+
+	frec_put_dec(out, ts / 1000);
+	frac[1] = (char)('0' + ts / 100 % 10);
+	frac[2] = (char)('0' + ts / 10 % 10);
+	frac[3] = (char)('0' + ts % 10);
+	fwrite_unlocked(frac, 1, sizeof(frac), out);
 }
 
 /*
- * The open-slice count of @track, plus one, growing the table as needed
- * (tracks are CPUs or rings, each fewer than 65536); NULL if out of
- * memory.  A track seen for the first time gets its name.
+ * The loss counter of @r's ring on its CPU @c, after @r: written at the
+ * CPU's first record, and when it changes.
  */
-static unsigned int *json_track(struct frec_decoder *d, unsigned int track,
-				const struct frec_decoded *r)
+static void json_lost(struct frec_decoder *d, const struct frec_decoded *r,
+		      struct frec_json_cpu *c, unsigned long long pid)
 {
-	unsigned int *depth;
-	size_t cap;
+	bool first = !c->records;
+	unsigned long long lost;
 
-	if (track >= d->depth_cap) {
-		cap = d->depth_cap ? d->depth_cap : 64;
-		while (cap <= track)
-			cap *= 2;
-		depth = realloc(d->depth, cap * sizeof(*depth));
-		if (!depth)
-			return NULL;
-		memset(depth + d->depth_cap, 0,
-		       (cap - d->depth_cap) * sizeof(*depth));
-		d->depth = depth;
-		d->depth_cap = cap;
+	if (r->rec.seq > c->max_seq)
+		c->max_seq = r->rec.seq;
+	c->records++;
+	if (d->opts.filter || r->ring->order == FREC_RING_ORDER_GLOBAL)
+		return;
+	lost = c->max_seq - c->records;
+	if (!first && lost == c->lost)
+		return;
+	c->lost = lost;
+	json_event(d);
+	fputs_unlocked("{\"name\":\"cpu", d->out);
+	frec_put_dec(d->out, r->rec.cpu);
+	fputs_unlocked(" lost\",\"ph\":\"C\",\"ts\":", d->out);
+	json_ts(d->out, r->rec.ts);
+	fputs_unlocked(",\"pid\":", d->out);
+	frec_put_dec(d->out, pid);
+	fputs_unlocked(",\"tid\":", d->out);
+	frec_put_dec(d->out, pid);
+	fputs_unlocked(",\"args\":{\"records\":", d->out);
+	frec_put_dec(d->out, lost);
+	fputs_unlocked("}}", d->out);
+}
+
+/*
+ * The open-slice count of @r's track, its names written if new, its tid
+ * in @tid, its loss counter updated; NULL if out of memory.
+ */
+static unsigned int *json_track(struct frec_decoder *d, const struct frec_decoded *r,
+				unsigned long long *tid)
+{
+	unsigned long long pid = r->ring->track + 1ULL;
+	struct frec_json_ring *ring;
+	struct frec_json_cpu *c;
+
+	if (json_grow((void **)&d->json_rings, &d->json_rings_cap,
+		      sizeof(*d->json_rings), r->ring->track))
+		return NULL;
+	ring = &d->json_rings[r->ring->track];
+	if (json_grow((void **)&ring->cpus, &ring->cpus_cap, sizeof(*ring->cpus),
+		      r->rec.cpu))
+		return NULL;
+	c = &ring->cpus[r->rec.cpu];
+	if (!ring->seen) {
+		ring->seen = true;
+		json_name(d, pid, pid, true, r->rec.ring, pid);
 	}
-	if (!d->depth[track]) {
-		d->depth[track] = 1;
-		json_event(d);
-		fprintf(d->out, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,"
-			"\"tid\":%u,\"args\":{\"name\":", track);
-		if (d->opts.track == FREC_TRACK_RING)
-			json_cstring(d->out, r->rec.ring);
-		else
-			fprintf(d->out, "\"cpu%u\"", r->rec.cpu);
-		fputs("}}", d->out);
+	json_lost(d, r, c, pid);
+	if (d->opts.track == FREC_TRACK_RING) {
+		*tid = pid;
+		if (!ring->ring_track_seen) {
+			ring->ring_track_seen = true;
+			json_name(d, pid, pid, false, r->rec.ring, 0);
+		}
+		return &ring->depth;
 	}
-	return &d->depth[track];
+	*tid = pid * JSON_TID_PER_PID + r->rec.cpu;
+	if (!c->seen) {
+		char name[16];
+
+		c->seen = true;
+		snprintf(name, sizeof(name), "cpu%u", r->rec.cpu);
+		json_name(d, pid, *tid, false, name, r->rec.cpu);
+	}
+	return &c->depth;
 }
 
 static void json_record(struct frec_decoder *d, const struct frec_decoded *r)
 {
-	unsigned int track = d->opts.track == FREC_TRACK_RING ? r->ring->track :
-			     r->rec.cpu;
-	unsigned int *depth = json_track(d, track, r);
+	unsigned long long tid = 0;
+	unsigned int *depth = json_track(d, r, &tid);
 	char first = r->rec.fmt ? r->rec.fmt[0] : r->msg_len ? r->msg[0] : 0;
 	const char *name = r->msg, *ph = "i";
 	size_t len = r->msg_len;
 	static const char *const arg_keys[] = {
 		",\"arg0\":\"", ",\"arg1\":\"", ",\"arg2\":\"", ",\"arg3\":\"",
 	};
-	char ts_frac[4] = ".000";
 	bool unmatched = false;
 	unsigned int i;
 
+	if (!depth)
+		tid = (r->ring->track + 1ULL) * JSON_TID_PER_PID + r->rec.cpu;
 	if (len && name[len - 1] == '\n')
 		len--;
 	if (depth && first == '>') {
 		ph = "B";
 		++*depth;
 	} else if (depth && first == '<') {
-		if (*depth > 1) {
+		if (*depth) {
 			ph = "E";
 			--*depth;
 		} else {
@@ -205,13 +379,11 @@ static void json_record(struct frec_decoder *d, const struct frec_decoded *r)
 	fputs_unlocked("\",\"ph\":\"", d->out);
 	fputs_unlocked(ph, d->out);
 	fputs_unlocked(*ph == 'i' ? "\",\"s\":\"t\",\"ts\":" : "\",\"ts\":", d->out);
-	frec_put_dec(d->out, r->rec.ts / 1000);
-	ts_frac[1] = (char)('0' + r->rec.ts / 100 % 10);
-	ts_frac[2] = (char)('0' + r->rec.ts / 10 % 10);
-	ts_frac[3] = (char)('0' + r->rec.ts % 10);
-	fwrite_unlocked(ts_frac, 1, sizeof(ts_frac), d->out);
-	fputs_unlocked(",\"pid\":1,\"tid\":", d->out);
-	frec_put_dec(d->out, track);
+	json_ts(d->out, r->rec.ts);
+	fputs_unlocked(",\"pid\":", d->out);
+	frec_put_dec(d->out, r->ring->track + 1ULL);
+	fputs_unlocked(",\"tid\":", d->out);
+	frec_put_dec(d->out, tid);
 	fputs_unlocked(",\"args\":{\"seq\":", d->out);
 	frec_put_dec(d->out, r->rec.seq);
 	fputs_unlocked(",\"cpu\":", d->out);

@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""frec-decode -F json against the rules of Perfetto's JSON importer, as
+write_json.c states them, on dumps frec-gen writes (several CPUs, rings
+that lost records, odd bytes in messages, a region image).
+
+    check_json.py BUILD_DIR DECODER
+
+Rules checked: the output is valid UTF-8 and JSON, an object whose first
+key is "traceEvents", no "displayTimeUnit"; every event has the fields
+its phase needs (M: name, pid, tid, args.name or args.sort_index; i: name,
+cat, ts, pid, tid, "s":"t"; C: name, ts, pid, numeric args); pids are a
+ring's position + 1, tids pid * 100000 + cpu; each pid has a
+process_name (the ring) and each (pid, tid) an instant uses a
+thread_name (cpuN), both before their first use, and no tid is used by
+two pids; every record of the text output is exactly one instant, at its
+timestamp to the ns, on its ring's process and its CPU's thread, named
+by its message; ts never goes back on a track; the last value of each
+"cpuN lost" counter is --stats' missing + before for that ring and CPU,
+and every (ring, CPU) that lost records has one.  Prints "N passed, M
+failed".
+"""
+import json
+import re
+import sys
+
+import checker
+
+LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (\S+): ")
+TID_PER_PID = 100000
+
+
+def text_records(text):
+    """(ring, cpu, seq) -> ts in ns, of the text output's record lines."""
+    recs = {}
+    for line in text.split(b"\n"):
+        m = LINE.match(line)
+        if m:
+            key = (m.group(5).decode(), int(m.group(4)), int(m.group(1)))
+            recs[key] = int(m.group(2)) * 10**9 + int(m.group(3))
+    return recs
+
+
+def stats_losses(stats):
+    """(ring, cpu) -> records lost (missing + before) of --stats' table."""
+    lost = {}
+    for line in stats.decode().splitlines():
+        f = line.split()
+        if line.startswith("#") or len(f) != 8 or f[6] == "-":
+            continue
+        lost[(f[0], int(f[2]))] = int(f[6]) + int(f[7])
+    return lost
+
+
+def ts_ns(e):
+    """An event's ts, as written (µs with three decimals), in ns."""
+    whole, _, frac = e["raw_ts"].partition(".")
+    return int(whole) * 1000 + int(frac.ljust(3, "0"))
+
+
+def check_doc(c, name, out, text, stats):
+    try:
+        s = out.decode("utf-8")
+    except UnicodeDecodeError as e:
+        c.check(f"{name}: valid UTF-8", False, str(e))
+        return
+    c.check(f"{name}: valid UTF-8", True)
+    raw_ts = re.findall(r'"ts":([0-9.]+)', s)
+    try:
+        doc = json.loads(s)
+    except ValueError as e:
+        c.check(f"{name}: valid JSON", False, str(e))
+        return
+    c.check(f"{name}: an object, traceEvents first, no displayTimeUnit",
+            isinstance(doc, dict) and list(doc)[:1] == ["traceEvents"] and
+            "displayTimeUnit" not in doc, str(list(doc)[:3]))
+    events = doc.get("traceEvents", [])
+    i = 0
+    for e in events:
+        if "ts" in e:
+            e["raw_ts"] = raw_ts[i]
+            i += 1
+    c.check(f"{name}: ts has three decimals", all(re.fullmatch(r"\d+\.\d{3}", t)
+                                                 for t in raw_ts), str(raw_ts[:3]))
+
+    bad, procs, threads, tid_pid = [], {}, {}, {}
+    instants, last_ts, counters = {}, {}, {}
+    for e in events:
+        ph = e.get("ph")
+        pid, tid = e.get("pid"), e.get("tid")
+        if not isinstance(pid, int) or not isinstance(tid, int):
+            bad.append(("pid/tid", e))
+            continue
+        if tid_pid.setdefault(tid, pid) != pid:
+            bad.append(("tid of two pids", e))
+        if ph == "M":
+            args = e.get("args", {})
+            if e.get("name") == "process_name" and isinstance(args.get("name"), str):
+                procs[pid] = args["name"]
+            elif e.get("name") == "thread_name" and isinstance(args.get("name"), str):
+                threads[(pid, tid)] = args["name"]
+            elif e.get("name") not in ("process_sort_index", "thread_sort_index") or \
+                    not isinstance(args.get("sort_index"), int):
+                bad.append(("metadata", e))
+            continue
+        if not isinstance(e.get("name"), str) or "raw_ts" not in e:
+            bad.append(("name/ts", e))
+            continue
+        if pid not in procs:
+            bad.append(("pid used before its process_name", e))
+            continue
+        key = (pid, tid)
+        if ph == "C":
+            args = e.get("args")
+            m = re.fullmatch(r"cpu(\d+) lost", e["name"])
+            if tid != pid or not m or not isinstance(args, dict) or \
+                    list(args) != ["records"] or not isinstance(args["records"], int):
+                bad.append(("counter", e))
+                continue
+            counters[(procs[pid], int(m.group(1)))] = args["records"]
+        elif ph in ("i", "B", "E"):
+            a = e.get("args", {})
+            if ph == "i" and e.get("s") != "t":
+                bad.append(("instant without \"s\":\"t\"", e))
+            if not isinstance(e.get("cat"), str) or key not in threads:
+                bad.append(("cat, or track used before its thread_name", e))
+                continue
+            want_tid = pid * TID_PER_PID + a.get("cpu", -1)
+            if tid != want_tid or threads[key] != f"cpu{a.get('cpu')}" or \
+                    procs[pid] != a.get("ring") or e["cat"] != a.get("ring"):
+                bad.append(("not on its ring's process and CPU's thread", e))
+            rec = (a.get("ring"), a.get("cpu"), a.get("seq"))
+            instants.setdefault(rec, []).append((ts_ns(e), e))
+        else:
+            bad.append(("phase", e))
+            continue
+        if ph != "C":
+            if ts_ns(e) < last_ts.get(key, 0):
+                bad.append(("ts goes back on its track", e))
+            last_ts[key] = ts_ns(e)
+    c.check(f"{name}: every event has its phase's fields, on a named track", not bad,
+            str(bad[:2]))
+
+    want = text_records(text)
+    twice = [k for k, v in instants.items() if len(v) != 1]
+    c.check(f"{name}: every record once", set(instants) == set(want) and not twice,
+            f"{len(instants)} in JSON, {len(want)} in text; twice {twice[:3]}; "
+            f"missing {sorted(set(want) - set(instants))[:3]}; "
+            f"extra {sorted(set(instants) - set(want))[:3]}")
+    wrong_ts = [(k, v[0][0], want[k]) for k, v in instants.items()
+                if k in want and v[0][0] != want[k]]
+    c.check(f"{name}: every record at its timestamp", not wrong_ts, str(wrong_ts[:3]))
+    lost = stats_losses(stats)
+    wrong = {k: (counters.get(k), v) for k, v in lost.items()
+             if counters.get(k, 0) != v or (v and k not in counters)}
+    extra = set(counters) - set(lost)
+    c.check(f"{name}: loss counters end at --stats' missing + before",
+            not wrong and not extra and any(lost.values()),
+            f"(counter, stats): {wrong}; not in stats {extra}; lost {sum(lost.values())}")
+    return len(instants)
+
+
+def main():
+    c = checker.Checker(sys.argv[1], sys.argv[2], "check-json")
+    for what, args in (("lossy", ("-n", "4000", "-c", "5", "--lose")),
+                       ("lossy shuffled", ("-n", "3000", "-c", "3", "--lose", "--shuffle")),
+                       ("many cpus", ("-n", "6000", "-c", "40", "--lose", "--swap"))):
+        prefix = c.make(what.replace(" ", "-"), *args)
+        files = ["-f", prefix + ".formats", "-S", prefix + ".sites", "-k",
+                 prefix + ".kallsyms", prefix + ".raw"]
+        rc, out, err = c.run_decoder(["-F", "json", *files])
+        c.check(f"{what}: exit 0", rc == 0, err[:300])
+        _, text, _ = c.run_decoder(files)
+        _, stats, _ = c.run_decoder(["--stats", *files])
+        check_doc(c, what, out, text, stats)
+
+    prefix = c.make("region", "-n", "3000", "-c", "4", "--lose", "--region")
+    img = prefix + ".region"
+    rc, out, err = c.run_decoder(["-F", "json", img])
+    c.check("region: exit 0", rc == 0, err[:300])
+    _, text, _ = c.run_decoder([img])
+    _, stats, _ = c.run_decoder(["--stats", img])
+    check_doc(c, "region", out, text, stats)
+
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
