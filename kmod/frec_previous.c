@@ -134,7 +134,13 @@ static size_t frec_previous_describe(char *s, size_t size,
 		n += scnprintf(s + n, size - n, "end: %s\nalive wall ns: %llu\n",
 			       frec_region_end_name(v->state.end),
 			       v->state.alive_wall_ns);
-	else
+	if (v->state_ok && (v->state.clock.flags & FREC_REGION_STATE_TRACE_OFFSET))
+		n += scnprintf(s + n, size - n,
+			       "trace clock offset ns: %lld (window %u ns%s)\n",
+			       (long long)v->state.clock.trace_offset, v->state.clock.window,
+			       v->state.clock.flags & FREC_REGION_STATE_OFFSET_CONSTANT ?
+			       "" : ", not constant");
+	if (!v->state_ok)
 		n += scnprintf(s + n, size - n, "end: unknown (no valid state copy)\n");
 	if (built)
 		return n + scnprintf(s + n, size - n, "records: not counted (no memory)\n");

@@ -52,6 +52,7 @@
 #include "frec_previous.h"
 #include "frec_region_image.h"
 #include "frec_region_kernel.h"
+#include "frec_trace_clock.h"
 
 static char *region;
 module_param(region, charp, 0444);
@@ -87,6 +88,8 @@ static atomic_t frec_region_state_busy = ATOMIC_INIT(0);
 static u32 frec_region_ended;
 /* CLOCK_REALTIME of this boot's start, as the load saw it. */
 static u64 frec_region_boot_wall_ns;
+/* The ring clock against ftrace's, measured when the region is taken. */
+static struct frec_region_trace_clock frec_region_clock;
 static struct timer_list frec_region_heartbeat;
 
 /* Parse region=SIZE@ADDR into *@size and *@addr; 0 or -EINVAL. */
@@ -216,7 +219,8 @@ static void frec_region_state_put(u32 end)
 	};
 
 	frec_region_state_write(copies, frec_region_hdr(), end,
-				ktime_get_real_fast_ns(), local_clock());
+				ktime_get_real_fast_ns(), local_clock(),
+				&frec_region_clock);
 }
 
 /*
@@ -265,9 +269,17 @@ static int frec_region_take(void)
 		.pool_bytes = FREC_REGION_POOL_BYTES,
 	};
 	struct frec_region_header hdr;
+	u64 window;
 	int err;
 
 	frec_region_boot_id(geo.boot_id);
+	/* so that the next boot's frec-decode puts the records on ftrace's clock */
+	if (frec_trace_clock_offset(&frec_region_clock.trace_offset, &window)) {
+		frec_region_clock.window = min_t(u64, window, U32_MAX);
+		frec_region_clock.flags = FREC_REGION_STATE_TRACE_OFFSET |
+			(geo.flags & FREC_REGION_CLOCK_SYNCED ?
+			 FREC_REGION_STATE_OFFSET_CONSTANT : 0);
+	}
 	err = frec_region_layout(&hdr, &geo);
 	if (err) {
 		pr_err("%s=%.64s: %llu bytes are too few for the tables and a block of parts\n",

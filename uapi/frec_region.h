@@ -138,24 +138,38 @@ enum frec_region_end {
  * @gen: generation; the valid copy with the higher one is current.
  * @boot_id: the header's @boot_id: a copy left by another boot is stale.
  * @end: enum frec_region_end.
- * @reserved: 0.
+ * @flags: FREC_REGION_STATE_TRACE_OFFSET, FREC_REGION_STATE_OFFSET_CONSTANT
+ *	(0 in a region of a frec that did not measure it).
  * @alive_wall_ns: CLOCK_REALTIME of the last update (a heartbeat, or the
  *	end): a region whose last sign of life is long before this boot
  *	started is from an older boot than the previous one.
  * @alive_ts: the ring clock (FREC_CLOCK_NAME) at that update.
- * @pad: 0.
+ * @trace_offset: the ring clock less ftrace's "local" clock, in ns, as a
+ *	raw dump's struct frec_raw_clock @offset (uapi/frec_raw.h), measured
+ *	when the boot took the region; with FREC_REGION_STATE_TRACE_OFFSET.
+ * @trace_window: its measuring window in ns, as struct frec_raw_clock
+ *	@window (at most U32_MAX).
  * @csum: frec_region_csum() of the copy with @csum 0.
  */
 struct frec_region_state {
 	__le64 gen;
 	__u8 boot_id[FREC_REGION_BOOT_ID_LEN];
 	__le32 end;
-	__le32 reserved;
+	__le32 flags;
 	__le64 alive_wall_ns;
 	__le64 alive_ts;
-	__le32 pad[3];
+	__le64 trace_offset;
+	__le32 trace_window;
 	__le32 csum;
 };
+
+/*
+ * @flags of struct frec_region_state: @trace_offset holds the offset; it
+ * is one constant on every CPU for the whole boot (the raw dump's
+ * FREC_RAW_CLOCK_OFFSET_CONSTANT).
+ */
+#define FREC_REGION_STATE_TRACE_OFFSET		0x1U
+#define FREC_REGION_STATE_OFFSET_CONSTANT	0x2U
 
 /**
  * struct frec_region_str - a string in the pool section

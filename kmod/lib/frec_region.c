@@ -117,6 +117,9 @@ static void frec_region_read_state(struct frec_region_view *v)
 		v->state.end = frec_region_get32(&st->end);
 		v->state.alive_wall_ns = frec_region_get64(&st->alive_wall_ns);
 		v->state.alive_ts = frec_region_get64(&st->alive_ts);
+		v->state.clock.flags = frec_region_get32(&st->flags);
+		v->state.clock.trace_offset = (s64)frec_region_get64(&st->trace_offset);
+		v->state.clock.window = frec_region_get32(&st->trace_window);
 	}
 }
 

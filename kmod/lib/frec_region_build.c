@@ -103,6 +103,8 @@ int frec_region_layout(struct frec_region_header *hdr,
  * @end: enum frec_region_end.
  * @alive_wall_ns: CLOCK_REALTIME now.
  * @alive_ts: the ring clock now.
+ * @clock: the ring clock against ftrace's: @trace_offset and @flags of
+ *	struct frec_region_state.
  *
  * Writes the older copy (or one not of this boot) with the next
  * generation, so the newer one stays whole until this one is.
@@ -112,7 +114,8 @@ int frec_region_layout(struct frec_region_header *hdr,
  */
 void frec_region_state_write(struct frec_region_state *copies[2],
 			     const struct frec_region_header *hdr,
-			     u32 end, u64 alive_wall_ns, u64 alive_ts)
+			     u32 end, u64 alive_wall_ns, u64 alive_ts,
+			     const struct frec_region_trace_clock *clock)
 {
 	u64 gen[2];
 	unsigned int i, old;
@@ -128,10 +131,11 @@ void frec_region_state_write(struct frec_region_state *copies[2],
 	st->gen = cpu_to_le64((old ? gen[0] : gen[1]) + 1);
 	memcpy(st->boot_id, hdr->boot_id, sizeof(st->boot_id));
 	st->end = cpu_to_le32(end);
-	st->reserved = 0;
+	st->flags = cpu_to_le32(clock->flags);
 	st->alive_wall_ns = cpu_to_le64(alive_wall_ns);
 	st->alive_ts = cpu_to_le64(alive_ts);
-	memset(st->pad, 0, sizeof(st->pad));
+	st->trace_offset = cpu_to_le64((u64)clock->trace_offset);
+	st->trace_window = cpu_to_le32(clock->window);
 	st->csum = cpu_to_le32(frec_region_csum(st, sizeof(*st)));
 }
 

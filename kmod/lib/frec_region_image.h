@@ -62,11 +62,25 @@ struct frec_region_geometry {
 	u64 pool_bytes;
 };
 
+/**
+ * struct frec_region_trace_clock - the ring clock against ftrace's
+ * @trace_offset: local_clock() - trace_clock_local(), ns.
+ * @window: the ns of its measuring window (struct frec_raw_clock @window).
+ * @flags: FREC_REGION_STATE_TRACE_OFFSET (0: not measured),
+ *	FREC_REGION_STATE_OFFSET_CONSTANT.
+ */
+struct frec_region_trace_clock {
+	s64 trace_offset;
+	u32 window;
+	u32 flags;
+};
+
 int frec_region_layout(struct frec_region_header *hdr,
 		       const struct frec_region_geometry *geo);
 void frec_region_state_write(struct frec_region_state *copies[2],
 			     const struct frec_region_header *hdr,
-			     u32 end, u64 alive_wall_ns, u64 alive_ts);
+			     u32 end, u64 alive_wall_ns, u64 alive_ts,
+			     const struct frec_region_trace_clock *clock);
 void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
 			 const char *s, u32 len);
 void frec_region_ring_seal(struct frec_region_ring *ring);
@@ -113,6 +127,7 @@ struct frec_region_view {
 		u32 end;
 		u64 alive_wall_ns;
 		u64 alive_ts;
+		struct frec_region_trace_clock clock;
 	} state;
 	bool state_ok;
 	bool truncated;

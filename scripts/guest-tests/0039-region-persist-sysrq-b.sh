@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: black box: a ring persist_rings= names records into the memmap= region; after sysrq-b the next boot's frec/previous/info counts its records and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for that ring, as does previous/dump; previous/sites, formats and stats agree with frec-decode
+# description: black box: a ring persist_rings= names records into the memmap= region; after sysrq-b the next boot's frec/previous/info counts its records and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for that ring, as does previous/dump; previous/sites, formats and stats agree with frec-decode; info gives the old boot's offset from ftrace's clock, the one its raw dump carried
 # kernels: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000
@@ -11,8 +11,22 @@ R=1M@0x20000000
 case $FREC_PHASE in
 1)
 	frec_blackbox_fill $R
+	off=$(frec_raw_trace_offset) || fail "no clock entry in the raw dump"
+	echo "the raw dump's trace clock offset: $off ns"
+	frec_phase_put_hex "$(frec_phase_get_hex)$(printf '%016x' "$off")"
 	frec_blackbox_sysrq_b
 	;;
-2)	frec_blackbox_previous $R crash_test "no end marked (a reset or a hang)" ;;
+2)
+	frec_load region="$R"
+	frec_blackbox_check crash_test "no end marked (a reset or a hang)"
+	want=$((0x$(frec_phase_get_hex | cut -c41-56)))
+	got=$(sed -n 's/^trace clock offset ns: \(-*[0-9]*\) (window [0-9]* ns)$/\1/p' \
+		"$FREC_DEBUGFS/previous/info")
+	[ -n "$got" ] || fail "previous/info gives no constant trace clock offset"
+	echo "previous/info's trace clock offset: $got ns; the old boot's raw dump's: $want ns"
+	d=$((got - want))
+	[ $d -le 1000 ] && [ $d -ge -1000 ] || fail "offsets $got and $want ns differ by more than 1 us"
+	frec_unload
+	;;
 *)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
 esac

@@ -265,6 +265,15 @@ frec_phase_get_hex() {
 	done
 }
 
+# The live raw dump's clock entry (uapi/frec_raw.h, struct frec_raw_clock,
+# right after the 48-byte header): its offset, local_clock() less ftrace's
+# clock, in ns.  Returns 1 if the dump has none.
+frec_raw_trace_offset() {
+	dd if="$FREC_DEBUGFS/raw" of=/tmp/rawhead bs=128 count=1 2> /dev/null
+	[ "$(od -A n -t u4 -j 48 -N 4 /tmp/rawhead | tr -d ' ')" = 4 ] || return 1
+	od -A n -t d8 -j 56 -N 8 /tmp/rawhead | tr -d ' '
+}
+
 # The host's frec-decode (make tools), run with the host's loader and
 # libraries (/host is read-only); needs run.conf's FREC_HOST_TREE.
 frec_decoder() {

@@ -863,6 +863,7 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 	};
 	u64 need[NR_RINGS], base[NR_RINGS * 4096], parts = 0, pos, slots, off;
 	struct frec_region_state *copies[2];
+	struct frec_region_trace_clock clock;
 	struct frec_region_header *h;
 	u32 r, cpu, i, k, n, t = 0;
 	unsigned long long j;
@@ -904,9 +905,13 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 	}
 	copies[0] = (void *)(region + FREC_REGION_STATE_OFF(0));
 	copies[1] = (void *)(region + FREC_REGION_STATE_OFF(1));
-	frec_region_state_write(copies, h, FREC_REGION_END_NONE, geo.boot_wall_ns, 1);
+	clock.trace_offset = opt_trace_offset;
+	clock.window = 40;
+	clock.flags = opt_trace_clock ? FREC_REGION_STATE_TRACE_OFFSET |
+		(opt_unsynced ? 0 : FREC_REGION_STATE_OFFSET_CONSTANT) : 0;
+	frec_region_state_write(copies, h, FREC_REGION_END_NONE, geo.boot_wall_ns, 1, &clock);
 	frec_region_state_write(copies, h, FREC_REGION_END_PANIC,
-				geo.boot_wall_ns + 60000000000ULL, 60000000000ULL);
+				geo.boot_wall_ns + 60000000000ULL, 60000000000ULL, &clock);
 
 	off = le64toh(h->sect[FREC_REGION_PARTS].offset);
 	for (r = 0; r < NR_RINGS; r++) {

@@ -140,6 +140,19 @@ int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
 		h.flags |= FREC_RAW_MERGE_BY_SEQ;
 	memcpy(h.clock, rd->v.hdr->clock, sizeof(h.clock) - 1);
 	fwrite(&h, sizeof(h), 1, raw);
+	if (rd->v.state_ok && (rd->v.state.clock.flags & FREC_REGION_STATE_TRACE_OFFSET)) {
+		struct frec_raw_clock c;
+
+		memset(&c, 0, sizeof(c));
+		c.head.type = FREC_RAW_CLOCK;
+		c.head.bytes = sizeof(c);
+		c.offset = rd->v.state.clock.trace_offset;
+		c.window = rd->v.state.clock.window;
+		if (rd->v.state.clock.flags & FREC_REGION_STATE_OFFSET_CONSTANT)
+			c.flags = FREC_RAW_CLOCK_OFFSET_CONSTANT;
+		strcpy(c.trace_clock, FREC_RAW_TRACE_CLOCK_NAME);
+		fwrite(&c, sizeof(c), 1, raw);
+	}
 
 	for (i = 0; i < rd->dump.nr_rings; i++) {
 		const struct frec_region_ring_info *ring = &rd->dump.rings[i];

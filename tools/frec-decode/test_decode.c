@@ -1252,6 +1252,10 @@ static void region_layout_and_state(struct ht_case *c)
 		(void *)(img + FREC_REGION_STATE_OFF(0)),
 		(void *)(img + FREC_REGION_STATE_OFF(1)),
 	};
+	static const struct frec_region_trace_clock none, clock = {
+		.trace_offset = -3100000, .window = 120,
+		.flags = FREC_REGION_STATE_TRACE_OFFSET | FREC_REGION_STATE_OFFSET_CONSTANT,
+	};
 	struct frec_region_view v;
 	char msg[FREC_REGION_MSG_MAX];
 	u64 where;
@@ -1264,14 +1268,18 @@ static void region_layout_and_state(struct ht_case *c)
 	HT_EXPECT_EQ(c, v.nr_entries[FREC_REGION_SITES], 10);
 	HT_EXPECT_EQ(c, v.sect_off[FREC_REGION_PARTS] + v.sect_bytes[FREC_REGION_PARTS],
 		     sizeof(img));
-	frec_region_state_write(copies, h, FREC_REGION_END_NONE, 1, 2);
-	frec_region_state_write(copies, h, FREC_REGION_END_OOPS, 3, 4);
+	frec_region_state_write(copies, h, FREC_REGION_END_NONE, 1, 2, &none);
+	frec_region_state_write(copies, h, FREC_REGION_END_OOPS, 3, 4, &clock);
 	frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where);
 	HT_EXPECT(c, v.state_ok && v.state.end == FREC_REGION_END_OOPS && v.state.gen == 2 &&
 		  v.state.alive_wall_ns == 3, "end %u gen %llu", v.state.end,
 		  (unsigned long long)v.state.gen);
+	HT_EXPECT(c, v.state.clock.trace_offset == clock.trace_offset &&
+		  v.state.clock.window == clock.window &&
+		  v.state.clock.flags == clock.flags, "trace offset %lld flags %u",
+		  (long long)v.state.clock.trace_offset, v.state.clock.flags);
 	/* the third write goes to the older copy: a torn one leaves the second */
-	frec_region_state_write(copies, h, FREC_REGION_END_PANIC, 5, 6);
+	frec_region_state_write(copies, h, FREC_REGION_END_PANIC, 5, 6, &none);
 	HT_EXPECT_EQ(c, le64toh(copies[0]->gen), 3);
 	copies[0]->alive_ts ^= 1;
 	frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where);

@@ -183,6 +183,10 @@ def main():
             "all on one side")
     p = c.make("region", "-n", "3000", "-c", "2", "--gaps", "--region")
     check_input(c, "region", ["--region", p + ".region"])
+    # a region's state copies carry the offset of the boot that wrote it
+    p = c.make("region-offset", "-n", "1000", "-c", "2", "--region",
+               "--trace-offset", "-6326109")
+    check_input(c, "region-offset", ["--region", p + ".region"], offset=-6326109)
 
     # a filter: records left out are not lost
     p = c.dir + "/lose"
