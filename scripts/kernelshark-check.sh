@@ -60,6 +60,12 @@ in_x() { # xwd log args...
 		xwininfo -id "$wid" 2> /dev/null | grep -q 'Width: 1280' && break
 	done
 	sleep 2		# loading, and drawing at the new size
+	# FREC_KS_GRAPH_Y=Y: drag the splitter under the plots (y 322 at
+	# 1280x800) down to Y, so that more CPU plots show (doc/kernelshark-timeline.png).
+	if [ -n "${FREC_KS_GRAPH_Y:-}" ]; then
+		xdotool mousemove --window "$wid" 640 322 mousedown 1 mousemove --window "$wid" 640 "$FREC_KS_GRAPH_Y" mouseup 1
+		sleep 1
+	fi
 	if ! kill -0 "$pid" 2> /dev/null; then
 		wait "$pid" && j=0 || j=$?
 		echo "kernelshark exited with status $j after its window was shown"
