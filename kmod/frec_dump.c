@@ -34,6 +34,7 @@
 #include "frec_format_kernel.h"
 #include "frec_order.h"
 #include "frec_reader.h"
+#include "frec_trace_clock.h"
 
 /* Records one fill of a chunk looks at, at most, with the lock held. */
 #define FREC_DUMP_BATCH		256
@@ -154,6 +155,25 @@ static void frec_dump_raw_header(struct frec_dump_file *df)
 }
 
 /*
+ * The clock's raw entry, after the header: the offset from ftrace's clock,
+ * measured as the dump is read, for readers that put the records on
+ * ftrace's timeline (frec_trace_clock.c).
+ */
+static void frec_dump_raw_clock(struct frec_dump_file *df)
+{
+	struct frec_raw_clock c = {
+		.head = { .type = FREC_RAW_CLOCK, .bytes = sizeof(c) },
+	};
+
+	if (!frec_trace_clock_offset(&c.offset, &c.window))
+		return;
+	if (frec_clock_synchronized())
+		c.flags |= FREC_RAW_CLOCK_OFFSET_CONSTANT;
+	strscpy(c.trace_clock, FREC_RAW_TRACE_CLOCK_NAME, sizeof(c.trace_clock));
+	frec_dump_put(df, &c, sizeof(c));
+}
+
+/*
  * A ring's raw entry, as the ring was when the file opened: one that
  * changed or went since is named all the same, and has no records.
  */
@@ -209,6 +229,7 @@ static void frec_dump_fill_raw(struct frec_dump_file *df)
 	if (!df->header_done) {
 		df->header_done = true;
 		frec_dump_raw_header(df);
+		frec_dump_raw_clock(df);
 	}
 	while (frec_dump_room(df) && df->rings_done < frec_reader_nr_rings(df->rd)) {
 		i = df->rings_done++;

@@ -227,6 +227,7 @@ enum frec_raw_entry_type {
 	FREC_RAW_RING = 1,	/* struct frec_raw_ring */
 	FREC_RAW_EVENT = 2,	/* struct frec_raw_record, no payload */
 	FREC_RAW_TEXT = 3,	/* struct frec_raw_record + @len bytes of text */
+	FREC_RAW_CLOCK = 4,	/* struct frec_raw_clock */
 };
 
 /**
@@ -286,5 +287,47 @@ struct frec_raw_record {
 	__u32 reserved;
 	__u64 args[FREC_EVENT_MAX_ARGS];
 };
+
+/*
+ * ftrace's default trace clock, "local", is trace_clock_local(): the raw
+ * sched_clock().  The records' clock, local_clock(), is sched_clock() plus
+ * a constant of the boot once the kernel marked the clock stable (the
+ * offset dmesg shows in "sched_clock: Marking stable"), which no kernel
+ * exports.  frec measures it when a raw dump opens, so that a reader puts
+ * the records on ftrace's timeline: ftrace's timestamp = @ts - @offset.
+ */
+#define FREC_RAW_TRACE_CLOCK_NAME	"local"
+
+/**
+ * struct frec_raw_clock - FREC_RAW_CLOCK: the records' clock against
+ *	ftrace's; after the header, before any record
+ * @head: type and size.
+ * @offset: local_clock() - trace_clock_local() in ns, read back to back
+ *	with interrupts off, on the CPU that opened the dump.
+ * @window: ns between the two local_clock() reads around the
+ *	trace_clock_local() read, the narrowest of several tries: @offset
+ *	is exact within @window / 2.
+ * @flags: FREC_RAW_CLOCK_OFFSET_CONSTANT.
+ * @reserved: 0.
+ * @trace_clock: FREC_RAW_TRACE_CLOCK_NAME, NUL-padded: the ftrace clock
+ *	@offset is against.
+ */
+struct frec_raw_clock {
+	struct frec_raw_entry_head head;
+	__s64 offset;
+	__u64 window;
+	__u32 flags;
+	__u32 reserved;
+	char trace_clock[FREC_RAW_CLOCK_LEN];
+};
+
+/*
+ * @flags of struct frec_raw_clock: the clock was synchronised across CPUs
+ * (FREC_RAW_CLOCK_SYNCED), so the offset is one constant on every CPU and
+ * for the whole boot.  Without it local_clock() is each CPU's sched_clock()
+ * filtered against the tick, and the offset holds only near the CPU and
+ * the moment it was read.
+ */
+#define FREC_RAW_CLOCK_OFFSET_CONSTANT	0x1U
 
 #endif /* _UAPI_FREC_RAW_H */

@@ -946,6 +946,7 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 		return FREC_EXIT_INPUT;
 	}
 	d->clock = r.clock;
+	d->trace_clock = &r.trace_clock;
 	d->raw_flags = r.flags;
 	d->order = frec_format_order(r.flags);
 	frec_merge_init(&d->merge, NULL, 0, r.flags & FREC_RAW_MERGE_BY_SEQ);

@@ -5,7 +5,7 @@
  *
  *   frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] [--bad] [--missing]
  *            [--unknown] [--global] [--shuffle] [--lose] [--unsynced]
- *            [--region] [--no-expected] PREFIX
+ *            [--region] [--trace-offset NS] [--no-expected] PREFIX
  *
  * writes PREFIX.raw, PREFIX.formats, PREFIX.sites, PREFIX.kallsyms,
  * PREFIX.txt, PREFIX.nokallsyms.txt and PREFIX.stats (what frec-decode
@@ -43,7 +43,9 @@
  * overwrote them would, gaps in their source's seqs.  --unsynced clears
  * FREC_RAW_CLOCK_SYNCED.  --gaps leaves, now and then, a second or more
  * between a CPU's records: more than a trace.dat's 27-bit time delta holds,
- * so that its time-extend entries are needed.  --region also writes PREFIX.region, the records
+ * so that its time-extend entries are needed.  --trace-offset NS writes the
+ * clock entry a module writes after the header (struct frec_raw_clock),
+ * saying the records' clock is NS ns ahead of ftrace's.  --region also writes PREFIX.region, the records
  * in a black box region image (see write_region()); not with --missing or
  * --lose, whose records a region cannot hold.
  */
@@ -197,6 +199,8 @@ static unsigned long long opt_records = 1000;
 static unsigned int opt_cpus = 4;
 static bool opt_swap, opt_bad, opt_missing, opt_unknown, opt_expected = true;
 static bool opt_global, opt_shuffle, opt_lose, opt_unsynced, opt_region, opt_gaps;
+static bool opt_trace_clock;
+static long long opt_trace_offset;
 static uint64_t rng = 0x853c49e6748fea9bULL;
 
 static uint64_t rnd(void)
@@ -559,6 +563,18 @@ static void write_header(FILE *f)
 	h.flags = out32(raw_flags());
 	strcpy(h.clock, FREC_CLOCK_NAME);
 	fwrite(&h, sizeof(h), 1, f);
+	if (opt_trace_clock) {
+		struct frec_raw_clock c;
+
+		memset(&c, 0, sizeof(c));
+		c.head.type = out32(FREC_RAW_CLOCK);
+		c.head.bytes = out32(sizeof(c));
+		c.offset = (__s64)out64((__u64)opt_trace_offset);
+		c.window = out64(40);
+		c.flags = out32(opt_unsynced ? 0 : FREC_RAW_CLOCK_OFFSET_CONSTANT);
+		strcpy(c.trace_clock, FREC_RAW_TRACE_CLOCK_NAME);
+		fwrite(&c, sizeof(c), 1, f);
+	}
 }
 
 static void write_ring(FILE *f, struct gen_ring *ring)
@@ -1074,7 +1090,7 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] "
 		"[--bad] [--missing] [--unknown] [--global] [--shuffle] [--lose] "
-		"[--unsynced] [--gaps] [--region] [--no-expected] PREFIX\n");
+		"[--unsynced] [--gaps] [--region] [--trace-offset NS] [--no-expected] PREFIX\n");
 	return 2;
 }
 
@@ -1090,6 +1106,7 @@ static const struct option long_options[] = {
 	{ "unsynced", no_argument, NULL, 'U' },
 	{ "region", no_argument, NULL, 'R' },
 	{ "gaps", no_argument, NULL, 'G' },
+	{ "trace-offset", required_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -1158,6 +1175,10 @@ int main(int argc, char **argv)
 			break;
 		case 'G':
 			opt_gaps = true;
+			break;
+		case 'T':
+			opt_trace_clock = true;
+			opt_trace_offset = strtoll(optarg, NULL, 0);
 			break;
 		default:
 			return usage();

@@ -90,6 +90,21 @@ struct frec_raw_item {
 };
 
 /**
+ * struct frec_trace_clock - the records' clock against ftrace's, from the
+ *	dump's FREC_RAW_CLOCK entry (uapi/frec_raw.h, struct frec_raw_clock)
+ * @known: the dump had one.
+ * @offset: local_clock() - trace_clock_local(), ns.
+ * @window: its uncertainty, twice over (ns).
+ * @flags: FREC_RAW_CLOCK_OFFSET_CONSTANT.
+ */
+struct frec_trace_clock {
+	bool known;
+	long long offset;
+	unsigned long long window;
+	unsigned int flags;
+};
+
+/**
  * struct frec_raw_reader - reading a raw dump as a stream
  * @f: the stream.
  * @offset: bytes consumed so far.
@@ -102,6 +117,7 @@ struct frec_raw_item {
  * @pos: where in @buf the bytes not consumed yet start (at @offset).
  * @len: bytes in @buf.
  * @at_end: the stream (or @end) is reached: @buf holds all that is left.
+ * @trace_clock: the dump's FREC_RAW_CLOCK entry, once read past.
  */
 struct frec_raw_reader {
 	FILE *f;
@@ -114,6 +130,7 @@ struct frec_raw_reader {
 	size_t pos;
 	size_t len;
 	bool at_end;
+	struct frec_trace_clock trace_clock;
 };
 
 int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err);
@@ -485,6 +502,7 @@ struct frec_decoded {
  * @msg: a message's buffer.
  * @caller: a caller's buffer.
  * @clock: the dump's clock name.
+ * @trace_clock: the dump's offset from ftrace's clock (the reader's).
  * @tracedat: trace.dat: the pages being made (write_tracedat.c).
  */
 struct frec_decoder {
@@ -533,6 +551,7 @@ struct frec_decoder {
 	char msg[FREC_FORMAT_LINE_MAX];
 	char caller[FREC_FORMAT_LINE_MAX];
 	const char *clock;
+	const struct frec_trace_clock *trace_clock;
 	struct frec_tracedat *tracedat;
 };
 

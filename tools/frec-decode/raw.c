@@ -271,6 +271,32 @@ static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
 	return 1;
 }
 
+/*
+ * The clock entry: kept in @r->trace_clock.  One whose ftrace clock this
+ * decoder does not know is passed over, as an unknown entry would be.
+ */
+static int raw_clock(struct frec_raw_reader *r, unsigned long long at,
+		     const unsigned char *entry, size_t bytes, struct frec_err *err)
+{
+	struct frec_raw_clock c;
+
+	if (bytes < sizeof(c))
+		return frec_errf(err, at, "clock entry of %zu bytes, %zu needed",
+				 bytes, sizeof(c));
+	memcpy(&c, entry, sizeof(c));
+	if (!raw_name_ok(c.trace_clock, sizeof(c.trace_clock)))
+		return frec_errf(err, at + offsetof(struct frec_raw_clock, trace_clock),
+				 "trace clock name is not 1-%zu characters of [A-Za-z0-9_-]",
+				 sizeof(c.trace_clock) - 1);
+	if (strcmp(c.trace_clock, FREC_RAW_TRACE_CLOCK_NAME))
+		return 0;
+	r->trace_clock.known = true;
+	r->trace_clock.offset = (long long)raw_get64(r, (__u64)c.offset);
+	r->trace_clock.window = raw_get64(r, c.window);
+	r->trace_clock.flags = raw_get32(r, c.flags);
+	return 0;
+}
+
 /**
  * frec_raw_next() - read the next ring or record entry
  * @r: the reader, after frec_raw_open().
@@ -278,7 +304,8 @@ static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
  *	into @r's buffer until the next call.
  * @err: what is wrong, and the offset, on failure.
  *
- * Skips entries of unknown types.
+ * Skips entries of unknown types, and keeps the clock entry's offset in
+ * @r->trace_clock.
  *
  * Context: userspace.
  * Return: 1 with @item set, 0 at the end of the dump, or -1 with @err set.
@@ -313,7 +340,7 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 					 "entry of %zu bytes: not a multiple of 8 of at least 8",
 					 bytes);
 		if (item->type != FREC_RAW_RING && item->type != FREC_RAW_EVENT &&
-		    item->type != FREC_RAW_TEXT) {
+		    item->type != FREC_RAW_TEXT && item->type != FREC_RAW_CLOCK) {
 			raw_consume(r, sizeof(head));
 			if (raw_skip(r, bytes - sizeof(head), item->offset, bytes, err))
 				return -1;
@@ -328,6 +355,11 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 		entry = raw_take(r, bytes, item->offset, bytes, 0, err);
 		if (!entry)
 			return -1;
+		if (item->type == FREC_RAW_CLOCK) {
+			if (raw_clock(r, item->offset, entry, bytes, err))
+				return -1;
+			continue;
+		}
 		if (item->type == FREC_RAW_RING)
 			return raw_ring(r, item, entry, bytes, err);
 		return raw_record(r, item, entry, bytes, err);

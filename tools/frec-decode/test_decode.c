@@ -457,6 +457,10 @@ static void raw_layout_is_what_the_test_data_assumes(struct ht_case *c)
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, cpu), 44);
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, len), 48);
 	HT_EXPECT_EQ(c, offsetof(struct frec_raw_record, args), 56);
+	HT_EXPECT_EQ(c, sizeof(struct frec_raw_clock), 48);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_clock, offset), 8);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_clock, flags), 24);
+	HT_EXPECT_EQ(c, offsetof(struct frec_raw_clock, trace_clock), 32);
 }
 
 /* A small dump in memory: header, ring 7 "events", then events. */

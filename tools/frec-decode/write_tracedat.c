@@ -28,6 +28,14 @@
  * report prints "[N EVENTS DROPPED]" there.  With a filter, records not
  * printed are not lost, and nothing is flagged.
  *
+ * Timestamps are on ftrace's default clock, "local" (the raw
+ * sched_clock()), when the dump says how far the records' local_clock()
+ * is from it (its FREC_RAW_CLOCK entry): frec-decode subtracts that
+ * offset, so that trace-cmd and KernelShark merge the file with an ftrace
+ * recording of the same boot by timestamp.  Without one (a dump of an
+ * older frec, a region image), they stay local_clock()'s, which ftrace
+ * calls "perf", and the file says so.
+ *
  * The file's sections give the CPU data's offsets and sizes before the
  * data, and the output may be a pipe: the pages are kept in memory (about
  * the size of the records) and written at the end.
@@ -453,9 +461,30 @@ static char *tracedat_kallsyms(struct frec_tracedat *t, size_t *len)
 	return text;
 }
 
+/* The dump's offset from ftrace's clock, or NULL if it has none. */
+static const struct frec_trace_clock *tracedat_trace_clock(const struct frec_decoder *d)
+{
+	return d->trace_clock && d->trace_clock->known ? d->trace_clock : NULL;
+}
+
+/*
+ * A record's time in the file: on ftrace's clock if the offset is known
+ * (a time before that clock's zero is its zero), else its timestamp.
+ */
+static u64 tracedat_ts(const struct frec_decoder *d, u64 ts)
+{
+	const struct frec_trace_clock *tc = tracedat_trace_clock(d);
+	long long off = tc ? tc->offset : 0;
+
+	if (off > 0 && ts < (u64)off)
+		return 0;
+	return ts - (u64)off;
+}
+
 static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r)
 {
 	struct frec_tracedat *t = d->tracedat;
+	u64 ts = tracedat_ts(d, r->rec.ts);
 	struct frec_tracedat_cpu *c;
 	unsigned char *ev, *p;
 	size_t end, len, need, i;
@@ -498,14 +527,14 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 
 	/* header, a length word for long data, a time extend at most */
 	need = 4 + (end > TRACEDAT_SMALL_DATA ? 4 : 0) + end;
-	if (!c->nr_pages || lost || r->rec.ts < c->last_ts ||
+	if (!c->nr_pages || lost || ts < c->last_ts ||
 	    c->used + need + 8 > c->room) {
 		tracedat_close_page(c);
-		if (tracedat_new_page(c, r->rec.ts, lost))
+		if (tracedat_new_page(c, ts, lost))
 			goto oom;
 	}
 	p = c->pages + (c->nr_pages - 1) * TRACEDAT_PAGE + TRACEDAT_PAGE_HEADER + c->used;
-	delta = r->rec.ts - c->last_ts;
+	delta = ts - c->last_ts;
 	if (delta >> TRACEDAT_DELTA_BITS) {
 		put32(p, TRACEDAT_TYPE_TIME_EXTEND |
 			 (unsigned int)(delta & ((1U << TRACEDAT_DELTA_BITS) - 1)) << 5);
@@ -524,7 +553,7 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	}
 	memcpy(p, ev, end);
 	c->used += need;
-	c->last_ts = r->rec.ts;
+	c->last_ts = ts;
 	return;
 oom:
 	t->failed = true;
@@ -549,10 +578,16 @@ static void tracedat_free(struct frec_decoder *d)
 	d->tracedat = NULL;
 }
 
-/* ftrace's name for frec's clock: local_clock() is its "perf" clock. */
-static const char *tracedat_clock(const char *clock)
+/*
+ * The file's trace clock: ftrace's "local" once the offset is removed;
+ * else ftrace's name for the records' clock, local_clock() being its
+ * "perf" clock.
+ */
+static const char *tracedat_clock(const struct frec_decoder *d)
 {
-	return !clock || !strcmp(clock, "local") ? "perf" : clock;
+	if (tracedat_trace_clock(d))
+		return FREC_RAW_TRACE_CLOCK_NAME;
+	return !d->clock || !strcmp(d->clock, "local") ? "perf" : d->clock;
 }
 
 /*
@@ -560,7 +595,7 @@ static const char *tracedat_clock(const char *clock)
  * page and event descriptions, the events' formats, the callers'
  * functions as kallsyms, the empty printk formats and cmdlines, the CPU count and the options.
  */
-static void tracedat_header(FILE *out, const char *clock_name, size_t nr_cpus,
+static void tracedat_header(FILE *out, const char *trace_clock, size_t nr_cpus,
 			    const char *kallsyms, size_t kallsyms_len)
 {
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
@@ -589,7 +624,7 @@ static void tracedat_header(FILE *out, const char *clock_name, size_t nr_cpus,
 	out64(out, 0);			/* cmdlines */
 	out32(out, (unsigned int)nr_cpus);
 	fwrite_unlocked("options  ", 1, 10, out);
-	len = snprintf(clock, sizeof(clock), "[%s]", tracedat_clock(clock_name));
+	len = snprintf(clock, sizeof(clock), "[%s]", trace_clock);
 	fputc_unlocked(4, out);		/* TRACECLOCK, a 16-bit id */
 	fputc_unlocked(0, out);
 	out_sized(out, clock, (size_t)len + 1, 4);
@@ -620,7 +655,7 @@ static void tracedat_end(struct frec_decoder *d)
 	kallsyms = t->failed ? NULL : tracedat_kallsyms(t, &kallsyms_len);
 	mem = t->failed ? NULL : open_memstream(&header, &header_len);
 	if (mem) {
-		tracedat_header(mem, d->clock, nr_cpus, kallsyms, kallsyms_len);
+		tracedat_header(mem, tracedat_clock(d), nr_cpus, kallsyms, kallsyms_len);
 		if (fclose(mem))
 			t->failed = true;
 	}

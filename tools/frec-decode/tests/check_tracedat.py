@@ -55,8 +55,8 @@ def report(c, path, full):
     return p.stdout.split(b"\n")
 
 
-def compare(c, name, recs, lines, full, lost_expected):
-    """The report's LINES against the text's RECS."""
+def compare(c, name, recs, lines, full, lost_expected, offset=0):
+    """The report's LINES against the text's RECS, OFFSET ns ahead of them."""
     seen, errors, dropped = set(), [], None
     drops = 0
     for line in lines:
@@ -79,6 +79,7 @@ def compare(c, name, recs, lines, full, lost_expected):
             errors.append(f"{key}: not a record of the text")
             continue
         ts, rest = recs[key]
+        ts = max(ts - offset, 0)
         if int(cpu_col) != key[1]:
             errors.append(f"{key}: on CPU {int(cpu_col)}")
         if full:
@@ -121,7 +122,15 @@ def lost_before(recs, global_rings):
     return lost
 
 
-def check_input(c, name, inputs, global_rings=()):
+def trace_clock(c, dat):
+    """The trace clock trace-cmd finds in DAT."""
+    p = subprocess.run(["trace-cmd", "dump", "--clock", "-i", dat],
+                       capture_output=True, timeout=60)
+    m = re.search(rb"\[(\w+)\]", p.stdout)
+    return m.group(1).decode() if m else None
+
+
+def check_input(c, name, inputs, global_rings=(), offset=None):
     dat = f"{c.dir}/{name}.dat"
     rc, text, err = c.run_decoder(inputs)
     c.check(f"{name}: text decodes", rc in (0, 3), err[-300:])
@@ -130,7 +139,10 @@ def check_input(c, name, inputs, global_rings=()):
     recs = text_records(text)
     lost = lost_before(recs, global_rings)
     for full in (True, False):
-        compare(c, name, recs, report(c, dat, full), full, lost)
+        compare(c, name, recs, report(c, dat, full), full, lost, offset or 0)
+    clock = trace_clock(c, dat)
+    want = "local" if offset is not None else "perf"
+    c.check(f"{name}: the file's trace clock is {want}", clock == want, f"it is {clock}")
     return recs, lost
 
 
@@ -157,6 +169,18 @@ def main():
     p = c.make("global", "-n", "2000", "-c", "3", "--global", "--gaps", "--unsynced")
     check_input(c, "global", [*tables(p), p + ".raw"],
                 global_rings={b"hanoi_moves", b"events", b"log"})
+    # the module's clock entry: local_clock() is sched_clock() plus a
+    # constant, here -3.1 ms (one 6.1 guest's) and +2 s (records before
+    # ftrace's zero are at its zero); in the other byte order too
+    p = c.make("offset", "-n", "2000", "-c", "2", "--gaps", "--trace-offset", "-3100000")
+    check_input(c, "offset", [*tables(p), p + ".raw"], offset=-3100000)
+    p = c.make("offset-swap", "-n", "500", "-c", "2", "--swap", "--trace-offset", "-1000")
+    check_input(c, "offset-swap", [*tables(p), p + ".raw"], offset=-1000)
+    p = c.make("offset-late", "-n", "2000", "-c", "2", "--gaps", "--trace-offset", "2000000000")
+    recs, _ = check_input(c, "offset-late", [*tables(p), p + ".raw"], offset=2000000000)
+    c.check("offset-late: records on both sides of ftrace's zero",
+            min(v[0] for v in recs.values()) < 2 * 10**9 < max(v[0] for v in recs.values()),
+            "all on one side")
     p = c.make("region", "-n", "3000", "-c", "2", "--gaps", "--region")
     check_input(c, "region", ["--region", p + ".region"])
 

@@ -45,6 +45,10 @@ def record(seq, typ=2, ts=1000, site=0xffffffffc0a80000, caller=0xffffffff810000
     return body + b"\0" * ((-len(body)) % 8)
 
 
+def clock(offset=-3100000, window=40, flags=1, name=b"local", bytes_=48, e="<"):
+    return struct.pack(e + "IIqQII16s", 4, bytes_, offset, window, flags, 0, name)
+
+
 GOOD = header() + ring() + record(1) + record(2, ts=2000, cpu=1)
 
 # name: (bytes, extra args, exit code, stderr text)
@@ -130,7 +134,14 @@ CASES = {
                           "offset 284: entry of 4294967295 bytes: not a multiple of 8"),
     "good-then-huge": (GOOD + struct.pack("<II", 3, 1 << 24), 1,
                        "offset 280: entry of type 3 and 16777216 bytes, more than 65536"),
+    "clock-short": (header() + struct.pack("<II", 4, 16) + b"\0" * 8 + ring() + record(1), 1,
+                    "offset 48: clock entry of 16 bytes, 48 needed"),
+    "clock-name": (header() + clock(name=b"lo cal") + ring() + record(1), 1,
+                   "offset 80: trace clock name is not 1-15 characters"),
     # these decode: the format asks readers to cope with them
+    "ok-clock": (header() + clock() + ring() + record(1), 0, ""),
+    "ok-clock-unknown-name": (header() + clock(name=b"mono") + ring() + record(1), 0, ""),
+    "ok-clock-longer": (header() + clock(bytes_=56) + b"\0" * 8 + ring() + record(1), 0, ""),
     "ok-swapped": (header(e=">") + ring(e=">") + record(1, e=">")
                    + record(2, ts=2000, cpu=1, e=">"), 0, ""),
     "ok-unknown-entry": (header() + struct.pack("<II", 99, 24) + b"\0" * 16
