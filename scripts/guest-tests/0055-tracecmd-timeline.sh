@@ -34,7 +34,7 @@ grep -q ' frec_stress/[01]-' $W/chk/report || fail "no kthread in the report"
 # offset of the size frec-decode removes) and one dump message changed:
 # each check must fail.
 awk '!/^#/ && !done { $0 = $0 "X"; done = 1 } { print }' $W/dump > $W/dump.bad
-sh "$CHK" -t "$FREC_TRACECMD" -s 2000000 -o $W/bad $W/ftrace.dat $W/frec.dat $W/dump.bad > $W/bad.out 2>&1 &&
+sh "$CHK" -r $W/chk/report -s 2000000 -o $W/bad $W/ftrace.dat $W/frec.dat $W/dump.bad > $W/bad.out 2>&1 &&
 	{ cat $W/bad.out; fail "frec.dat shifted by 2 ms and a changed dump passed the checks"; }
 echo "# frec.dat shifted by 2 ms and a changed dump message fail, as they must:"
 for c in a b c; do
