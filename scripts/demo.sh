@@ -40,10 +40,10 @@ sh "$FREC_ROOT/scripts/tracedat-timeline-check.sh" -o "$out/timeline" \
 	"$out/ftrace.dat" "$out/frec.dat" "$e/dump" > "$out/timeline.log" ||
 	verdict="NOT on one timeline (scripts/tracedat-timeline-check.sh, $out/timeline.log):"
 echo "frec.dat and ftrace.dat are $verdict"
-{ grep -m 3 '^FAIL' "$out/timeline.log"; grep -v '^FAIL' "$out/timeline.log"; } | cut -c1-240
+{ grep -m 3 '^FAIL' "$out/timeline.log" || true; grep -v '^FAIL' "$out/timeline.log"; } | cut -c1-240
 echo
 echo "A kthread switched in, and its records (frec.dat) beside their tracepoint events (ftrace.dat):"
-trace-cmd report -i "$out/ftrace.dat" -i "$out/frec.dat" 2> /dev/null |
+{ trace-cmd report -i "$out/ftrace.dat" -i "$out/frec.dat" 2> /dev/null || true; } |
 	awk 'n { print; if (++n > 10) exit; next }
 		sw && /^ *frec\.dat:/ { print sw; print; n = 2; next }
 		{ sw = "" } /sched_switch:/ && /==> frec_stress/ { sw = $0 }' | cut -c1-160

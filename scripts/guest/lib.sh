@@ -208,9 +208,11 @@ frec_tracecmd_record() {
 		cat $FREC_DEBUGFS/$f > "$1/$f" || fail "cat $f"
 	done
 	cat /proc/kallsyms > "$1/kallsyms"
-	rmmod frec_hanoi frec_stress
+	# Before the samples go: ftrace.dat keeps /proc/kallsyms, which names
+	# their callers.
 	$FREC_TRACECMD extract -o "$1/ftrace.dat" > /tmp/tracecmd.log 2>&1 ||
 		{ tail -n 5 /tmp/tracecmd.log; fail "trace-cmd extract"; }
+	rmmod frec_hanoi frec_stress
 	$FREC_TRACECMD reset > /dev/null 2>&1
 }
 
