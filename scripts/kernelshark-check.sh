@@ -60,11 +60,18 @@ in_x() { # xwd log args...
 		xwininfo -id "$wid" 2> /dev/null | grep -q 'Width: 1280' && break
 	done
 	sleep 2		# loading, and drawing at the new size
-	# FREC_KS_GRAPH_Y=Y: drag the splitter under the plots (y 322 at
-	# 1280x800) down to Y, so that more CPU plots show (doc/kernelshark-timeline.png).
-	if [ -n "${FREC_KS_GRAPH_Y:-}" ]; then
-		xdotool mousemove --window "$wid" 640 322 mousedown 1 mousemove --window "$wid" 640 "$FREC_KS_GRAPH_Y" mouseup 1
-		sleep 1
+	# FREC_KS_XDOTOOL="ACTION;ACTION...": xdotool commands run in turn on
+	# the shown window (WID in them stands for it), a second apart: how
+	# doc/kernelshark-timeline.png drags the plots' splitter down and
+	# zooms in (README).
+	if [ -n "${FREC_KS_XDOTOOL:-}" ]; then
+		local IFS=';' act
+		for act in $FREC_KS_XDOTOOL; do
+			IFS=' '
+			# shellcheck disable=SC2046  # words on purpose
+			xdotool $(echo "$act" | sed "s/WID/$wid/g")
+			sleep 1
+		done
 	fi
 	if ! kill -0 "$pid" 2> /dev/null; then
 		wait "$pid" && j=0 || j=$?
