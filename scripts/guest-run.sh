@@ -4,7 +4,7 @@
 # tests or the demo in it.  Never loads anything into this machine's kernel.
 #
 #   guest-run.sh [-k stock|debug] [-m test|demo|shell] [-o OUT_DIR]
-#                [-T TIMEOUT_S] [-M KO_DIR] [TEST.sh ...]
+#                [-T TIMEOUT_S] [-M KO_DIR] [-x EXPORT_DIR] [TEST.sh ...]
 #
 #   -k  kernel: a stock Debian kernel (default) or the debug kernel built by
 #       debug-kernel.sh (KUnit, lockdep, KASAN).  The stock kernel is
@@ -15,6 +15,12 @@
 #       built in the tree (make modules), the debug kernel's in
 #       build/debug/ko (make debug-modules); for another stock kernel,
 #       scripts/build-modules.sh's OUT_DIR/ko
+#   -x  export EXPORT_DIR (created if missing) to the guest, writable, at
+#       /export: a second 9p share (QEMU -virtfs, mount tag "export",
+#       security_model=none: the guest's files are created as the user
+#       who runs this script).  The host's root stays read-only at /host;
+#       /export is how the guest hands files to the host (make demo's
+#       recording)
 #   -m  test (default): run the tests and judge the logs; demo: run
 #       scripts/guest/demo.sh and print its output; bench: run
 #       scripts/guest/bench.sh (FREC_BENCH=cost|dump) and print its output;
@@ -38,13 +44,19 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kind=stock mode=test out= timeout_s=${FREC_GUEST_TIMEOUT:-1500} kodir_opt=
-while getopts k:m:o:T:M: opt; do
+export_opt=() virtfs_export=()
+while getopts k:m:o:T:M:x: opt; do
 	case $opt in
 	k) kind=$OPTARG ;;
 	m) mode=$OPTARG ;;
 	o) out=$OPTARG ;;
 	T) timeout_s=$OPTARG ;;
 	M) kodir_opt=$(cd "$OPTARG" && pwd) || die "no module directory $OPTARG" ;;
+	x)
+		mkdir -p "$OPTARG" || die "cannot create $OPTARG"
+		export_opt=(-x "$(cd "$OPTARG" && pwd)")
+		virtfs_export=(-virtfs "local,path=${export_opt[1]},mount_tag=export,security_model=none")
+		;;
 	*) die "usage: see the header of $0" ;;
 	esac
 done
@@ -109,14 +121,14 @@ if [ "$mode" = test ] && [ -z "${FREC_GUEST_ALONE:-}" ] &&
 		if grep -qE "$alone_re" "$t"; then alone+=("$t"); else normal+=("$t"); fi
 	done
 	if [ ${#normal[@]} -gt 0 ]; then
-		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" -M "$kodir" "${normal[@]}" || rc=1
+		"$0" -k "$kind" -m test -o "$out" -T "$timeout_s" -M "$kodir" "${export_opt[@]}" "${normal[@]}" || rc=1
 	fi
 	for t in "${alone[@]}"; do
 		FREC_GUEST_ALONE=1 \
 		FREC_GUEST_CMDLINE="${FREC_GUEST_CMDLINE:-} $(sed -n 's/^# cmdline: //p' "$t")" \
 		FREC_GUEST_QEMU_ARGS="${FREC_GUEST_QEMU_ARGS:-} $(sed -n 's/^# qemu: //p' "$t")" \
 			"$0" -k "$kind" -m test -o "$out/$(basename "$t" .sh)" -T "$timeout_s" \
-				-M "$kodir" "$t" || rc=1
+				-M "$kodir" "${export_opt[@]}" "$t" || rc=1
 	done
 	exit $rc
 fi
@@ -152,7 +164,8 @@ if [ "$mode" = shell ]; then
 	qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nodefaults -no-user-config \
 		-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
 		-display none -serial mon:stdio -no-reboot \
-		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap
+		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+		"${virtfs_export[@]}"
 	exit
 fi
 # One guest at a time on this machine: two TCG guests on two cores run
@@ -314,6 +327,7 @@ while :; do
 			-display none "${monitor[@]}" "${noreboot[@]}" \
 			-serial "file:$out/console.log" "${serial_tap[@]}" \
 			-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
+			"${virtfs_export[@]}" \
 			> "$out/qemu.log" 2>&1 < /dev/null
 		echo $? > "$out/qemu.rc"
 	} &

@@ -3,7 +3,7 @@
 # KernelShark opens frec-decode's trace.dat (`-F trace-dat`) and draws its
 # events: `make check`'s kernelshark part, host only.
 #
-#   kernelshark-check.sh [-i FILE]
+#   kernelshark-check.sh [-i FILE...]
 #
 # frec-gen writes two recordings (events and text records, several CPUs,
 # records lost); frec-decode makes a trace.dat of each.  KernelShark, under
@@ -16,7 +16,9 @@
 # any other window (an error dialog), logged an error, or if the image
 # lacks drawn events, a colour per file or the event list
 # (kernelshark-image.py).  -i FILE opens FILE alone instead
-# ("kernelshark:input"), to see the check fail on a bad file.
+# ("kernelshark:input"), to see the check fail on a bad file; -i FILE
+# FILE2... opens FILE with the others appended (make demo's ftrace.dat and
+# frec.dat: doc/kernelshark-timeline.png).
 #
 # Prints "PASS kernelshark:NAME", "FAIL kernelshark:NAME: why (see LOG)",
 # or "SKIP kernelshark: why" without kernelshark, xvfb-run, xdotool, xwd
@@ -58,6 +60,19 @@ in_x() { # xwd log args...
 		xwininfo -id "$wid" 2> /dev/null | grep -q 'Width: 1280' && break
 	done
 	sleep 2		# loading, and drawing at the new size
+	# FREC_KS_XDOTOOL="ACTION;ACTION...": xdotool commands run in turn on
+	# the shown window (WID in them stands for it), a second apart: how
+	# doc/kernelshark-timeline.png drags the plots' splitter down and
+	# zooms in (README).
+	if [ -n "${FREC_KS_XDOTOOL:-}" ]; then
+		local IFS=';' act
+		for act in $FREC_KS_XDOTOOL; do
+			IFS=' '
+			# shellcheck disable=SC2046  # words on purpose
+			xdotool $(echo "$act" | sed "s/WID/$wid/g")
+			sleep 1
+		done
+	fi
 	if ! kill -0 "$pid" 2> /dev/null; then
 		wait "$pid" && j=0 || j=$?
 		echo "kernelshark exited with status $j after its window was shown"
@@ -115,9 +130,11 @@ if [ "${1:-}" = --in-x ]; then
 	in_x "$@"
 	exit
 fi
-input=
+input=()
 if [ "${1:-}" = -i ]; then
-	input=$(realpath "$2")
+	for f in "${@:2}"; do
+		input+=("$(realpath "$f")")
+	done
 fi
 
 for t in kernelshark xvfb-run xdotool xwd xwdtopnm pamdepth pnmtopng; do
@@ -130,8 +147,8 @@ mkdir -p "$out/cache"
 # Root gets a warning dialog first: say it was seen, in a cache of our own.
 printf '[General]\nnoRootWarn=true\n' > "$out/cache/setting.ini"
 
-if [ -n "$input" ]; then
-	open_files input "$input"
+if [ ${#input[@]} -gt 0 ]; then
+	open_files input "${input[@]}"
 	exit
 fi
 

@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # What `make demo` shows in the guest (scripts/demo.sh boots it twice):
-# boot 1 records, reads, filters, decodes and cross-checks; boot 2
+# boot 1 records, reads, filters, decodes and cross-checks, and, given a
+# writable /export (guest-run.sh -x), records beside trace-cmd and leaves
+# frec's raw dump and ftrace.dat there for the host; boot 2
 # (frec_demo=oops on the kernel command line) records and oopses, and the
 # host shows frec's block from that boot's serial console.
 . /frec/guest/lib.sh
@@ -10,7 +12,7 @@ D=$FREC_DEBUGFS
 step() { echo; echo "== $*"; }
 
 if grep -q 'frec_demo=oops' /proc/cmdline; then
-	step "7. An oops with panic_on_oops: frec prints its newest records on the console"
+	step "8. An oops with panic_on_oops: frec prints its newest records on the console"
 	frec_crash_test_load
 	echo 1 > /proc/sys/kernel/panic_on_oops
 	echo 'record 20' > "$FREC_TRIGGER"
@@ -68,5 +70,13 @@ sh "/host$FREC_HOST_TREE/scripts/frec-crosscheck.sh" -b "$FREC_BPFTRACE" -o /tmp
 	insmod "$FREC_MODULES/frec_hanoi.ko" disks=5 2>&1 | grep '^#' | head -n 12
 rmmod frec_hanoi
 frec_unload
+
+if grep -q ' /export ' /proc/mounts; then
+	step "7. One timeline with the scheduler: trace-cmd (ftrace's local clock) records sched_switch, irq_handler_entry and frec's tracepoints while frec records Hanoi and frec_stress's kthreads and timers; frec's raw dump and ftrace.dat go to the host"
+	frec_load
+	frec_tracecmd_record /export
+	echo "$(grep -vc '^#' /export/dump) records in frec's dump; $(wc -c < /export/ftrace.dat) bytes of ftrace.dat"
+	frec_unload
+fi
 echo
 echo "== boot 1 done; boot 2 shows the oops"

@@ -181,6 +181,41 @@ frec_bpftrace() {
 	$FREC_BPFTRACE "$@"
 }
 
+# The host's trace-cmd (over 9p, with the host's loader and its
+# libtracecmd, libtracefs and libtraceevent), as one command string.
+FREC_TRACECMD="/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 --library-path /host/usr/lib/x86_64-linux-gnu /host/usr/bin/trace-cmd"
+
+# frec_tracecmd_record DIR: with frec loaded, record with trace-cmd on
+# ftrace's default "local" clock (sched_switch, irq_handler_entry and
+# frec's tracepoints; 16 MiB of buffer per CPU, nothing lost) while frec
+# records from kthreads and hard IRQ on every CPU (frec_stress, rings
+# stress_big*) and from process context (frec_hanoi); then stop both and
+# leave in DIR frec's raw, dump, sites and formats, /proc/kallsyms, and
+# trace-cmd's ftrace.dat.  The samples are unloaded, frec is not.
+frec_tracecmd_record() {
+	[ -x /host/usr/bin/trace-cmd ] || fail "no trace-cmd on the host (scripts/install-deps.sh installs it)"
+	$FREC_TRACECMD start -C local -b 16384 -e sched:sched_switch -e irq:irq_handler_entry -e frec \
+		> /tmp/tracecmd.log 2>&1 || { cat /tmp/tracecmd.log; fail "trace-cmd start"; }
+	insmod "$FREC_MODULES/frec_stress.ko" period_us=1000 ring_kib=1024 ||
+		fail "insmod frec_stress.ko"
+	insmod "$FREC_MODULES/frec_hanoi.ko" disks=6 calls=1 || fail "insmod frec_hanoi.ko"
+	# The kthreads and timers record on until unloaded: stop their rings
+	# (the records stay), then ftrace.
+	echo 0 > $FREC_DEBUGFS/rings/stress_big/enable
+	echo 0 > $FREC_DEBUGFS/rings/stress_big_text/enable
+	$FREC_TRACECMD stop > /dev/null 2>&1 || fail "trace-cmd stop"
+	for f in raw dump sites formats; do
+		cat $FREC_DEBUGFS/$f > "$1/$f" || fail "cat $f"
+	done
+	cat /proc/kallsyms > "$1/kallsyms"
+	# Before the samples go: ftrace.dat keeps /proc/kallsyms, which names
+	# their callers.
+	$FREC_TRACECMD extract -o "$1/ftrace.dat" > /tmp/tracecmd.log 2>&1 ||
+		{ tail -n 5 /tmp/tracecmd.log; fail "trace-cmd extract"; }
+	rmmod frec_hanoi frec_stress
+	$FREC_TRACECMD reset > /dev/null 2>&1
+}
+
 # frec_wait_blocked PID [TENTHS]: wait until process PID sleeps
 # uninterruptibly (state D: a mutex, a debugfs removal), and print its
 # wchan; fails if it ends or does not block in time.
