@@ -309,15 +309,10 @@ frec_raw_trace_offset() {
 	od -A n -t d8 -j 56 -N 8 /tmp/rawhead | tr -d ' '
 }
 
-# The host's frec-decode (make tools), run with the host's loader and
-# libraries (/host is read-only); needs run.conf's FREC_HOST_TREE.
+# The path of the host's frec-decode (frec_decode above runs it).
 frec_decoder() {
-	echo "/host$FREC_HOST_TREE/build/tools/decode/frec-decode"
-}
-
-frec_decode() {
-	/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
-		--library-path /host/usr/lib/x86_64-linux-gnu "$(frec_decoder)" "$@"
+	frec_have_decoder
+	echo "$FREC_DECODER"
 }
 
 # The records of ring $2 in the dump text $1 ("seq [s] cpuN ring: ...").
