@@ -61,15 +61,16 @@
  * an instruction without LOCK prefix, which an interrupt cannot split),
  * so nested adds never lose each other's counts::
  *
- *   task:  inc bucket[i]   add sum   raise max   raise min
- *                                  |
- *   NMI:                           +-- inc bucket[j] add sum raise max raise min
+ *   task:  raise max   raise min   wmb   inc bucket[i]   add sum
+ *                    |
+ *   NMI:             +-- raise max  raise min  wmb  inc bucket[j]  add sum
  *
  * min and max are "only raise" words (min is kept as
- * FREC_HIST_VALUE_MAX - min, so that it raises too), each holding the
- * reset generation's low 16 bits above a 48-bit value: a word whose
+ * FREC_HIST_VALUE_MAX - min, so that it raises too), each holding a
+ * 48-bit value above the reset generation's low 16 bits: a word whose
  * generation is not the writer's is replaced whatever its value, one of
- * the writer's generation only by a greater value.  The cmpxchg loop ends
+ * the writer's generation only by a greater value (the words compared
+ * whole, the generations being equal).  The cmpxchg loop ends
  * at the first cmpxchg that finds the word unchanged; each failure means
  * an interrupt on this CPU changed it, so it runs at most once more than
  * the adds nested into it.
@@ -86,32 +87,44 @@
  * mutex, which also orders a read's loads after the last reset's).
  *
  * What a read sees while writers run: each word is read once, whole (no
- * torn count), at its own instant.  count is the sum of the buckets read,
- * so count, the buckets and the percentiles always agree with each other;
- * sum (and so mean) may count adds in flight during the read that the
- * buckets read do not, or the reverse: at most one per add in flight on
- * each CPU while the read ran.  An add in flight during a reset may be
- * counted in either epoch, its sum in the other.
+ * torn count), at its own instant, one CPU's buckets and sum before its
+ * min and max.  count is the sum of the buckets read, so count, the
+ * buckets and the percentiles always agree with each other.  sum (and so
+ * mean) may differ from them by the adds a CPU made while its copy was
+ * being read (a few hundred loads), those counted in a bucket read before
+ * them or the reverse.  A reset takes its baseline the same way, so an add
+ * made meanwhile may be counted in either epoch, its sum in the other.
  *
- * min and max are exact when every add of the epoch read the epoch's
- * generation, which is the case once a reset has completed and been seen
- * (an add may read the previous generation for a while after a reset,
- * there being no barrier on the record path; the generation's 16 bits may
- * also come round again on a CPU that added nothing for 65536 resets).
- * Either way a read checks them: the read's min is used only if it lies
- * in the lowest bucket counted since the reset, else that bucket's low
- * bound; max likewise in the highest bucket, else its high bound minus 1.
- * So min and max always lie in the bucket of the true min and max
- * (within 1/16 of them) and bound every value counted.
+ * min and max are exact when no add was in flight during the read, none
+ * straddled the last reset, and every add since read the new generation
+ * (an add may read the previous one for a while after a reset, there
+ * being no barrier on the record path before that load; the generation's
+ * 16 bits may also come round on a CPU that added nothing for 65536
+ * resets).  In every case a read checks them: the read's min is used only
+ * if it lies in the lowest bucket counted since the reset, else that
+ * bucket's low bound; max likewise in the highest bucket, else its high
+ * bound minus 1 (for the last bucket: a value from FREC_HIST_TOP up, else
+ * FREC_HIST_VALUE_MAX).  So min and max always lie in the bucket of the
+ * true min and max, within 1/16 of them; with adds in flight (no reset
+ * straddling them) they still bound every value counted (the ordering
+ * below), so the percentiles keep their 1/32; an add straddling a reset
+ * can cost a percentile in the lowest or highest bucket up to 1/16.
  *
  * Memory ordering
  * ---------------
- * No access here is ordered: no claim above rests on the order in which
- * two words are seen, only on each word being written and read whole
- * (local_t; READ_ONCE/WRITE_ONCE of the generation) and on each counter
- * only growing.  So there is no LMM label and no pair; a cross-CPU read
- * may see one CPU's buckets and sum in any order, which the previous
- * section allows for.
+ * Every ordered access carries a label, LMM(function:letter), on its own
+ * line of code; they pair as follows:
+ *
+ * frec_hist_add:A / frec_hist_sum_cpus:A
+ *	(an add raises min and max before it counts itself in a bucket and
+ *	the sum) If a read's bucket or sum load saw an add, its min and max
+ *	loads see that add's raise or a later value of the word: min and max
+ *	bound every value counted.  smp_wmb() costs no instruction on x86.
+ *
+ * Nothing else is ordered: the other claims rest only on each word being
+ * written and read whole (local_t; READ_ONCE/WRITE_ONCE of the
+ * generation), on each counter only growing, and on the caller's
+ * serialization of reads and resets.
  */
 
 static_assert(FREC_HIST_SUB == 1U << FREC_HIST_SUB_BITS);
@@ -186,12 +199,13 @@ static void frec_hist_sum_cpus(const struct frec_hist_cpus *cpus, u64 tag,
 		for (i = 0; i < FREC_HIST_BUCKETS; i++)
 			s->bucket[i] += (u64)local_read(&c->bucket[i]);
 		s->sum += (u64)local_read(&c->sum);
+		smp_rmb(); /* LMM(frec_hist_sum_cpus:A) */
 		w = (u64)local_read(&c->max);
-		if (w >> FREC_HIST_VALUE_BITS == tag)
-			*max = max_t(u64, *max, w & FREC_HIST_VALUE_MAX);
+		if ((w & FREC_HIST_TAG_MASK) == tag)
+			*max = max_t(u64, *max, w >> FREC_HIST_TAG_BITS);
 		w = (u64)local_read(&c->min);
-		if (w >> FREC_HIST_VALUE_BITS == tag)
-			*min = min_t(u64, *min, FREC_HIST_VALUE_MAX - (w & FREC_HIST_VALUE_MAX));
+		if ((w & FREC_HIST_TAG_MASK) == tag)
+			*min = min_t(u64, *min, FREC_HIST_VALUE_MAX - (w >> FREC_HIST_TAG_BITS));
 	}
 }
 

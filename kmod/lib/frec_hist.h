@@ -28,6 +28,7 @@
 #include <linux/compiler.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
 #include <asm/local.h>
 #else
 #include "frec_user.h"
@@ -52,13 +53,13 @@
 #define FREC_HIST_BUCKETS	(FREC_HIST_OVERFLOW + 1)
 
 /*
- * min and max are kept in one word each: a reset generation's low 16
- * bits above a 48-bit value (values from 2^48 - 1 ns, 78 hours, up are
+ * min and max are kept in one word each: a 48-bit value above the reset
+ * generation's low 16 bits (values from 2^48 - 1 ns, 78 hours, up are
  * kept as 2^48 - 1).
  */
-#define FREC_HIST_VALUE_BITS	48
-#define FREC_HIST_VALUE_MAX	((1ULL << FREC_HIST_VALUE_BITS) - 1)
+#define FREC_HIST_TAG_BITS	16
 #define FREC_HIST_TAG_MASK	0xffffU
+#define FREC_HIST_VALUE_MAX	((1ULL << (64 - FREC_HIST_TAG_BITS)) - 1)
 
 /* The percentiles printed, in parts per 10000: p50, p90, p99, p99.9. */
 #define FREC_HIST_NR_PCT	4
@@ -66,14 +67,14 @@ extern const unsigned int frec_hist_pct[FREC_HIST_NR_PCT];
 
 /* The first line of a file of histograms: how to read the rest. */
 #define FREC_HIST_HEADER \
-	"# frec hist: ns; [low, high) count; values below 32 exact, others within 1/32\n"
+	"# frec hist: values in ns; buckets [low, high) count; percentiles exact below 32 ns, else within 1/32\n"
 
 /**
  * struct frec_hist_cpu - one CPU's counts of one histogram
  * @sum: the sum of the values added, modulo 2^64.
- * @max: the generation's low 16 bits, then the greatest value added.
- * @min: the generation's low 16 bits, then FREC_HIST_VALUE_MAX minus the
- *	least value added (so that both only grow, and zero is empty).
+ * @max: the greatest value added, above the generation's low 16 bits.
+ * @min: FREC_HIST_VALUE_MAX minus the least value added (so that both
+ *	only grow, and zero is empty), above the generation's low 16 bits.
  * @bucket: values added per bucket, modulo 2^64.
  *
  * Written only by frec_hist_add() on its own CPU (any context, nested);
@@ -150,20 +151,23 @@ static __always_inline unsigned int frec_hist_index(u64 ns)
 
 /*
  * Store @want in @w unless @w holds the same generation and a value at
- * least as great.  A failed cmpxchg means an interrupt on this CPU changed
- * the word in between: look again.
+ * least as great (the words compared whole).  A failed cmpxchg means an
+ * interrupt on this CPU changed the word in between: look again.
  */
 static __always_inline void frec_hist_raise(local_t *w, u64 want)
 {
 	long old = local_read(w);
 	long prev;
 
-	while (((u64)old >> FREC_HIST_VALUE_BITS) != (want >> FREC_HIST_VALUE_BITS) ||
-	       ((u64)old & FREC_HIST_VALUE_MAX) < (want & FREC_HIST_VALUE_MAX)) {
+	if (likely(!(((u64)old ^ want) & FREC_HIST_TAG_MASK) && (u64)old >= want))
+		return;
+	for (;;) {
 		prev = local_cmpxchg(w, old, (long)want);
 		if (prev == old)
-			break;
+			return;
 		old = prev;
+		if (!(((u64)old ^ want) & FREC_HIST_TAG_MASK) && (u64)old >= want)
+			return;
 	}
 }
 
@@ -183,13 +187,15 @@ static __always_inline void frec_hist_raise(local_t *w, u64 want)
 static __always_inline void frec_hist_add(const struct frec_hist *h,
 					  struct frec_hist_cpu *c, u64 ns)
 {
-	u64 tag = (u64)(READ_ONCE(h->gen) & FREC_HIST_TAG_MASK) << FREC_HIST_VALUE_BITS;
-	u64 v = min_t(u64, ns, FREC_HIST_VALUE_MAX);
+	u64 tag = READ_ONCE(h->gen) & FREC_HIST_TAG_MASK;
+	u64 v = min_t(u64, ns, FREC_HIST_VALUE_MAX) << FREC_HIST_TAG_BITS;
 
+	frec_hist_raise(&c->max, v | tag);
+	/* (FREC_HIST_VALUE_MAX - value) << FREC_HIST_TAG_BITS */
+	frec_hist_raise(&c->min, (v ^ ~(u64)FREC_HIST_TAG_MASK) | tag);
+	smp_wmb(); /* LMM(frec_hist_add:A) */
 	local_inc(&c->bucket[frec_hist_index(ns)]);
 	local_add((long)ns, &c->sum);
-	frec_hist_raise(&c->max, tag | v);
-	frec_hist_raise(&c->min, tag | (FREC_HIST_VALUE_MAX - v));
 }
 
 u64 frec_hist_low(unsigned int i);
