@@ -210,6 +210,7 @@ static inline bool frec_hist_text_case_run(const struct frec_hist_text_case *c,
 	const struct frec_hist_cpus cpus = { frec_hist_case_cpu, x, 1 };
 	const struct frec_text_sink out = { frec_hist_case_write, x };
 	unsigned int i;
+	size_t at = 0;
 
 	memset(x, 0, sizeof(*x));
 	for (i = 0; i < c->nr; i++) {
@@ -223,7 +224,10 @@ static inline bool frec_hist_text_case_run(const struct frec_hist_text_case *c,
 	frec_hist_write(&x->s, c->name, &out);
 	if (!strcmp(x->text, c->text))
 		return true;
-	snprintf(why, n, "printed \"%s\"", x->text);
+	while (x->text[at] && x->text[at] == c->text[at])
+		at++;
+	snprintf(why, n, "differs at byte %zu: printed \"%.60s\", expected \"%.60s\"",
+		 at, x->text + at, c->text + at);
 	return false;
 }
 
