@@ -229,7 +229,7 @@ static u64 frec_hist_rank(u64 count, unsigned int pct)
  * of the true min and max; the percentiles are the nearest-rank
  * percentiles' bucket midpoints, clamped to [@min, @max].
  *
- * Context: any; it does not sleep, and reads 595 words per CPU.  The
+ * Context: any; it does not sleep, and reads 596 words per CPU.  The
  * caller serializes it against frec_hist_reset() of @h.
  */
 void frec_hist_read(const struct frec_hist *h, const struct frec_hist_cpus *cpus,
@@ -280,7 +280,7 @@ void frec_hist_read(const struct frec_hist *h, const struct frec_hist_cpus *cpus
  * Writes no CPU's copy, so adds go on meanwhile; an add in flight may be
  * counted before or after the reset.
  *
- * Context: any; it does not sleep, and reads 594 words per CPU.  The
+ * Context: any; it does not sleep, and reads 596 words per CPU.  The
  * caller serializes it against frec_hist_read() and frec_hist_reset() of
  * @h.
  */

@@ -149,26 +149,29 @@ static __always_inline unsigned int frec_hist_index(u64 ns)
 	return min_t(u64, i, FREC_HIST_OVERFLOW);
 }
 
+/* Does @old hold @want's generation and a value at least as great? */
+static __always_inline bool frec_hist_covers(long old, u64 want)
+{
+	return !(((u64)old ^ want) & FREC_HIST_TAG_MASK) && (u64)old >= want;
+}
+
 /*
- * Store @want in @w unless @w holds the same generation and a value at
- * least as great (the words compared whole).  A failed cmpxchg means an
- * interrupt on this CPU changed the word in between: look again.
+ * Store @want in @w unless it is covered already.  A failed cmpxchg
+ * means an interrupt on this CPU changed the word in between: look again.
  */
 static __always_inline void frec_hist_raise(local_t *w, u64 want)
 {
 	long old = local_read(w);
 	long prev;
 
-	if (likely(!(((u64)old ^ want) & FREC_HIST_TAG_MASK) && (u64)old >= want))
+	if (likely(frec_hist_covers(old, want)))
 		return;
-	for (;;) {
+	do {
 		prev = local_cmpxchg(w, old, (long)want);
 		if (prev == old)
 			return;
 		old = prev;
-		if (!(((u64)old ^ want) & FREC_HIST_TAG_MASK) && (u64)old >= want)
-			return;
-	}
+	} while (!frec_hist_covers(old, want));
 }
 
 /**
@@ -182,7 +185,8 @@ static __always_inline void frec_hist_raise(local_t *w, u64 want)
  * same copy in the middle of it.
  *
  * Context: any, NMI included, with preemption disabled (@c must stay this
- * CPU's for the whole call).
+ * CPU's for the whole call).  Where frec refuses records in NMI context
+ * (cmpxchg not NMI-safe: frec_rb_nmi_refused()), not in NMI context.
  */
 static __always_inline void frec_hist_add(const struct frec_hist *h,
 					  struct frec_hist_cpu *c, u64 ns)
