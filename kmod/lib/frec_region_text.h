@@ -19,16 +19,7 @@
 #include "frec_format.h"
 #include "frec_merge.h"
 #include "frec_region_image.h"
-
-/**
- * struct frec_text_sink - where text goes
- * @write: write @len bytes of @s (not NUL-terminated).
- * @ctx: passed to @write.
- */
-struct frec_text_sink {
-	void (*write)(void *ctx, const char *s, size_t len);
-	void *ctx;
-};
+#include "frec_text_sink.h"
 
 /**
  * struct frec_region_report - where a corrupt entry or record is told

@@ -27,6 +27,8 @@
  *   DEFINE_PER_CPU,             an array of one cache line per simulated
  *   this_cpu_ptr                CPU, indexed by the thread's (sim_cpu.h)
  *   do_div, min, min_t, max_t   their plain C meaning
+ *   div64_u64, __fls            their plain C meaning (__fls: the index of
+ *                               the highest bit set, of a value not 0)
  *   kvmalloc, kvmalloc_array,   malloc(), calloc(), free() (the GFP flags
  *   kvcalloc, kvfree            ignored); sort() is qsort() (no swap
  *   sort, cond_resched          function); cond_resched() does nothing
@@ -91,6 +93,16 @@ typedef __s64 s64;
 		(n) /= (base);						\
 		__rem;							\
 	})
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline unsigned long __fls(unsigned long word)
+{
+	return 63 - __builtin_clzl(word);
+}
 
 /*
  * READ_ONCE/WRITE_ONCE on any scalar: a relaxed C11 atomic access through
