@@ -131,7 +131,8 @@ guest() {
 		if [ ! -f "$FREC_BUILD/stock-$2/ko/frec.ko" ] || [[ " $parts " != *" build "* ]]; then
 			build_for "$2" || return 1
 		fi
-		ko=(-M "$FREC_BUILD/stock-$2/ko")
+		ko=(-M "$FREC_BUILD/stock-$2/ko" -x "$out/export")
+		rm -rf "$out/export"
 		export FREC_KVER=$2
 		mapfile -t tests < <(guest_tests_for "$2")
 	fi
@@ -150,6 +151,12 @@ guest() {
 	"$FREC_ROOT/scripts/guest-run.sh" -k "$kind" "${ko[@]}" -o "$out" "${tests[@]}" |
 		sed "s/^\(PASS\|FAIL\|SKIP\|NOTE\) /\1 $label:/"
 	local rc=${PIPESTATUS[0]}
+	# KernelShark with a real ftrace recording and frec's trace.dat of the
+	# same seconds beside it (0055 exports both).
+	if [ "$kind" = stock ] && [ -f "$out/export/ftrace.dat" ] && [ -f "$out/export/frec.dat" ]; then
+		nice -n 19 "$FREC_ROOT/scripts/kernelshark-check.sh" -n "ftrace-$label" \
+			-i "$out/export/ftrace.dat" "$out/export/frec.dat" || rc=1
+	fi
 	if [ "$kind" = debug ]; then
 		kunit_results "$out" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $label:/"
 		[ "${PIPESTATUS[0]}" = 0 ] || rc=1

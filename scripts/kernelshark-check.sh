@@ -3,7 +3,7 @@
 # KernelShark opens frec-decode's trace.dat (`-F trace-dat`) and draws its
 # events: `make check`'s kernelshark part, host only.
 #
-#   kernelshark-check.sh [-i FILE...]
+#   kernelshark-check.sh [-n NAME] [-i FILE...]
 #
 # frec-gen writes two recordings (events and text records, several CPUs,
 # records lost); frec-decode makes a trace.dat of each.  KernelShark, under
@@ -18,7 +18,10 @@
 # (kernelshark-image.py).  -i FILE opens FILE alone instead
 # ("kernelshark:input"), to see the check fail on a bad file; -i FILE
 # FILE2... opens FILE with the others appended (make demo's ftrace.dat and
-# frec.dat: doc/kernelshark-timeline.png).
+# frec.dat: doc/kernelshark-timeline.png); -n NAME names that check
+# "kernelshark:NAME" (check.sh opens each stock kernel's ftrace.dat with
+# the frec.dat of the same recording that guest test 0055 exports:
+# "kernelshark:ftrace-stock-6.1").
 #
 # Prints "PASS kernelshark:NAME", "FAIL kernelshark:NAME: why (see LOG)",
 # or "SKIP kernelshark: why" without kernelshark, xvfb-run, xdotool, xwd
@@ -130,7 +133,11 @@ if [ "${1:-}" = --in-x ]; then
 	in_x "$@"
 	exit
 fi
-input=()
+input=() input_name=input
+if [ "${1:-}" = -n ]; then
+	input_name=$2
+	shift 2
+fi
 if [ "${1:-}" = -i ]; then
 	for f in "${@:2}"; do
 		input+=("$(realpath "$f")")
@@ -148,7 +155,7 @@ mkdir -p "$out/cache"
 printf '[General]\nnoRootWarn=true\n' > "$out/cache/setting.ini"
 
 if [ ${#input[@]} -gt 0 ]; then
-	open_files input "${input[@]}"
+	open_files "$input_name" "${input[@]}"
 	exit
 fi
 
