@@ -107,12 +107,15 @@ static __always_inline bool frec_ring_retired(const struct frec_ring *ring)
  */
 static bool frec_ring_accepts(struct frec_ring *ring, struct frec_rb_cpu *rc)
 {
-	int stop = atomic_read(&ring->stop);
-
-	if (likely(!stop))
+	/*
+	 * Never negative: "<= 0" is "== 0" without telling GCC the value,
+	 * which it would otherwise keep as a zero for later, a spill in the
+	 * common case; read again below for the same reason.
+	 */
+	if (likely(atomic_read(&ring->stop) <= 0))
 		return true;
-	frec_rb_count_drop(rc, stop & FREC_RING_STOP_DISABLED ? FREC_DROP_DISABLED :
-			   FREC_DROP_FROZEN);
+	frec_rb_count_drop(rc, atomic_read(&ring->stop) & FREC_RING_STOP_DISABLED ?
+			   FREC_DROP_DISABLED : FREC_DROP_FROZEN);
 	return false;
 }
 
@@ -186,56 +189,27 @@ static __always_inline u64 frec_record_site_word(struct frec_site *site, struct 
 }
 
 /*
- * The body of __frec_record(), once for a site with a plain id (@slow
- * false, @id its id: the common case, as cheap as before triggers) and
- * once for every other site (frec_record_event_slow()): one not yet
+ * The rest of __frec_record() for a site without a plain id, out of line
+ * so that the common case keeps the code it had: a site not yet
  * registered or not yet recorded (frec_site_word_slow()), or with a
- * trigger armed, which the slow case fires: it freezes before the record
- * is written, so the firing record itself is stored, and dumps after.
+ * trigger armed, which this fires: frec_trigger_claim() freezes before
+ * the record is written, so the firing record itself is stored, and the
+ * dump follows the write.
  */
-static __always_inline int frec_record_event_body(struct frec_ring *ring,
-						  struct frec_site *site,
-						  unsigned long caller,
-						  const unsigned long *args,
-						  bool slow, unsigned int id)
+static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_ring_store *store,
+					   struct frec_rb_cpu *rc, struct frec_site *site,
+					   unsigned long caller, const unsigned long *args)
 {
-	struct frec_ring_store *store;
-	struct frec_rb_cpu *rc;
 	unsigned int fired = 0;
-	int ret = -ENOSPC;
-	u64 word = id, seq;
+	u64 word = frec_record_site_word_slow(site, ring, caller, &fired), seq;
+	int ret = frec_rb_write_event(&store->layout, rc, word, caller, args, &seq);
 
-	if (frec_ring_retired(ring))
-		return -ENOENT;
-	/* An RCU-sched reader of ring->store: preemption is off. */
-	store = rcu_dereference_sched(ring->store);
-	rc = this_cpu_ptr(store->cpus);
-	if (!frec_record_enter(rc))
-		return -ENOSPC;
-	if (frec_ring_accepts(ring, rc)) {
-		if (slow)
-			word = frec_record_site_word_slow(site, ring, caller, &fired);
-		ret = frec_rb_write_event(&store->layout, rc, word, caller, args, &seq);
-	}
 	if (!ret)
 		trace_frec_record(ring->name, seq, caller, site->fmt, args);
-	if (slow && fired)
+	if (fired)
 		frec_trigger_fired(site, ring, fired, ret ? 0 : seq);
 	frec_record_leave();
 	return ret;
-}
-
-static __always_inline int frec_record_event(struct frec_ring *ring, struct frec_site *site,
-					     unsigned long caller, const unsigned long *args,
-					     unsigned int id)
-{
-	return frec_record_event_body(ring, site, caller, args, false, id);
-}
-
-static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_site *site,
-					   unsigned long caller, const unsigned long *args)
-{
-	return frec_record_event_body(ring, site, caller, args, true, 0);
 }
 
 /**
@@ -264,12 +238,30 @@ int __frec_record(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long a2, unsigned long a3)
 {
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
-	unsigned int id = READ_ONCE(site->id);
+	struct frec_ring_store *store;
+	struct frec_rb_cpu *rc;
+	int ret = -ENOSPC;
+	unsigned int id;
+	u64 seq;
 
 	lockdep_assert_preemption_disabled();
-	if (frec_site_id_plain(id))
-		return frec_record_event(ring, site, caller, args, id);
-	return frec_record_event_slow(ring, site, caller, args);
+	if (frec_ring_retired(ring))
+		return -ENOENT;
+	/* An RCU-sched reader of ring->store: preemption is off. */
+	store = rcu_dereference_sched(ring->store);
+	rc = this_cpu_ptr(store->cpus);
+	if (!frec_record_enter(rc))
+		return -ENOSPC;
+	if (frec_ring_accepts(ring, rc)) {
+		id = READ_ONCE(site->id);
+		if (!frec_site_id_plain(id))
+			return frec_record_event_slow(ring, store, rc, site, caller, args);
+		ret = frec_rb_write_event(&store->layout, rc, id, caller, args, &seq);
+	}
+	if (!ret)
+		trace_frec_record(ring->name, seq, caller, site->fmt, args);
+	frec_record_leave();
+	return ret;
 }
 EXPORT_SYMBOL_GPL(__frec_record);
 
