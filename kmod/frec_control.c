@@ -311,7 +311,7 @@ static int frec_control_parse(struct file *file, char *s, struct frec_control_cm
 		*fields[k] = val;
 	}
 	if (cmd->set_trigger && cmd->disarm) {
-		frec_debugfs_refuse(file, scratch, "a command that both arms and disarms a trigger");
+		frec_debugfs_refuse(file, scratch, "a command that arms and disarms a trigger");
 		return -EINVAL;
 	}
 	if (!cmd->set_on && !cmd->level && !cmd->set_trigger && !cmd->disarm) {

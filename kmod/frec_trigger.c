@@ -221,7 +221,7 @@ int frec_trigger_parse(const char *s, u64 *word, const char **why)
  */
 void frec_trigger_set(struct frec_site *site, unsigned int id, u64 word)
 {
-	unsigned int old = READ_ONCE(site->id);
+	unsigned int old = READ_ONCE(site->id), armed;
 
 	lockdep_assert_held(&frec_sites_lock);
 	if (WARN_ON_ONCE(id >= frec_triggers_nr))
@@ -237,7 +237,8 @@ void frec_trigger_set(struct frec_site *site, unsigned int id, u64 word)
 	do {
 		if (old >= FREC_SITE_NO_ID)
 			return;
-	} while (!try_cmpxchg(&site->id, &old, old | FREC_SITE_TRIGGER)); /* LMM(frec_trigger_set:B) */
+		armed = old | FREC_SITE_TRIGGER;
+	} while (!try_cmpxchg(&site->id, &old, armed)); /* LMM(frec_trigger_set:B) */
 }
 
 /**
@@ -346,14 +347,15 @@ static void frec_trigger_freeze(struct frec_ring *ring, unsigned int actions)
  */
 unsigned int frec_trigger_claim(struct frec_site *site, struct frec_ring *ring)
 {
-	unsigned int id = READ_ONCE(site->id);
+	unsigned int id = READ_ONCE(site->id), taken;
 	u64 w;
 
 	do {
 		if (id >= FREC_SITE_NO_ID || !(id & FREC_SITE_TRIGGER))
 			return 0;
-	} while (!try_cmpxchg(&site->id, &id, id & ~FREC_SITE_TRIGGER)); /* LMM(frec_trigger_claim:C) */
-	id &= ~(FREC_SITE_TRIGGER | FREC_SITE_UNSEEN);
+		taken = id & ~FREC_SITE_TRIGGER;
+	} while (!try_cmpxchg(&site->id, &id, taken)); /* LMM(frec_trigger_claim:C) */
+	id = taken & ~FREC_SITE_UNSEEN;
 	if (id >= frec_triggers_nr)
 		return 0;
 	w = READ_ONCE(frec_triggers[id]); /* LMM(frec_trigger_claim:D) */
