@@ -14,7 +14,9 @@
  *
  * <level> is the level its records are taken at (frec/control's, or the
  * one written at the call); <ring> the ring of its first record ("-"
- * before); <flags> "r" while it records, "_" while it is off.
+ * before); <flags> "r" while it records, "_" while it is off, then, for
+ * an armed trigger, each of its actions after a comma with its threshold
+ * ("=r,freeze>500us,dump>500us").
  *
  * A write is one line of commands separated by ';'.  A command is
  * selectors and at least one action, words separated by spaces:
@@ -29,6 +31,19 @@
  *   +r  -r  =r  =_  switch recording on, off, on, off
  *   level=LEVEL     take the site's records at err, warn, info, debug or
  *                   trace (or 1-5), whatever the call says
+ *   freeze          arm a trigger (frec_trigger.c): when the site next
+ *                   stores a record, stop storing into that record's ring
+ *   freeze=all      the same, into every ring
+ *   dump            the same, print the console dump (as on an oops)
+ *   freeze>T ...    the same with a threshold: T a number and a unit, ns,
+ *                   us, ms or s (freeze>500us); fires when a span ending
+ *                   at the site lasted more than T (frec_trigger_span()),
+ *                   never on other sites' records
+ *   -freeze  -dump  disarm those actions
+ *
+ * A trigger fires once; the words arm it again.  A command's arming words
+ * replace the site's trigger and give one threshold or none; a command
+ * does not both arm and disarm.
  *
  * Every selector given must match; none matches every site.  The whole
  * line is parsed before anything changes: a bad word refuses the write
@@ -52,6 +67,7 @@
 #include "frec_format_quote.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
+#include "frec_trigger.h"
 
 /* Longest write. */
 #define FREC_CONTROL_MAX	1024
@@ -70,12 +86,18 @@
  * @set_on: change recording.
  * @on: to this.
  * @level: the level to set, 0 to leave it.
+ * @set_trigger: arm @trigger, replacing the site's.
+ * @trigger: the trigger word (frec_trigger.h).
+ * @disarm: the trigger actions to disarm.
  */
 struct frec_control_cmd {
 	const char *module, *file, *func, *ring, *format;
 	unsigned int line_min, line_max;
 	bool set_on, on;
 	unsigned int level;
+	bool set_trigger;
+	u64 trigger;
+	unsigned int disarm;
 };
 
 /* The name of the ring of @site's first record, or "-". */
@@ -97,6 +119,7 @@ static int frec_control_show(struct seq_file *m, void *v)
 	const struct frec_site_texts *t;
 	const struct frec_site *site;
 	unsigned int level;
+	u64 trigger;
 
 	if (v == SEQ_START_TOKEN) {
 		seq_puts(m, "# file:line [module]function level ring =flags \"format\"\n");
@@ -112,7 +135,10 @@ static int frec_control_show(struct seq_file *m, void *v)
 	down_read(&frec_rings_rwsem);
 	seq_puts(m, frec_control_ring(site));
 	up_read(&frec_rings_rwsem);
-	seq_printf(m, " =%s ", level == FREC_SITE_OFF ? "_" : "r");
+	trigger = frec_trigger_armed(site, frec_sites_seq_id(v));
+	seq_printf(m, " =%s", level == FREC_SITE_OFF ? "_" : "r");
+	frec_trigger_show(m, trigger, ",");
+	seq_putc(m, ' ');
 	frec_sites_seq_quote(m, t->fmt);
 	seq_putc(m, '\n');
 	return 0;
@@ -183,6 +209,30 @@ static bool frec_control_lines(const char *s, struct frec_control_cmd *cmd)
 	return cmd->line_min <= cmd->line_max;
 }
 
+/* An arming word (freeze>500us) into @cmd; logs what is wrong. */
+static int frec_control_trigger(struct file *file, const char *w, struct frec_control_cmd *cmd)
+{
+	const char *why;
+	u64 word;
+
+	if (frec_trigger_parse(w, &word, &why)) {
+		frec_debugfs_refuse(file, w, why);
+		return -EINVAL;
+	}
+	if (cmd->set_trigger &&
+	    frec_trigger_threshold(word) != frec_trigger_threshold(cmd->trigger)) {
+		frec_debugfs_refuse(file, w, "another threshold than the command's other trigger");
+		return -EINVAL;
+	}
+	if (cmd->trigger & word & FREC_TRIGGER_ACTIONS) {
+		frec_debugfs_refuse(file, w, "trigger given twice");
+		return -EINVAL;
+	}
+	cmd->set_trigger = true;
+	cmd->trigger |= word;
+	return 0;
+}
+
 /*
  * Parse one command of @s (NUL-terminated, no ';'), in place; logs what
  * is wrong (@scratch, FREC_CONTROL_MAX bytes, keeps the command whole
@@ -212,6 +262,16 @@ static int frec_control_parse(struct file *file, char *s, struct frec_control_cm
 			}
 			cmd->set_on = true;
 			cmd->on = w[1] == 'r' && w[0] != '-';
+			continue;
+		}
+		if (!strcmp(w, "-freeze") || !strcmp(w, "-dump")) {
+			cmd->disarm |= w[1] == 'd' ? FREC_TRIGGER_DUMP :
+				       FREC_TRIGGER_FREEZE | FREC_TRIGGER_FREEZE_ALL;
+			continue;
+		}
+		if (str_has_prefix(w, "freeze") || str_has_prefix(w, "dump")) {
+			if (frec_control_trigger(file, w, cmd))
+				return -EINVAL;
 			continue;
 		}
 		if (str_has_prefix(w, "level=")) {
@@ -250,8 +310,13 @@ static int frec_control_parse(struct file *file, char *s, struct frec_control_cm
 		}
 		*fields[k] = val;
 	}
-	if (!cmd->set_on && !cmd->level) {
-		frec_debugfs_refuse(file, scratch, "a command without +r, -r, =r, =_ or level=");
+	if (cmd->set_trigger && cmd->disarm) {
+		frec_debugfs_refuse(file, scratch, "a command that arms and disarms a trigger");
+		return -EINVAL;
+	}
+	if (!cmd->set_on && !cmd->level && !cmd->set_trigger && !cmd->disarm) {
+		frec_debugfs_refuse(file, scratch,
+				    "a command without +r, -r, =r, =_, level= or a trigger");
 		return -EINVAL;
 	}
 	return 0;
@@ -277,6 +342,15 @@ static bool frec_control_match(const struct frec_control_cmd *cmd,
 	       frec_control_glob(cmd->ring, frec_control_ring(site));
 }
 
+/* @site's armed trigger without the actions @disarm; 0 if none is left. */
+static u64 frec_control_disarmed(const struct frec_site *site, unsigned int id,
+				 unsigned int disarm)
+{
+	u64 w = frec_trigger_armed(site, id) & ~(u64)disarm;
+
+	return w & FREC_TRIGGER_ACTIONS ? w : 0;
+}
+
 /* Apply @cmd to every site it selects; the number changed. */
 static unsigned int frec_control_apply(const struct frec_control_cmd *cmd)
 {
@@ -293,6 +367,10 @@ static unsigned int frec_control_apply(const struct frec_control_cmd *cmd)
 			site->set_level = cmd->level;
 		/* Call sites read it racily: a record in flight may use either. */
 		WRITE_ONCE(site->level, on ? site->set_level : FREC_SITE_OFF);
+		if (cmd->set_trigger)
+			frec_trigger_set(site, id, cmd->trigger);
+		else if (cmd->disarm)
+			frec_trigger_set(site, id, frec_control_disarmed(site, id, cmd->disarm));
 		n++;
 	}
 	return n;

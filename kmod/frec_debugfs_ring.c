@@ -46,6 +46,7 @@ static const char * const frec_drop_names[FREC_DROP_NR] = {
 	[FREC_DROP_DISABLED] = "dropped_disabled",
 	[FREC_DROP_ABANDONED] = "dropped_abandoned",
 	[FREC_DROP_NMI] = "dropped_nmi",
+	[FREC_DROP_FROZEN] = "dropped_frozen",
 };
 
 /* rings/<name>/enable */

@@ -19,6 +19,7 @@
 #include "frec_rings.h"
 #include "frec_sites.h"
 #include "frec_static_rings.h"
+#include "frec_trigger.h"
 
 static int __init frec_init(void)
 {
@@ -42,9 +43,13 @@ static int __init frec_init(void)
 	err = frec_sites_init();
 	if (err)
 		goto out_formats;
-	err = frec_rings_init();
+	/* Trigger words by site id; ids given before it have none. */
+	err = frec_trigger_init(frec_debugfs_dir());
 	if (err)
 		goto out_sites;
+	err = frec_rings_init();
+	if (err)
+		goto out_trigger;
 	/* Sweeps of the persisted rings' texts read records. */
 	err = frec_persist_texts_init(frec_debugfs_dir());
 	if (err)
@@ -68,6 +73,8 @@ out_texts:
 	frec_persist_texts_exit();
 out_rings:
 	frec_rings_exit();
+out_trigger:
+	frec_trigger_exit();
 out_sites:
 	frec_sites_exit();
 out_formats:
@@ -91,6 +98,7 @@ static void __exit frec_exit(void)
 	frec_crash_settings_exit();
 	frec_rings_exit();
 	frec_sites_exit();
+	frec_trigger_exit();
 	frec_formats_exit();
 	frec_persist_exit();
 	frec_region_exit();

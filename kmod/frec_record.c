@@ -50,6 +50,7 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 #include "frec_record.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
+#include "frec_trigger.h"
 
 DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
 EXPORT_SYMBOL_GPL(frec_enabled_key);
@@ -100,12 +101,21 @@ static __always_inline bool frec_ring_retired(const struct frec_ring *ring)
 	return unlikely(READ_ONCE(ring->retired)); /* LMM(frec_ring_retired:B) */
 }
 
-/* Is @ring storing?  If not, count the record @rc drops.  Preemption off. */
+/*
+ * Is @ring storing?  If not, count the record @rc drops, as disabled or
+ * frozen.  One load, as a plain enabled flag costs.  Preemption off.
+ */
 static bool frec_ring_accepts(struct frec_ring *ring, struct frec_rb_cpu *rc)
 {
-	if (likely(READ_ONCE(ring->enabled)))
+	/*
+	 * Never negative: "<= 0" is "== 0" without telling GCC the value,
+	 * which it would otherwise keep as a zero for later, a spill in the
+	 * common case; read again below for the same reason.
+	 */
+	if (likely(atomic_read(&ring->stop) <= 0))
 		return true;
-	frec_rb_count_drop(rc, FREC_DROP_DISABLED);
+	frec_rb_count_drop(rc, atomic_read(&ring->stop) & FREC_RING_STOP_DISABLED ?
+			   FREC_DROP_DISABLED : FREC_DROP_FROZEN);
 	return false;
 }
 
@@ -149,6 +159,59 @@ void frec_record_abandon_this_cpu(void)
 	this_cpu_write(frec_record_depth, 0);
 }
 
+/*
+ * A record's site word when its site has no plain id: registers the site
+ * or notes its first record (frec_site_word_slow()), and claims an armed
+ * trigger (frec_trigger_claim()), whose actions it puts in @fired.
+ */
+static noinline u64 frec_record_site_word_slow(struct frec_site *site, struct frec_ring *ring,
+					       unsigned long caller, unsigned int *fired)
+{
+	u64 word = frec_site_word_slow(site, ring, caller);
+
+	*fired = frec_trigger_claim(site, ring);
+	return word;
+}
+
+/*
+ * What a record of @site stores as its site word: its id once it has one
+ * and has stored a record; otherwise the slow case above.  Any context,
+ * NMI included; never sleeps, locks or allocates.
+ */
+static __always_inline u64 frec_record_site_word(struct frec_site *site, struct frec_ring *ring,
+						 unsigned long caller, unsigned int *fired)
+{
+	unsigned int id = READ_ONCE(site->id);
+
+	if (frec_site_id_plain(id))
+		return id;
+	return frec_record_site_word_slow(site, ring, caller, fired);
+}
+
+/*
+ * The rest of __frec_record() for a site without a plain id, out of line
+ * so that the common case keeps the code it had: a site not yet
+ * registered or not yet recorded (frec_site_word_slow()), or with a
+ * trigger armed, which this fires: frec_trigger_claim() freezes before
+ * the record is written, so the firing record itself is stored, and the
+ * dump follows the write.
+ */
+static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_ring_store *store,
+					   struct frec_rb_cpu *rc, struct frec_site *site,
+					   unsigned long caller, const unsigned long *args)
+{
+	unsigned int fired = 0;
+	u64 word = frec_record_site_word_slow(site, ring, caller, &fired), seq;
+	int ret = frec_rb_write_event(&store->layout, rc, word, caller, args, &seq);
+
+	if (!ret)
+		trace_frec_record(ring->name, seq, caller, site->fmt, args);
+	if (fired)
+		frec_trigger_fired(site, ring, fired, ret ? 0 : seq);
+	frec_record_leave();
+	return ret;
+}
+
 /**
  * __frec_record() - store a fixed-size event; use frec_record()
  * @ring: an event ring.
@@ -178,6 +241,7 @@ int __frec_record(struct frec_ring *ring, struct frec_site *site,
 	struct frec_ring_store *store;
 	struct frec_rb_cpu *rc;
 	int ret = -ENOSPC;
+	unsigned int id;
 	u64 seq;
 
 	lockdep_assert_preemption_disabled();
@@ -188,10 +252,12 @@ int __frec_record(struct frec_ring *ring, struct frec_site *site,
 	rc = this_cpu_ptr(store->cpus);
 	if (!frec_record_enter(rc))
 		return -ENOSPC;
-	if (frec_ring_accepts(ring, rc))
-		ret = frec_rb_write_event(&store->layout, rc,
-					  frec_site_word(site, ring, caller),
-					  caller, args, &seq);
+	if (frec_ring_accepts(ring, rc)) {
+		id = READ_ONCE(site->id);
+		if (!frec_site_id_plain(id))
+			return frec_record_event_slow(ring, store, rc, site, caller, args);
+		ret = frec_rb_write_event(&store->layout, rc, id, caller, args, &seq);
+	}
 	if (!ret)
 		trace_frec_record(ring->name, seq, caller, site->fmt, args);
 	frec_record_leave();
@@ -224,10 +290,10 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 	char *text = (char *)payload;
 	struct frec_ring_store *store;
 	struct frec_rb_cpu *rc;
-	unsigned int size, flags = FREC_RECORD_ARGS;
+	unsigned int size, flags = FREC_RECORD_ARGS, fired = 0;
 	va_list ap;
 	int len = 0, ret = -ENOSPC;
-	u64 seq;
+	u64 word, seq;
 
 	lockdep_assert_preemption_disabled();
 	if (frec_ring_retired(ring))
@@ -240,6 +306,7 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 	if (!frec_record_enter(rc))
 		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc)) {
+		word = frec_record_site_word(site, ring, caller, &fired);
 		va_start(ap, fmt);
 		len = frec_printk_args_pack(payload, size, site, ap);
 		va_end(ap);
@@ -250,9 +317,8 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 			va_end(ap);
 			flags = 0;
 		}
-		ret = frec_rb_write_record(&store->layout, rc,
-					   frec_site_word(site, ring, caller),
-					   caller, payload, len | flags, &seq);
+		ret = frec_rb_write_record(&store->layout, rc, word, caller,
+					   payload, len | flags, &seq);
 	}
 	if (!ret && trace_frec_printk_enabled()) {
 		/* The tracepoint shows text: the record is stored, reuse the buffer. */
@@ -263,6 +329,8 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 		}
 		trace_frec_printk(ring->name, seq, caller, text, len);
 	}
+	if (unlikely(fired))
+		frec_trigger_fired(site, ring, fired, ret ? 0 : seq);
 	frec_record_leave();
 	return ret;
 }
@@ -285,6 +353,11 @@ void frec_ring_set_enabled(struct frec_ring *ring, bool enabled)
 
 	raw_spin_lock_irqsave(&ring->gate_lock, flags);
 	WRITE_ONCE(ring->enabled, enabled);
+	/* The record path tests this word, frozen or not. */
+	if (enabled)
+		atomic_andnot(FREC_RING_STOP_DISABLED, &ring->stop);
+	else
+		atomic_or(FREC_RING_STOP_DISABLED, &ring->stop);
 	frec_ring_update_gate(ring);
 	raw_spin_unlock_irqrestore(&ring->gate_lock, flags);
 }

@@ -6,6 +6,7 @@
 #ifndef _FREC_RINGS_H
 #define _FREC_RINGS_H
 
+#include <linux/atomic.h>
 #include <linux/list.h>
 #include <linux/rcupdate.h>
 #include <linux/rwsem.h>
@@ -69,6 +70,10 @@ struct frec_ring_totals {
  * @enabled: records are stored only while set.
  * @retired: set, for good, when the ring is destroyed: the record path
  *	stops at it (see "Ring lifetime" in frec_rings.c).
+ * @stop: why the record path refuses records that passed the gate, 0
+ *	while it stores them: FREC_RING_STOP_DISABLED mirrors !@enabled,
+ *	FREC_RING_STOP_FROZEN is set by a trigger (frec_trigger.c) from any
+ *	context, one atomic op, and cleared through debugfs frec/frozen.
  * @level: records above this level are not stored.
  * @static_def: the FREC_DEFINE_RING() definition this ring belongs to,
  *	NULL for a ring from frec_ring_create().
@@ -92,6 +97,7 @@ struct frec_ring {
 	raw_spinlock_t gate_lock;
 	bool enabled;
 	bool retired;
+	atomic_t stop;
 	unsigned int level;
 	const struct frec_ring_def *static_def;
 	bool orphan;
@@ -101,6 +107,10 @@ struct frec_ring {
 	struct dentry *debugfs;
 	struct rcu_head rcu;
 };
+
+/* struct frec_ring.stop */
+#define FREC_RING_STOP_DISABLED	0x1
+#define FREC_RING_STOP_FROZEN	0x2
 
 extern struct rw_semaphore frec_rings_rwsem;
 extern struct list_head frec_rings_list;

@@ -98,6 +98,7 @@
 #include "frec_persist.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
+#include "frec_trigger.h"
 
 /* The prefix of the symbol of every site (include/frec.h). */
 #define FREC_SITE_SYMBOL	"__frec_site"
@@ -163,6 +164,8 @@ static unsigned int frec_site_register(struct frec_site *site, bool reuse)
 		id = FREC_SITE_NO_ID;
 	} else {
 		/* Pairs with frec_site_entry:D, through the record (C). */
+		/* A trigger armed on the site that had the id is not this one's. */
+		frec_trigger_forget(id);
 		rcu_assign_pointer(frec_sites_table[id], site); /* LMM(frec_site_register:A) */
 		/* Its entry in the black box, before any record names it. */
 		frec_persist_site(site, id);
@@ -198,6 +201,7 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 	if (id >= FREC_SITE_NO_ID)
 		return (unsigned long)site->fmt;
 	if (id & FREC_SITE_UNSEEN) {
+		/* An armed trigger's bit stays: frec_trigger_claim() takes it. */
 		/*
 		 * The first caller wins; readers of frec/sites and frec/control
 		 * take caller and ring_id racily (READ_ONCE, 0 or "-" until
@@ -207,12 +211,12 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 		 */
 		if (!cmpxchg(&site->caller, 0, caller)) { /* LMM(frec_site_word_slow:E) */
 			WRITE_ONCE(site->ring_id, ring->id);
-			frec_persist_site_caller(site, id & ~FREC_SITE_UNSEEN);
+			frec_persist_site_caller(site, id & ~(FREC_SITE_UNSEEN |
+							      FREC_SITE_TRIGGER));
 		}
 		cmpxchg(&site->id, id, id & ~FREC_SITE_UNSEEN); /* LMM(frec_site_word_slow:F) */
-		id &= ~FREC_SITE_UNSEEN;
 	}
-	return id;
+	return id & ~(FREC_SITE_UNSEEN | FREC_SITE_TRIGGER);
 }
 
 /**

@@ -25,9 +25,12 @@ struct seq_file;
  * id of a site registered when its module loaded, until its first record;
  * FREC_SITE_CLAIMING while a context registers it; FREC_SITE_NO_ID once
  * the table was full.  All three make an id fail the record path's one
- * test (frec_site_word()).
+ * test (frec_site_id_plain()).  FREC_SITE_TRIGGER is OR'ed into the id while a
+ * trigger without a threshold is armed on the site (frec_trigger.c): its
+ * records then take the slow path, which fires it.
  */
 #define FREC_SITE_UNSEEN	BIT(30)
+#define FREC_SITE_TRIGGER	BIT(29)
 #define FREC_SITE_CLAIMING	(~0U)
 #define FREC_SITE_NO_ID		(~0U - 1)
 
@@ -38,27 +41,19 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 			unsigned long caller);
 
 /**
- * frec_site_word() - what a record of @site stores in its site word
- * @site: the call site.
- * @ring: the ring it records into.
- * @caller: the record's caller.
+ * frec_site_id_plain() - whether a site's id word is a plain id
+ * @id: the word (struct frec_site.id).
  *
- * The site's id once it has one and has stored a record; the first
- * record registers the site if its module's load did not, and notes
- * @caller and @ring for frec/sites and frec/control.
+ * A record of a site whose word is a plain id stores it; any other word
+ * (no id yet, FREC_SITE_UNSEEN, FREC_SITE_TRIGGER, no room) takes the
+ * slow path, frec_site_word_slow().
  *
- * Context: Any context, NMI included.  Never sleeps, locks or allocates.
- * Return: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
+ * Context: Any context.
+ * Return: true if @id is a plain id.
  */
-static __always_inline u64 frec_site_word(struct frec_site *site,
-					  const struct frec_ring *ring,
-					  unsigned long caller)
+static __always_inline bool frec_site_id_plain(unsigned int id)
 {
-	unsigned int id = READ_ONCE(site->id);
-
-	if (likely(id - 1 < FREC_SITE_ID_LIMIT - 1))
-		return id;
-	return frec_site_word_slow(site, ring, caller);
+	return likely(id - 1 < FREC_SITE_ID_LIMIT - 1);
 }
 
 int frec_site_format(char *buf, size_t size, u64 word);

@@ -23,7 +23,6 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/vmalloc.h>
-#include <asm/apic.h>
 #include <asm/nmi.h>
 
 #include <frec.h>
@@ -81,17 +80,11 @@ static int race_nmi(unsigned int cmd, struct pt_regs *regs)
 
 static enum hrtimer_restart race_hrtimer(struct hrtimer *hr)
 {
-	int target;
-
 	if (READ_ONCE(race->stop))
 		return HRTIMER_NORESTART;
 	race_record();
 	atomic_long_inc(&race->irq);
-	/* QEMU under TCG does not deliver NMIs a CPU sends itself. */
-	target = cpumask_next_wrap(smp_processor_id(), cpu_online_mask,
-				   smp_processor_id(), false);
-	if (target < nr_cpu_ids && target != smp_processor_id())
-		apic->send_IPI_mask(cpumask_of(target), NMI_VECTOR);
+	frec_test_nmi_next_cpu();
 	hrtimer_forward_now(hr, ns_to_ktime(50 * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
 }
@@ -204,8 +197,7 @@ static void race_check(struct kunit *test)
 static void sites_first_use_races(struct kunit *test)
 {
 	struct task_struct **task;
-	unsigned int i, started = 0;
-	int cpu;
+	unsigned int i, started;
 
 	task = kunit_kcalloc(test, nr_cpu_ids, sizeof(*task), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, task);
@@ -227,25 +219,10 @@ static void sites_first_use_races(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, race->hrtimer);
 	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, race_nmi, 0, "frec_sites_kunit"), 0);
 
-	cpus_read_lock();
-	for_each_online_cpu(cpu) {
-		task[cpu] = kthread_create_on_cpu(race_task, started ? NULL : race, cpu,
-						  "frec_sites/%u");
-		if (IS_ERR(task[cpu])) {
-			task[cpu] = NULL;
-			continue;
-		}
-		started++;
-	}
-	cpus_read_unlock();
-	for_each_possible_cpu(cpu)
-		if (task[cpu])
-			wake_up_process(task[cpu]);
+	started = frec_test_start_on_cpus(task, race_task, race, "frec_sites/%u");
 	while (!READ_ONCE(race->stop))
 		msleep(20);
-	for_each_possible_cpu(cpu)
-		if (task[cpu])
-			kthread_stop(task[cpu]);
+	frec_test_stop_on_cpus(task);
 	unregister_nmi_handler(NMI_LOCAL, "frec_sites_kunit");
 
 	race_check(test);

@@ -65,6 +65,7 @@ enum frec_drop_reason {
 	FREC_DROP_DISABLED,	/* ring or frec disabled (counted by callers) */
 	FREC_DROP_ABANDONED,	/* its writer died between reserve and commit */
 	FREC_DROP_NMI,		/* in NMI, where cmpxchg is not NMI-safe */
+	FREC_DROP_FROZEN,	/* ring frozen by a trigger (counted by callers) */
 	FREC_DROP_NR
 };
 

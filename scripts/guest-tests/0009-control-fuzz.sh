@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: thousands of random writes to every control file: no splat, refused or harmless, and no record lost
+# description: thousands of random writes to every control file (frozen too): no splat, refused or harmless, and no record lost
 # kernels: 6.1 debug
 . /frec/guest/lib.sh
 frec_reset
@@ -7,7 +7,7 @@ frec_load
 D=$FREC_DEBUGFS
 insmod "$FREC_MODULES/frec_hanoi.ko" disks=4 calls=1 || fail "insmod frec_hanoi.ko"
 cat $D/dump > /tmp/before
-files="$D/filter $D/enable $D/clear $D/control"
+files="$D/filter $D/enable $D/clear $D/control $D/frozen"
 for r in $D/rings/*; do
 	files="$files $r/enable $r/level $r/size $r/clear"
 done

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_trigger_test.c - KUnit: a threshold trigger (freeze>1ms, armed
+ * through frec/control) on a span-end site fires exactly once when a task
+ * on every CPU, a hard-IRQ hrtimer on every CPU and NMIs sent to the next
+ * CPU all report slow spans of it at once (frec_trigger_span()); a span
+ * at the threshold does not fire it; after it, the site's ring refuses
+ * records; clearing frec/frozen and arming again fires it again, once.
+ */
+#include <kunit/test.h>
+#include <linux/delay.h>
+#include <linux/fs.h>
+#include <linux/hrtimer.h>
+#include <linux/kthread.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <asm/nmi.h>
+
+#include <frec.h>
+
+#include "frec_rings.h"
+#include "frec_test.h"
+#include "frec_trigger.h"
+
+#define TRIG_CONTROL	"/sys/kernel/debug/frec/control"
+#define TRIG_FROZEN	"/sys/kernel/debug/frec/frozen"
+#define TRIG_ARM	"func trig_span_end freeze>1ms"
+/* A slow span: above the threshold. */
+#define TRIG_SLOW_NS	(2 * NSEC_PER_MSEC)
+/* How long everybody reports slow spans. */
+#define TRIG_RACE_MS	30
+
+/* Written by hand, static: frec keeps a pointer to it until this module goes. */
+static struct frec_site trig_site = {
+	.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
+	.set_level = FREC_LEVEL_INFO, .fmt = "kunit span end %lu",
+	.file = __FILE__, .func = "trig_span_end", .modname = KBUILD_MODNAME,
+	.line = 1,
+};
+
+struct trig_race {
+	bool stop;
+	atomic_t fired;
+	atomic_long_t task, irq, nmi;
+	struct hrtimer __percpu *hrtimer;
+};
+
+static struct trig_race *trig;
+
+static void trig_span(atomic_long_t *calls)
+{
+	if (frec_trigger_span(&trig_site, TRIG_SLOW_NS))
+		atomic_inc(&trig->fired);
+	atomic_long_inc(calls);
+}
+
+static int trig_nmi(unsigned int cmd, struct pt_regs *regs)
+{
+	if (!READ_ONCE(trig) || READ_ONCE(trig->stop))
+		return NMI_DONE;
+	trig_span(&trig->nmi);
+	return NMI_HANDLED;
+}
+
+static enum hrtimer_restart trig_hrtimer(struct hrtimer *hr)
+{
+	if (READ_ONCE(trig->stop))
+		return HRTIMER_NORESTART;
+	trig_span(&trig->irq);
+	frec_test_nmi_next_cpu();
+	hrtimer_forward_now(hr, ns_to_ktime(50 * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static int trig_task(void *unused)
+{
+	struct hrtimer *hr = this_cpu_ptr(trig->hrtimer);
+
+	hrtimer_init(hr, CLOCK_MONOTONIC, HRTIMER_MODE_REL_PINNED_HARD);
+	hr->function = trig_hrtimer;
+	hrtimer_start(hr, ns_to_ktime(50 * NSEC_PER_USEC), HRTIMER_MODE_REL_PINNED_HARD);
+	while (!kthread_should_stop()) {
+		if (!READ_ONCE(trig->stop)) {
+			preempt_disable();
+			trig_span(&trig->task);
+			preempt_enable();
+		}
+		cond_resched();
+	}
+	hrtimer_cancel(hr);
+	return 0;
+}
+
+/* One write of @cmd to @path; its result. */
+static ssize_t trig_write(const char *path, const char *cmd)
+{
+	struct file *f = filp_open(path, O_WRONLY, 0);
+	loff_t pos = 0;
+	ssize_t n;
+
+	if (IS_ERR(f))
+		return PTR_ERR(f);
+	n = kernel_write(f, cmd, strlen(cmd), &pos);
+	filp_close(f, NULL);
+	return n;
+}
+
+static int trig_record(struct frec_ring *ring)
+{
+	int ret;
+
+	preempt_disable();
+	ret = __frec_record(ring, &trig_site, _THIS_IP_, 1, 0, 0, 0);
+	preempt_enable();
+	return ret;
+}
+
+static void trigger_span_fires_once(struct kunit *test)
+{
+	struct task_struct **task;
+	struct frec_ring *ring;
+	unsigned int started;
+
+	task = kunit_kcalloc(test, nr_cpu_ids, sizeof(*task), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, task);
+	trig = kunit_kzalloc(test, sizeof(*trig), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, trig);
+	trig->hrtimer = alloc_percpu(struct hrtimer);
+	KUNIT_ASSERT_NOT_NULL(test, trig->hrtimer);
+	ring = frec_ring_create("kunit_trigger", FREC_RING_EVENTS, 4096, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	/* The first record registers the site and makes @ring its ring. */
+	KUNIT_ASSERT_EQ(test, trig_record(ring), 0);
+	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, TRIG_ARM), (ssize_t)strlen(TRIG_ARM));
+	KUNIT_EXPECT_FALSE_MSG(test, frec_trigger_span(&trig_site, NSEC_PER_MSEC),
+			       "a span of exactly the threshold fired it");
+	KUNIT_EXPECT_EQ(test, atomic_read(&ring->stop), 0);
+	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, trig_nmi, 0, "frec_trig_kunit"), 0);
+
+	started = frec_test_start_on_cpus(task, trig_task, NULL, "frec_trig/%u");
+	msleep(TRIG_RACE_MS);
+	WRITE_ONCE(trig->stop, true);
+	frec_test_stop_on_cpus(task);
+	unregister_nmi_handler(NMI_LOCAL, "frec_trig_kunit");
+
+	kunit_info(test, "%u tasks; slow spans reported: %ld by tasks, %ld in hard IRQ, %ld in NMI; fired %d\n",
+		   started, atomic_long_read(&trig->task), atomic_long_read(&trig->irq),
+		   atomic_long_read(&trig->nmi), atomic_read(&trig->fired));
+	KUNIT_EXPECT_EQ(test, atomic_read(&trig->fired), 1);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&trig->irq), 0);
+	KUNIT_EXPECT_GT(test, atomic_long_read(&trig->nmi), 0);
+	KUNIT_EXPECT_TRUE(test, atomic_read(&ring->stop) & FREC_RING_STOP_FROZEN);
+	KUNIT_EXPECT_EQ_MSG(test, trig_record(ring), -ENOSPC, "a frozen ring stored a record");
+
+	/* Cleared and armed again, it fires again, once. */
+	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "0"), 1);
+	KUNIT_EXPECT_EQ(test, atomic_read(&ring->stop), 0);
+	KUNIT_EXPECT_EQ(test, trig_record(ring), 0);
+	KUNIT_EXPECT_FALSE_MSG(test, frec_trigger_span(&trig_site, TRIG_SLOW_NS),
+			       "it fired again before it was armed again");
+	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, TRIG_ARM), (ssize_t)strlen(TRIG_ARM));
+	KUNIT_EXPECT_TRUE(test, frec_trigger_span(&trig_site, TRIG_SLOW_NS));
+	KUNIT_EXPECT_FALSE(test, frec_trigger_span(&trig_site, TRIG_SLOW_NS));
+	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "clear"), 5);
+
+	free_percpu(trig->hrtimer);
+	frec_ring_destroy(ring);
+	trig = NULL;
+}
+
+static struct kunit_case frec_trigger_cases[] = {
+	KUNIT_CASE(trigger_span_fires_once),
+	{}
+};
+
+static struct kunit_suite frec_trigger_suite = {
+	.name = "frec_trigger",
+	.test_cases = frec_trigger_cases,
+};
+
+kunit_test_suite(frec_trigger_suite);

@@ -1,0 +1,69 @@
+#!/bin/sh
+# description: control's trigger words: freeze, freeze=all and dump with thresholds in ns, us, ms, s are listed in the flags column as control spells them (=r,freeze>500us,dump>500us; the largest unit that divides the threshold) and disarmed by -freeze and -dump; a threshold trigger does not fire on a record (only a span's end passes a duration); bad trigger words and thresholds (no number, no unit, a bad unit, overflow, negative, 0, twice, two thresholds, arm and disarm at once) are refused with the word in the log and change nothing
+# kernels: 6.1 debug
+. /frec/guest/lib.sh
+frec_crash_test_load
+D=$FREC_DEBUGFS
+C=$D/control
+NMI='func frec_crash_test_nmi'
+# flags: the flags column of the NMI record's site.
+flags() {
+	grep '\]frec_crash_test_nmi ' $C | awk '{ print $5 }'
+}
+[ "$(flags)" = '=r' ] || fail "flags at load: $(flags)"
+arm() {
+	echo "$NMI $1" > $C || fail "control refused '$1'"
+	[ "$(flags)" = "$2" ] || fail "'$1' lists as $(flags), not $2"
+}
+arm 'freeze>500us dump>500us' '=r,freeze>500us,dump>500us'
+arm 'freeze=all>2000ms' '=r,freeze=all>2s'
+arm 'dump>1500ns' '=r,dump>1500ns'
+arm 'dump>3000000ns freeze>3ms' '=r,freeze>3ms,dump>3ms'
+arm '-dump' '=r,freeze>3ms'
+arm 'freeze>1s dump>1s freeze=all>1s' '=r,freeze>1s,freeze=all>1s,dump>1s'
+arm '-freeze' '=r,dump>1s'
+arm '-dump' '=r'
+arm '-r freeze' '=_,freeze'
+arm '+r -freeze' '=r'
+arm 'dump>2305843009213693951ns' '=r,dump>2305843009213693951ns'
+
+# A threshold fires only where a span's end passes its duration.
+arm 'freeze>1ns' '=r,freeze>1ns'
+echo nmi > $FREC_TRIGGER || fail "nmi trigger"
+[ "$(cat $D/frozen)" = "not frozen" ] || fail "a threshold fired on a record: $(cat $D/frozen)"
+[ "$(flags)" = '=r,freeze>1ns' ] || fail "the threshold trigger was taken: $(flags)"
+arm 'freeze>1ms' '=r,freeze>1ms'
+
+# Bad words: refused, named in the log, nothing changed.
+cat $C > /tmp/c0
+bad() {
+	dmesg -c > /dev/null
+	printf '%s' "$NMI $1" > $C 2>/dev/null && fail "control took '$1'"
+	cmp -s /tmp/c0 $C || fail "'$1' changed control: $(flags)"
+	[ -z "$2" ] || dmesg | grep -q -F "control: refused \"$2\"" ||
+		fail "'$1': no log line naming '$2': $(dmesg | tail -n 2)"
+}
+# The log is rate-limited (10 lines in 5 s): the first nine name their word.
+bad 'freeze>' 'freeze>'
+bad 'freeze>abc' 'freeze>abc'
+bad 'freeze>5xs' 'freeze>5xs'
+bad 'freeze>18446744073709551615s' 'freeze>18446744073709551615s'
+bad 'freeze>-5ms' 'freeze>-5ms'
+bad 'dump>0ms' 'dump>0ms'
+bad 'dump>500' 'dump>500'
+bad 'freez' 'freez'
+bad 'freeze>1ms dump>2ms' 'dump>2ms'
+bad 'freeze freeze'
+bad 'freeze -dump'
+bad '-freeze>5ms'
+bad 'freeze=ring'
+bad 'freeze>2305843009213693952ns'
+bad 'freeze>123456789012345678901234ms'
+bad 'freeze>5 ms'
+bad 'dump>1.5ms'
+bad 'freeze; line 1-2 freeze>x'
+[ "$(flags)" = '=r,freeze>1ms' ] || fail "flags after the bad words: $(flags)"
+echo "$NMI -freeze" > $C
+
+rmmod frec_crash_test
+frec_unload
