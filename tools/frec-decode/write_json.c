@@ -373,6 +373,30 @@ static struct frec_json_slices *json_track(struct frec_decoder *d, const struct 
 	return &c->sl;
 }
 
+/*
+ * Start an event of @r's ring: name, cat, ph (an instant's scope), ts,
+ * pid and tid; the caller adds the rest and closes it.
+ */
+static void json_event_head(struct frec_decoder *d, const struct frec_decoded *r,
+			    const char *ph, u64 ts, unsigned long long tid,
+			    const char *name, size_t len)
+{
+	json_event(d);
+	fputs_unlocked("{\"name\":", d->out);
+	json_string(d->out, name, len);
+	/* ring names are [A-Za-z0-9_-]: no escaping needed */
+	fputs_unlocked(",\"cat\":\"", d->out);
+	fputs_unlocked(r->rec.ring, d->out);
+	fputs_unlocked("\",\"ph\":\"", d->out);
+	fputs_unlocked(ph, d->out);
+	fputs_unlocked(*ph == 'i' ? "\",\"s\":\"t\",\"ts\":" : "\",\"ts\":", d->out);
+	json_ts(d->out, ts);
+	fputs_unlocked(",\"pid\":", d->out);
+	frec_put_dec(d->out, r->ring->track + 1ULL);
+	fputs_unlocked(",\"tid\":", d->out);
+	frec_put_dec(d->out, tid);
+}
+
 /* Remember the span @r begins on its track @sl. */
 static void json_span_open(struct frec_json_slices *sl, const struct frec_decoded *r)
 {
@@ -417,15 +441,7 @@ static void json_span_event(struct frec_decoder *d, const struct frec_decoded *r
 			    const char *ph, u64 ts, unsigned long long tid,
 			    const char *name, size_t len, u64 id, u64 dur)
 {
-	json_event(d);
-	fputs_unlocked("{\"name\":", d->out);
-	json_string(d->out, name, len);
-	fputs_unlocked(",\"cat\":\"", d->out);
-	fputs_unlocked(r->rec.ring, d->out);
-	fputs_unlocked("\",\"ph\":\"", d->out);
-	fputs_unlocked(ph, d->out);
-	fputs_unlocked("\",\"ts\":", d->out);
-	json_ts(d->out, ts);
+	json_event_head(d, r, ph, ts, tid, name, len);
 	if (*ph == 'X') {
 		fputs_unlocked(",\"dur\":", d->out);
 		json_ts(d->out, dur);
@@ -434,10 +450,6 @@ static void json_span_event(struct frec_decoder *d, const struct frec_decoded *r
 		frec_put_hex(d->out, id);
 		fputc_unlocked('"', d->out);
 	}
-	fputs_unlocked(",\"pid\":", d->out);
-	frec_put_dec(d->out, r->ring->track + 1ULL);
-	fputs_unlocked(",\"tid\":", d->out);
-	frec_put_dec(d->out, tid);
 	fputs_unlocked(",\"args\":{\"ring\":\"", d->out);
 	fputs_unlocked(r->rec.ring, d->out);
 	fputs_unlocked("\",\"span\":\"", d->out);
@@ -530,20 +542,7 @@ static void json_record(struct frec_decoder *d, const struct frec_decoded *r)
 			len--;
 		}
 	}
-	json_event(d);
-	fputs_unlocked("{\"name\":", d->out);
-	json_string(d->out, name, len);
-	/* ring names are [A-Za-z0-9_-]: no escaping needed */
-	fputs_unlocked(",\"cat\":\"", d->out);
-	fputs_unlocked(r->rec.ring, d->out);
-	fputs_unlocked("\",\"ph\":\"", d->out);
-	fputs_unlocked(ph, d->out);
-	fputs_unlocked(*ph == 'i' ? "\",\"s\":\"t\",\"ts\":" : "\",\"ts\":", d->out);
-	json_ts(d->out, r->rec.ts);
-	fputs_unlocked(",\"pid\":", d->out);
-	frec_put_dec(d->out, r->ring->track + 1ULL);
-	fputs_unlocked(",\"tid\":", d->out);
-	frec_put_dec(d->out, tid);
+	json_event_head(d, r, ph, r->rec.ts, tid, name, len);
 	fputs_unlocked(",\"args\":{\"seq\":", d->out);
 	frec_put_dec(d->out, r->rec.seq);
 	fputs_unlocked(",\"cpu\":", d->out);
