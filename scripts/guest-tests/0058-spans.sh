@@ -16,7 +16,7 @@ head -n 1 /tmp/dump
 # seq ts_ns cpu mark message, of the spans ring's records
 sed -n 's/^\([0-9]*\) \[ *\([0-9]*\)\.\([0-9]*\)\] cpu\([0-9]*\) spans: .* \[frec_spans\] \([<>]\) \(.*\)$/\1 \2\3 \4 \5 \6/p' \
 	/tmp/dump > /tmp/spans
-grep ' spans: ' /tmp/dump | grep ' < ' | head -n 3
+grep ' spans: ' /tmp/dump | head -n 6
 grep -c . /tmp/spans
 [ "$(grep -c ' spans: ' /tmp/dump)" = "$(grep -c . /tmp/spans)" ] ||
 	fail "a spans record is neither a begin nor an end"
