@@ -53,8 +53,6 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 #include "frec_span.h"
 #include "frec_span_hook.h"
 
-static_assert(FREC_SPAN_END_ARGS == FREC_SPAN_MAX_END_ARGS);
-
 DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
 EXPORT_SYMBOL_GPL(frec_enabled_key);
 
@@ -286,6 +284,8 @@ int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
 	u64 seq, ts;
 	int ret;
 
+	/* include/frec.h's limit is the layout's (uapi/frec_raw.h). */
+	BUILD_BUG_ON(FREC_SPAN_END_ARGS != FREC_SPAN_MAX_END_ARGS);
 	ret = frec_record_event(ring, site, caller, args, span->ts, &seq, &ts);
 	if (!ret)
 		frec_span_ended(site, frec_span_dur_ns(args[FREC_SPAN_END_DUR]));
