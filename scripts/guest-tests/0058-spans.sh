@@ -17,6 +17,7 @@ head -n 1 /tmp/dump
 sed -n 's/^\([0-9]*\) \[ *\([0-9]*\)\.\([0-9]*\)\] cpu\([0-9]*\) spans: .* \[frec_spans\] \([<>]\) \(.*\)$/\1 \2\3 \4 \5 \6/p' \
 	/tmp/dump > /tmp/spans
 grep ' spans: ' /tmp/dump | head -n 6
+grep ' spans: .* migrate ' /tmp/dump | head -n 2
 grep -c . /tmp/spans
 [ "$(grep -c ' spans: ' /tmp/dump)" = "$(grep -c . /tmp/spans)" ] ||
 	fail "a spans record is neither a begin nor an end"
