@@ -81,5 +81,15 @@ END {
 }' /tmp/spans || fail "spans do not pair"
 frec_decode_like_dump
 echo "# frec-decode of raw prints the dump"
+# JSON: one slice per span, those that moved between CPUs async (b/e)
+frec_decode /tmp/dec.raw --formats /tmp/dec.formats --sites /tmp/dec.sites \
+	--kallsyms /tmp/dec.kallsyms --format=json > /tmp/json || fail "json decode"
+x=$(grep -o '"ph":"X"' /tmp/json | grep -c .)
+b=$(grep -o '"ph":"b"' /tmp/json | grep -c .)
+e=$(grep -o '"ph":"e"' /tmp/json | grep -c .)
+spans=$(grep -c ' < ' /tmp/spans)
+echo "# JSON: $x complete slices, $b async pairs, $spans spans"
+[ $((x + b)) = "$spans" ] && [ "$b" = "$e" ] && [ "$b" -ge $LOOPS ] ||
+	fail "JSON has $x complete and $b/$e async slices for $spans spans, $LOOPS of them moved"
 rmmod frec_spans || fail "rmmod frec_spans"
 frec_unload
