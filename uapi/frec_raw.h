@@ -143,8 +143,10 @@ struct frec_slot {
  *                                      timestamp minus this one: the span
  *                                      counts as 0 ns
  *
- * The byte FREC_SPAN_MARK is not printed: a begin prints as its format
- * after it ("> ..."), an end as its format followed by
+ * frec/sites and frec/formats write FREC_SPAN_MARK as it is (their
+ * quoting escapes only \n, \t, " and \).  A text line does not print
+ * it: a begin prints as its format after it ("> ..."), an end as its
+ * format followed by
  * " dur=<ns>ns span=<begin's cpu>/<begin's seq>" (" dur=0ns skew=-<ns>ns
  * span=..." for a negative difference), kmod/lib/frec_format.c.
  */

@@ -22,6 +22,14 @@ grep -c . /tmp/spans
 [ "$(grep -c ' spans: ' /tmp/dump)" = "$(grep -c . /tmp/spans)" ] ||
 	fail "a spans record is neither a begin nor an end"
 grep -q filtered /tmp/spans && fail "an end whose begin was filtered recorded"
+# Both ends are call sites: control and sites list them, their kind in
+# the format's first byte (0x1f), the scoped span's two included.
+us=$(printf '\037')
+for f in control sites; do
+	for want in "$us> thread n=%u cpu=%d" "$us< thread n=%u" "$us> inner n=%u" "$us< inner n=%u"; do
+		[ "$(grep -cF "\"$want\"" $D/$f)" = 1 ] || fail "$f does not list the site \"$want\" once"
+	done
+done
 [ "$(cat /sys/module/frec_spans/parameters/ends_refused)" = $((LOOPS * NCPU)) ] ||
 	fail "ends of filtered begins returned other than -ENOENT: $(cat /sys/module/frec_spans/parameters/ends_refused)"
 awk -v loops=$LOOPS -v ncpu="$NCPU" '
