@@ -25,7 +25,7 @@
 
 /* Version of the client API declared in this header. */
 #define FREC_API_VERSION_MAJOR	0
-#define FREC_API_VERSION_MINOR	5
+#define FREC_API_VERSION_MINOR	6
 
 /* Longest ring name, not counting the NUL. */
 #define FREC_RING_NAME_MAX	31
@@ -148,7 +148,11 @@ struct frec_site {
  * can name such a level.
  */
 #define __frec_site_define(lvl, format)					\
-	static struct frec_site __frec_site __used __aligned(sizeof(long)) = { \
+	__frec_site_define_named(__frec_site, lvl, format)
+
+/* The same, named @name: a name that starts with __frec_site. */
+#define __frec_site_define_named(name, lvl, format)			\
+	static struct frec_site name __used __aligned(sizeof(long)) = {	\
 		.level = (lvl), .code_level = (lvl), .set_level = (lvl),	\
 		.fmt = "" format, .file = __FILE__, .func = __func__,	\
 		.modname = KBUILD_MODNAME, .line = __LINE__,		\
@@ -195,10 +199,14 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
  * call's return value, or -ENOENT if filtered.
  */
 #define __frec_gated_call(ring_expr, call)				\
+	__frec_gated_call_site(&__frec_site, ring_expr, call)
+
+/* The same for the site @site points to. */
+#define __frec_gated_call_site(site, ring_expr, call)			\
 	({								\
 		int __frec_ret = -ENOENT;				\
 		if (static_branch_likely(&frec_enabled_key)) {		\
-			unsigned int __frec_lvl = READ_ONCE(__frec_site.level); \
+			unsigned int __frec_lvl = READ_ONCE((site)->level); \
 			const struct frec_ring_gate *__frec_gate;	\
 			struct frec_ring *__frec_r;			\
 			if (likely(__frec_lvl != FREC_SITE_OFF)) {	\
@@ -412,5 +420,287 @@ static inline __printf(1, 2) void __frec_check_format(const char *fmt, ...)
  */
 #define frec_printk(ring, fmt, ...)					\
 	frec_printk_level(ring, FREC_LEVEL_INFO, fmt, ##__VA_ARGS__)
+
+/*
+ * Spans: how long something took.  frec_span_begin() records an event and
+ * returns a token; frec_span_end() with that token records another, which
+ * carries the span's duration (the end's timestamp minus the begin's) and
+ * names the begin record (its CPU and seq).  Both are call sites like any
+ * (control, sites); their formats start with a byte that says which end
+ * they are, __FREC_SPAN_BEGIN_FMT or __FREC_SPAN_END_FMT (uapi/frec_raw.h,
+ * "Spans", has the stored words).  The dump prints a begin as "> " and its
+ * message, an end as "< ", its message and "dur=<ns>ns span=<cpu>/<seq>".
+ *
+ * Context and clocks: both ends record from any context frec_record()
+ * does, NMI included, and may be on two CPUs (the task migrated, or a
+ * work item began on one CPU and completed on another).  The duration is
+ * the difference of the two records' timestamps, local_clock() raised to
+ * keep each CPU's timestamps increasing.  On one CPU it is exact.  Across
+ * CPUs it is as good as the clocks agree: with a synchronised clock (x86's
+ * TSC unless the kernel marked it unstable, kvm-clock with the host's
+ * stable bit, arm64) the two are comparable; otherwise the duration is off
+ * by the CPUs' clock skew, and where the end's clock is behind the begin's
+ * the end stores that (the dump prints "dur=0ns skew=-<ns>ns") and the span
+ * counts as 0 ns.
+ *
+ * A begin not stored (frec or its site off, its ring disabled or below its
+ * level, dropped) leaves the token zero: its end records nothing and
+ * returns -ENOENT, whatever its own site says.
+ */
+
+/* The formats' first bytes; uapi/frec_raw.h's FREC_SPAN_*_FMT, checked. */
+#define __FREC_SPAN_BEGIN_FMT	"\x1f> "
+#define __FREC_SPAN_END_FMT	"\x1f< "
+
+/*
+ * Arguments an end stores after its format: the other two words are the
+ * begin's name and the duration.
+ */
+#define FREC_SPAN_MAX_END_ARGS	2
+
+/**
+ * struct frec_span - the token of a span between its begin and its end
+ * @ts: the begin record's timestamp (ns, local_clock()), 0 if the begin
+ *	was not stored.
+ * @id: the begin record's name: its seq << 16 | its CPU.
+ *
+ * Small, passed by value; hold it anywhere (a stack, a request).
+ */
+struct frec_span {
+	u64 ts;
+	u64 id;
+};
+
+int __frec_span_begin(struct frec_ring *ring, struct frec_site *site,
+		      unsigned long caller, struct frec_span *span,
+		      unsigned long a0, unsigned long a1, unsigned long a2,
+		      unsigned long a3);
+int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
+		    unsigned long caller, const struct frec_span *span,
+		    unsigned long a0, unsigned long a1);
+
+#define __frec_span_begin_call(ring, site, caller, span, a, b, c, d, ...) \
+	__frec_span_begin(ring, site, caller, span, __frec_arg(a),	\
+			  __frec_arg(b), __frec_arg(c), __frec_arg(d))
+
+#define __frec_span_end_call(ring, site, caller, span, a, b, ...)	\
+	__frec_span_end(ring, site, caller, span, __frec_arg(a), __frec_arg(b))
+
+/* Format @fmt against the arguments at compile time, as frec_record(). */
+#define __frec_check_args(max, what, fmt, ...)				\
+	do {								\
+		static_assert(COUNT_ARGS(__VA_ARGS__) <= (max), what);	\
+		_Pragma("GCC diagnostic push")				\
+		_Pragma("GCC diagnostic error \"-Wformat\"")		\
+		if (0)							\
+			__frec_check_format(fmt, ##__VA_ARGS__);	\
+		_Pragma("GCC diagnostic pop")				\
+	} while (0)
+
+/**
+ * frec_span_begin_level() - record a span's begin at a level
+ * @ring: an event ring, as for frec_record_level().
+ * @level: enum frec_level, a constant.
+ * @fmt: a printf format, a literal.
+ * @...: up to four arguments, each no wider than unsigned long.
+ *
+ * Records an event as frec_record_level() does (same filtering, same cost,
+ * arguments evaluated only if stored) and returns the token its end
+ * takes.  The dump prints it as "> " and its message.
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: the span's token (struct frec_span): the begin record's
+ * timestamp and name, or zeroes if the begin was not stored.
+ */
+#define frec_span_begin_level(ring, level, fmt, ...)			\
+	({								\
+		struct frec_span __frec_span = { 0, 0 };		\
+		__frec_check_args(FREC_RECORD_MAX_ARGS,			\
+				  "frec_span_begin() takes at most 4 arguments", \
+				  fmt, ##__VA_ARGS__);			\
+		{							\
+			__frec_site_define(level, __FREC_SPAN_BEGIN_FMT fmt); \
+			__frec_gated_call(ring,				\
+				__frec_span_begin_call(__frec_r, &__frec_site, \
+						       _THIS_IP_, &__frec_span, \
+						       ##__VA_ARGS__, 0, 0, 0, 0)); \
+		}							\
+		__frec_span;						\
+	})
+
+/**
+ * frec_span_begin() - record a span's begin at FREC_LEVEL_INFO
+ * @ring: an event ring.
+ * @fmt: a printf format, a literal.
+ * @...: up to four arguments, each no wider than unsigned long.
+ *
+ * See frec_span_begin_level().
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: the span's token, zeroes if the begin was not stored.
+ */
+#define frec_span_begin(ring, fmt, ...)					\
+	frec_span_begin_level(ring, FREC_LEVEL_INFO, fmt, ##__VA_ARGS__)
+
+/**
+ * frec_span_end_level() - record a span's end at a level
+ * @ring: the ring of the begin (another ring records the end there, and
+ *	readers pair them by the begin's CPU and seq only within a ring).
+ * @level: enum frec_level, a constant.
+ * @span: pointer to the token frec_span_begin() returned.
+ * @fmt: a printf format, a literal.
+ * @...: up to two arguments (FREC_SPAN_MAX_END_ARGS; more is a build
+ *	error), each no wider than unsigned long.
+ *
+ * Records an event with the arguments, the begin's name and the span's
+ * duration, this record's timestamp minus the begin's, taken in the
+ * record path (so it is the difference of the two records' timestamps in
+ * the dump).  The dump prints "< ", the message, " dur=<ns>ns
+ * span=<cpu>/<seq>".  Nothing is recorded if the begin was not (the token
+ * is zero).  The end may be on another CPU than the begin: see "Spans"
+ * above for what the duration is then.
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: 0 if stored, -ENOENT if filtered out or the begin was not
+ * stored, another negative errno if dropped (and counted).
+ */
+#define frec_span_end_level(ring, level, span, fmt, ...)		\
+	({								\
+		const struct frec_span *__frec_sp = (span);		\
+		int __frec_eret = -ENOENT;				\
+		__frec_check_args(FREC_SPAN_MAX_END_ARGS,		\
+				  "frec_span_end() takes at most 2 arguments", \
+				  fmt, ##__VA_ARGS__);			\
+		if (likely(__frec_sp->ts)) {				\
+			__frec_site_define(level, __FREC_SPAN_END_FMT fmt); \
+			__frec_eret = __frec_gated_call(ring,		\
+				__frec_span_end_call(__frec_r, &__frec_site, \
+						     _THIS_IP_, __frec_sp, \
+						     ##__VA_ARGS__, 0, 0)); \
+		}							\
+		__frec_eret;						\
+	})
+
+/**
+ * frec_span_end() - record a span's end at FREC_LEVEL_INFO
+ * @ring: the ring of the begin.
+ * @span: pointer to the begin's token.
+ * @fmt: a printf format, a literal.
+ * @...: up to two arguments.
+ *
+ * See frec_span_end_level().
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: 0 if stored, -ENOENT if filtered out or the begin was not
+ * stored, another negative errno if dropped (and counted).
+ */
+#define frec_span_end(ring, span, fmt, ...)				\
+	frec_span_end_level(ring, FREC_LEVEL_INFO, span, fmt, ##__VA_ARGS__)
+
+/**
+ * struct frec_span_scope - a span frec_span_scoped() ends with its scope
+ * @ring: the ring, as the begin loaded it.
+ * @site: the end's call site.
+ * @span: the token.
+ * @a0: first argument, which the end records again.
+ * @a1: second argument.
+ */
+struct frec_span_scope {
+	struct frec_ring *ring;
+	struct frec_site *site;
+	struct frec_span span;
+	unsigned long a0;
+	unsigned long a1;
+};
+
+/* The begin of a scope's span: keep the arguments for the end. */
+static __always_inline int __frec_span_scope_begin(struct frec_ring *ring,
+						   struct frec_site *site,
+						   unsigned long caller,
+						   struct frec_span_scope *s,
+						   unsigned long a0,
+						   unsigned long a1)
+{
+	s->ring = ring;
+	s->a0 = a0;
+	s->a1 = a1;
+	return __frec_span_begin(ring, site, caller, &s->span, a0, a1, 0, 0);
+}
+
+#define __frec_span_scope_begin_call(ring, site, caller, s, a, b, ...)	\
+	__frec_span_scope_begin(ring, site, caller, s, __frec_arg(a),	\
+				__frec_arg(b))
+
+/* The cleanup of a frec_span_scoped() variable: the span's end. */
+static __always_inline void __frec_span_scope_end(struct frec_span_scope *s)
+{
+	if (!likely(s->span.ts))
+		return;
+	__frec_gated_call_site(s->site, s->ring,
+			       __frec_span_end(__frec_r, s->site, _THIS_IP_,
+					       &s->span, s->a0, s->a1));
+}
+
+#define __frec_span_scoped(id, ring, level, fmt, ...)			\
+	__frec_site_define_named(__PASTE(__frec_site_end, id), level,	\
+				 __FREC_SPAN_END_FMT fmt);		\
+	struct frec_span_scope id					\
+	__attribute__((__cleanup__(__frec_span_scope_end))) = ({	\
+		struct frec_span_scope __frec_s = {			\
+			.site = &__PASTE(__frec_site_end, id),		\
+		};							\
+		__frec_check_args(FREC_SPAN_MAX_END_ARGS,		\
+				  "frec_span_scoped() takes at most 2 arguments", \
+				  fmt, ##__VA_ARGS__);			\
+		{							\
+			__frec_site_define(level, __FREC_SPAN_BEGIN_FMT fmt); \
+			__frec_gated_call(ring,				\
+				__frec_span_scope_begin_call(__frec_r,	\
+					&__frec_site, _THIS_IP_, &__frec_s, \
+					##__VA_ARGS__, 0, 0));		\
+		}							\
+		__frec_s;						\
+	})
+
+/**
+ * frec_span_scoped_level() - a span from here to the end of the scope
+ * @ring: an event ring that outlives the scope (FREC_RING() of the
+ *	module's own ring, frec_default_ring(), or one the caller destroys
+ *	only after the scope): the end records into the ring the begin
+ *	loaded.
+ * @level: enum frec_level, a constant, of both ends.
+ * @fmt: a printf format, a literal, of both ends.
+ * @...: up to two arguments, evaluated once (only if the begin is stored)
+ *	and recorded by both ends.
+ *
+ * Declares a variable whose cleanup records the end when the scope is
+ * left, by any way out (return, break, goto): frec_span_begin_level() now,
+ * frec_span_end_level() with the same format and arguments then; two call
+ * sites.  It is a declaration: write it where the block's declarations
+ * are.  Built on __attribute__((__cleanup__)) directly, which GCC and
+ * clang have on every kernel frec builds on: 6.1 has no linux/cleanup.h,
+ * and 6.12's guard() classes would add nothing but their name.  The scope
+ * may sleep (the ring must outlive it, as said above).
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: nothing: a declaration.
+ */
+#define frec_span_scoped_level(ring, level, fmt, ...)			\
+	__frec_span_scoped(__UNIQUE_ID(frec_span_scope), ring, level, fmt, \
+			   ##__VA_ARGS__)
+
+/**
+ * frec_span_scoped() - a span to the end of the scope, at FREC_LEVEL_INFO
+ * @ring: an event ring that outlives the scope.
+ * @fmt: a printf format, a literal.
+ * @...: up to two arguments.
+ *
+ * See frec_span_scoped_level().
+ *
+ * Context: Any context, NMI included.  Never sleeps, locks or allocates.
+ * Return: nothing: a declaration.
+ */
+#define frec_span_scoped(ring, fmt, ...)				\
+	frec_span_scoped_level(ring, FREC_LEVEL_INFO, fmt, ##__VA_ARGS__)
 
 #endif /* _FREC_H */

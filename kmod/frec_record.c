@@ -50,6 +50,8 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 #include "frec_record.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
+#include "frec_span.h"
+#include "frec_span_hook.h"
 #include "frec_trigger.h"
 
 DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
@@ -160,6 +162,7 @@ void frec_record_abandon_this_cpu(void)
 }
 
 /*
+/*
  * A record's site word when its site has no plain id: registers the site
  * or notes its first record (frec_site_word_slow()), and claims an armed
  * trigger (frec_trigger_claim()), whose actions it puts in @fired.
@@ -189,8 +192,23 @@ static __always_inline u64 frec_record_site_word(struct frec_site *site, struct 
 }
 
 /*
- * The rest of __frec_record() for a site without a plain id, out of line
- * so that the common case keeps the code it had: a site not yet
+ * After a stored event: a span's end gets its duration word (the record's
+ * timestamp less @since, the begin's), and the tracepoint fires.
+ */
+static __always_inline void frec_record_event_stored(struct frec_ring *ring,
+						     struct frec_site *site,
+						     unsigned long caller,
+						     unsigned long *args, u64 since,
+						     u64 seq, u64 ts)
+{
+	if (since)
+		args[FREC_SPAN_END_DUR] = frec_span_dur_word(ts, since);
+	trace_frec_record(ring->name, seq, caller, site->fmt, args);
+}
+
+/*
+ * The rest of frec_record_event() for a site without a plain id, out of
+ * line so that the common case keeps the code it had: a site not yet
  * registered or not yet recorded (frec_site_word_slow()), or with a
  * trigger armed, which this fires: frec_trigger_claim() freezes before
  * the record is written, so the firing record itself is stored, and the
@@ -198,16 +216,59 @@ static __always_inline u64 frec_record_site_word(struct frec_site *site, struct 
  */
 static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_ring_store *store,
 					   struct frec_rb_cpu *rc, struct frec_site *site,
-					   unsigned long caller, const unsigned long *args)
+					   unsigned long caller, unsigned long *args,
+					   u64 since, u64 *seqp, u64 *tsp)
 {
 	unsigned int fired = 0;
-	u64 word = frec_record_site_word_slow(site, ring, caller, &fired), seq;
-	int ret = frec_rb_write_event(&store->layout, rc, word, caller, args, &seq);
+	u64 word = frec_record_site_word_slow(site, ring, caller, &fired), ts = 0;
+	int ret = frec_rb_write_event_since(&store->layout, rc, word, caller, args, since,
+					    seqp, tsp ?: &ts);
 
 	if (!ret)
-		trace_frec_record(ring->name, seq, caller, site->fmt, args);
+		frec_record_event_stored(ring, site, caller, args, since, *seqp, tsp ? *tsp : ts);
 	if (fired)
-		frec_trigger_fired(site, ring, fired, ret ? 0 : seq);
+		frec_trigger_fired(site, ring, fired, ret ? 0 : *seqp);
+	frec_record_leave();
+	return ret;
+}
+
+/*
+ * Store a fixed-size event (with @since, a span's end: frec_rb.c's
+ * frec_rb_write_event_since()), fire its tracepoint; the stored record's
+ * seq and timestamp in @seqp and @tsp.  Preemption off.
+ */
+static __always_inline int frec_record_event(struct frec_ring *ring,
+					     struct frec_site *site,
+					     unsigned long caller,
+					     unsigned long *args, u64 since,
+					     u64 *seqp, u64 *tsp)
+{
+	struct frec_ring_store *store;
+	struct frec_rb_cpu *rc;
+	int ret = -ENOSPC;
+	unsigned int id;
+
+	lockdep_assert_preemption_disabled();
+	if (frec_ring_retired(ring))
+		return -ENOENT;
+	/* An RCU-sched reader of ring->store: preemption is off. */
+	store = rcu_dereference_sched(ring->store);
+	rc = this_cpu_ptr(store->cpus);
+	if (!frec_record_enter(rc))
+		return -ENOSPC;
+	if (frec_ring_accepts(ring, rc)) {
+		id = READ_ONCE(site->id);
+		if (!frec_site_id_plain(id))
+			return frec_record_event_slow(ring, store, rc, site, caller, args,
+						      since, seqp, tsp);
+		ret = frec_rb_write_event_since(&store->layout, rc, id, caller, args, since,
+						seqp, tsp);
+	}
+	if (!ret)
+		frec_record_event_stored(ring, site, caller, args, since, *seqp, tsp ? *tsp : 0);
+	frec_record_leave();
+	return ret;
+}
 	frec_record_leave();
 	return ret;
 }
@@ -238,32 +299,85 @@ int __frec_record(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long a2, unsigned long a3)
 {
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
-	struct frec_ring_store *store;
-	struct frec_rb_cpu *rc;
-	int ret = -ENOSPC;
-	unsigned int id;
 	u64 seq;
 
-	lockdep_assert_preemption_disabled();
-	if (frec_ring_retired(ring))
-		return -ENOENT;
-	/* An RCU-sched reader of ring->store: preemption is off. */
-	store = rcu_dereference_sched(ring->store);
-	rc = this_cpu_ptr(store->cpus);
-	if (!frec_record_enter(rc))
-		return -ENOSPC;
-	if (frec_ring_accepts(ring, rc)) {
-		id = READ_ONCE(site->id);
-		if (!frec_site_id_plain(id))
-			return frec_record_event_slow(ring, store, rc, site, caller, args);
-		ret = frec_rb_write_event(&store->layout, rc, id, caller, args, &seq);
-	}
-	if (!ret)
-		trace_frec_record(ring->name, seq, caller, site->fmt, args);
-	frec_record_leave();
-	return ret;
+	return frec_record_event(ring, site, caller, args, 0, &seq, NULL);
 }
 EXPORT_SYMBOL_GPL(__frec_record);
+
+/**
+ * __frec_span_begin() - store a span's begin; use frec_span_begin()
+ * @ring: an event ring.
+ * @site: the begin's call site.
+ * @caller: the caller's address.
+ * @span: where the span's token goes: the begin's timestamp and name;
+ *	left as it is (zero) unless the begin is stored.
+ * @a0: first argument.
+ * @a1: second argument.
+ * @a2: third argument.
+ * @a3: fourth argument.
+ *
+ * An event as __frec_record() stores it, whose timestamp and (CPU, seq)
+ * the token keeps for the end.
+ *
+ * Context: As __frec_record().
+ * Return: as __frec_record().
+ */
+int __frec_span_begin(struct frec_ring *ring, struct frec_site *site,
+		      unsigned long caller, struct frec_span *span,
+		      unsigned long a0, unsigned long a1, unsigned long a2,
+		      unsigned long a3)
+{
+	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
+	u64 seq, ts;
+	int ret;
+
+	/* include/frec.h spells the formats' marks for drivers: the same. */
+	BUILD_BUG_ON(__builtin_memcmp(FREC_SPAN_BEGIN_FMT, __FREC_SPAN_BEGIN_FMT,
+				      sizeof(FREC_SPAN_BEGIN_FMT)) ||
+		     __builtin_memcmp(FREC_SPAN_END_FMT, __FREC_SPAN_END_FMT,
+				      sizeof(FREC_SPAN_END_FMT)));
+	ret = frec_record_event(ring, site, caller, args, 0, &seq, &ts);
+	if (!ret) {
+		span->ts = ts;
+		span->id = frec_span_id(seq, smp_processor_id());
+	}
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__frec_span_begin);
+
+/**
+ * __frec_span_end() - store a span's end; use frec_span_end()
+ * @ring: an event ring.
+ * @site: the end's call site.
+ * @caller: the caller's address.
+ * @span: the token frec_span_begin() gave, of a stored begin.
+ * @a0: first argument.
+ * @a1: second argument.
+ *
+ * Stores @a0, @a1, the begin's name and the duration: this record's
+ * timestamp, taken in the write, minus the begin's (uapi/frec_raw.h,
+ * "Spans"); once stored, hands the duration to frec_span_ended().
+ *
+ * Context: As __frec_record().
+ * Return: as __frec_record().
+ */
+int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
+		    unsigned long caller, const struct frec_span *span,
+		    unsigned long a0, unsigned long a1)
+{
+	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, span->id, 0 };
+	u64 seq, ts;
+	int ret;
+
+	/* include/frec.h's limit is the layout's (uapi/frec_raw.h). */
+	BUILD_BUG_ON(FREC_SPAN_END_ARGS != FREC_SPAN_MAX_END_ARGS);
+	ret = frec_record_event(ring, site, caller, args, span->ts, &seq, &ts);
+	if (!ret)
+		frec_span_ended(site, frec_span_dur_ns(args[FREC_SPAN_END_DUR]));
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__frec_span_end);
 
 /**
  * __frec_printk() - format a message into a record ring; use frec_printk()

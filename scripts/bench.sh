@@ -103,6 +103,7 @@ awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
 			printf "  persisted ring / ring (4 args):      %.2fx   (target 1x: the black box)\n", v["frec_record_4_args_persisted"] / v["frec_record_4_args"]
 			printf "  frec_record (4 args) / printk:       %.3fx\n", v["frec_record_4_args"] / p
 			printf "  frec_printk / trace_printk:          %.2fx   (target <= 0.5x)\n", v["frec_printk_short"] / t
+			printf "  span (begin + end) / frec_record:    %.2fx   (target <= 2.2x with its histogram)\n", v["frec_span_begin_end"] / v["frec_record_4_args"]
 			printf "  disabled ring / empty call:          %.2fx   (target <= 1.1x)\n", v["frec_record_disabled_ring"] / e
 			printf "  site off / empty call:               %.2fx   (target <= 1.1x)\n", v["frec_record_site_off"] / e
 			printf "  site off / disabled ring:            %.2fx\n", v["frec_record_site_off"] / v["frec_record_disabled_ring"]

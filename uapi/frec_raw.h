@@ -120,6 +120,46 @@ struct frec_slot {
 #define FREC_EVENT_MAX_ARGS	4
 
 /*
+ * Spans (include/frec.h, frec_span_begin() and frec_span_end()): both
+ * ends are fixed-size events of their own call sites, whose formats say
+ * what they are by their first byte, the site's kind, which every reader
+ * finds wherever it finds the format (frec/sites, frec/formats, a black
+ * box region's texts):
+ *
+ *   FREC_SPAN_BEGIN_FMT format   a span's begin: up to four arguments, as
+ *                                any event; the span is named by this
+ *                                record's (CPU, seq)
+ *   FREC_SPAN_END_FMT format     its end: the format's arguments in
+ *                                data[3..4] (at most FREC_SPAN_END_ARGS),
+ *                                then two words:
+ *     data[5] (arg FREC_SPAN_END_ID)   the begin's name: its seq << 16 |
+ *                                      its CPU (FREC_SPAN_ID_CPU_BITS; the
+ *                                      seq's low 48 bits)
+ *     data[6] (arg FREC_SPAN_END_DUR)  the duration in ns: this record's
+ *                                      timestamp minus the begin's; if
+ *                                      that is negative (the ends were on
+ *                                      two CPUs whose clocks differ),
+ *                                      FREC_SPAN_DUR_SKEW | the begin's
+ *                                      timestamp minus this one: the span
+ *                                      counts as 0 ns
+ *
+ * frec/sites and frec/formats write FREC_SPAN_MARK as it is (their
+ * quoting escapes only \n, \t, " and \).  A text line does not print
+ * it: a begin prints as its format after it ("> ..."), an end as its
+ * format followed by
+ * " dur=<ns>ns span=<begin's cpu>/<begin's seq>" (" dur=0ns skew=-<ns>ns
+ * span=..." for a negative difference), kmod/lib/frec_format.c.
+ */
+#define FREC_SPAN_MARK		0x1f
+#define FREC_SPAN_BEGIN_FMT	"\x1f> "
+#define FREC_SPAN_END_FMT	"\x1f< "
+#define FREC_SPAN_END_ARGS	2
+#define FREC_SPAN_END_ID	2
+#define FREC_SPAN_END_DUR	3
+#define FREC_SPAN_ID_CPU_BITS	16
+#define FREC_SPAN_DUR_SKEW	0x8000000000000000ULL
+
+/*
  * Variable-size record, first slot:
  *   data[0] timestamp, data[1] site word, data[2] caller address,
  *   data[3] payload length in bytes (low 32 bits) and number of slots the

@@ -38,6 +38,7 @@
 
 #include "frec_format.h"
 #include "frec_format_out.h"
+#include "frec_span.h"
 
 /* struct printf_spec keeps the width in 24 bits, the precision in 16. */
 #define FREC_WIDTH_BITS		24
@@ -654,12 +655,36 @@ void frec_convert(struct frec_out *o, const char *pct,
 	}
 }
 
+/*
+ * What a span's end prints after its message (uapi/frec_raw.h, "Spans"):
+ * the duration in ns, exact, and the begin's CPU and seq, as its line
+ * names them.
+ */
+static void frec_span_end_suffix(struct frec_out *o, const u64 *args)
+{
+	u64 dur = args[FREC_SPAN_END_DUR], id = args[FREC_SPAN_END_ID];
+
+	frec_puts(o, " dur=");
+	frec_put_dec(o, frec_span_dur_ns(dur));
+	frec_puts(o, "ns");
+	if (dur & FREC_SPAN_DUR_SKEW) {
+		frec_puts(o, " skew=-");
+		frec_put_dec(o, dur & ~FREC_SPAN_DUR_SKEW);
+		frec_puts(o, "ns");
+	}
+	frec_puts(o, " span=");
+	frec_put_dec(o, frec_span_id_cpu(id));
+	frec_putc(o, '/');
+	frec_put_dec(o, frec_span_id_seq(id));
+}
+
 /* The message of @fmt and @args into @o; see frec_format_message(). */
 void frec_format_to(struct frec_out *o, const char *fmt,
 		    const u64 *args, unsigned int nr_args,
 		    const struct frec_format_env *env,
 		    size_t *bad_offset)
 {
+	enum frec_span_kind kind = frec_span_kind(fmt);
 	const char *f = fmt, *pct;
 	unsigned int arg = 0;
 	struct frec_conv cv;
@@ -668,6 +693,16 @@ void frec_format_to(struct frec_out *o, const char *fmt,
 		*bad_offset = (size_t)-1;
 	if (!fmt) {
 		frec_puts(o, "(null)");
+		return;
+	}
+	if (kind != FREC_SPAN_NONE)
+		f++;	/* the mark: a span's end, its message is the rest */
+	if (kind == FREC_SPAN_END && nr_args > FREC_SPAN_END_ARGS) {
+		frec_format_to(o, f, args, FREC_SPAN_END_ARGS, env, bad_offset);
+		if (bad_offset && *bad_offset != (size_t)-1)
+			++*bad_offset;
+		if (nr_args == FREC_EVENT_MAX_ARGS)
+			frec_span_end_suffix(o, args);
 		return;
 	}
 	while (*f) {

@@ -19,6 +19,7 @@
 #endif
 
 #include "frec_rb.h"
+#include "frec_span.h"
 
 /**
  * DOC: frec ring
@@ -561,6 +562,60 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
 }
 
 /**
+ * frec_rb_write_event_since() - store a fixed-size event, maybe a span's end
+ * @ring: the ring.
+ * @rc: this CPU's part of @ring.
+ * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
+ * @caller: caller address.
+ * @args: FREC_EVENT_MAX_ARGS arguments.
+ * @since: 0, or the timestamp a span began at: then the last argument
+ *	stored is frec_span_dur_word() of this record's timestamp and @since,
+ *	in place of @args' last (uapi/frec_raw.h, "Spans").
+ * @seqp: if not NULL, where the stored record's sequence number goes.
+ * @tsp: if not NULL, where the stored record's timestamp goes.
+ *
+ * Context: Any context, NMI included, with preemption disabled.
+ * Return: 0 if stored, -ENOSPC if dropped (counted in @rc->dropped),
+ * -EINVAL if @ring is a record ring.
+ */
+FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
+					    struct frec_rb_cpu *rc, unsigned long site,
+					    unsigned long caller, const unsigned long *args,
+					    u64 since, u64 *seqp, u64 *tsp)
+{
+	struct frec_slot *slot;
+	unsigned long pos;
+	u64 seq = 0, ts, last;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
+	int i;
+
+	if (unlikely(ring->max_record_len))
+		return -EINVAL;
+
+	if (!frec_rb_reserve(ring, rc, 1, &pos, &seq, &ts)) {
+		frec_rb_end(rc);
+		return -ENOSPC;
+	}
+	last = since ? frec_span_dur_word(ts, since) : args[FREC_EVENT_MAX_ARGS - 1];
+	frec_rb_hook(FREC_RB_HOOK_RESERVED);
+	frec_rb_claim(ring, rc, pos, 1);
+	slot = &rc->slots[pos & ring->mask];
+	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
+	WRITE_ONCE(slot->data[FREC_EVENT_SITE], site);
+	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller);
+	for (i = 0; i < FREC_EVENT_MAX_ARGS - 1; i++)
+		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
+	WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], last);
+	frec_rb_hook(FREC_RB_HOOK_FILLED);
+	frec_rb_commit(ring, rc, pos, 1, seq);
+	frec_rb_end(rc);
+	if (seqp)
+		*seqp = seq;
+	if (tsp)
+		*tsp = ts;
+	return 0;
+}
+
+/**
  * frec_rb_write_event() - store a fixed-size event
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
@@ -578,32 +633,7 @@ FREC_RB_WRITE int frec_rb_write_event(const struct frec_rb *ring,
 				      unsigned long caller, const unsigned long *args,
 				      u64 *seqp)
 {
-	struct frec_slot *slot;
-	unsigned long pos;
-	u64 seq = 0, ts;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
-	int i;
-
-	if (unlikely(ring->max_record_len))
-		return -EINVAL;
-
-	if (!frec_rb_reserve(ring, rc, 1, &pos, &seq, &ts)) {
-		frec_rb_end(rc);
-		return -ENOSPC;
-	}
-	frec_rb_hook(FREC_RB_HOOK_RESERVED);
-	frec_rb_claim(ring, rc, pos, 1);
-	slot = &rc->slots[pos & ring->mask];
-	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
-	WRITE_ONCE(slot->data[FREC_EVENT_SITE], site);
-	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller);
-	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
-		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
-	frec_rb_hook(FREC_RB_HOOK_FILLED);
-	frec_rb_commit(ring, rc, pos, 1, seq);
-	frec_rb_end(rc);
-	if (seqp)
-		*seqp = seq;
-	return 0;
+	return frec_rb_write_event_since(ring, rc, site, caller, args, 0, seqp, NULL);
 }
 
 /* Store @len bytes of @src into data words, zero-padding the last one. */

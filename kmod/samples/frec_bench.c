@@ -22,7 +22,9 @@
  * and drops them (IPA constant propagation), and the floor would be a
  * call without arguments.  "persisted" records into ring bench_persist,
  * which the black box region holds when frec is loaded with region= and
- * persist_rings=bench_persist (scripts/guest/bench.sh does).  printk runs a
+ * persist_rings=bench_persist (scripts/guest/bench.sh does).  "span" is a
+ * frec_span_begin() and its frec_span_end(): two records and the
+ * duration.  printk runs a
  * tenth of the iterations (it is slow); boot with a quiet console.
  */
 #include <linux/completion.h>
@@ -78,6 +80,7 @@ enum frec_bench_case {
 	FREC_BENCH_RECORD4,
 	FREC_BENCH_RECORD4_PERSIST,
 	FREC_BENCH_PRINTK_FREC,
+	FREC_BENCH_SPAN,
 	FREC_BENCH_DISABLED,
 	FREC_BENCH_SITE_OFF,
 	FREC_BENCH_TRACE_PRINTK,
@@ -93,6 +96,7 @@ static const char * const frec_bench_names[FREC_BENCH_NR] = {
 	[FREC_BENCH_RECORD4] = "frec_record_4_args",
 	[FREC_BENCH_RECORD4_PERSIST] = "frec_record_4_args_persisted",
 	[FREC_BENCH_PRINTK_FREC] = "frec_printk_short",
+	[FREC_BENCH_SPAN] = "frec_span_begin_end",
 	[FREC_BENCH_DISABLED] = "frec_record_disabled_ring",
 	[FREC_BENCH_SITE_OFF] = "frec_record_site_off",
 	[FREC_BENCH_TRACE_PRINTK] = "trace_printk_4_args",
@@ -134,6 +138,15 @@ static u64 frec_bench_run(enum frec_bench_case which, unsigned long n)
 	case FREC_BENCH_PRINTK_FREC:
 		for (i = 0; i < n; i++)
 			frec_printk(FREC_RING(bench_text), "bench %lu %d %d %d", i, 2, 3, 4);
+		break;
+	case FREC_BENCH_SPAN:
+		/* A span: a begin of 4 arguments, an end of 2 (two records). */
+		for (i = 0; i < n; i++) {
+			struct frec_span s;
+
+			s = frec_span_begin(ring, "bench %lu %d %d %d", i, 2, 3, 4);
+			frec_span_end(ring, &s, "bench %lu %d", i, 2);
+		}
 		break;
 	case FREC_BENCH_DISABLED:
 		for (i = 0; i < n; i++)

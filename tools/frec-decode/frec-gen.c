@@ -13,7 +13,9 @@
  * rings and CPUS CPUs, from call sites whose formats use every kind of
  * conversion, %s literals (and pointers into them), callers in vmlinux
  * and in modules (and some that resolve nowhere), nested begin/end pairs
- * ('>' and '<' formats) and texts with control bytes, trailing newlines
+ * ('>' and '<' formats), spans (frec_span_begin() and frec_span_end()
+ * records: nested, ending on another CPU, some ends behind their begins'
+ * clocks) and texts with control bytes, trailing newlines
  * and bytes that are not UTF-8.
  *
  * Most sites have an id, the site word of their records, and a line in
@@ -60,6 +62,7 @@
 #include "frec_format_quote.h"
 #include "frec_raw.h"
 #include "frec_region_image.h"
+#include "frec_span.h"
 #include <endian.h>
 
 /* ---- what the "kernel" holds ------------------------------------------ */
@@ -109,9 +112,15 @@ static struct gen_format formats[] = {
 	{ .fmt = "noarg %d %d %d %d %d", .kinds = "dddd" },
 	{ .fmt = "% +05d %#o %#X %.3u %c", .kinds = "ddddc" },
 	{ .fmt = "caf\xc3\xa9 %s \xff", .kinds = "s" },
+	/* last: a span's begin and end (uapi/frec_raw.h, "Spans"), never picked at random */
+	{ .fmt = FREC_SPAN_BEGIN_FMT "span %u cpu %u", .kinds = "uu" },
+	{ .fmt = FREC_SPAN_END_FMT "span %u", .kinds = "u" },
 };
 
 #define NR_GOOD_FORMATS	(sizeof(formats) / sizeof(formats[0]))
+#define NR_PICKED_FORMATS	(NR_GOOD_FORMATS - 2)
+#define SPAN_BEGIN	(&formats[NR_GOOD_FORMATS - 2])
+#define SPAN_END	(&formats[NR_GOOD_FORMATS - 1])
 
 static struct gen_format bad_formats[] = {
 	{ .fmt = "bad %y here %d", .kinds = "d" },
@@ -1086,10 +1095,56 @@ static void write_stats(const char *prefix, struct gen_rec *recs,
 	}
 }
 
+/* Spans open on a (ring, CPU), innermost last. */
+#define GEN_SPANS_OPEN	8
+
+struct gen_span {
+	u64 ts;
+	u64 id;
+	unsigned int n;
+};
+
 struct gen_cpu {
 	u64 ts;
 	unsigned int depth;	/* open "> work" slices */
 };
+
+/*
+ * A span's begin or end, now and then, into an event ring: ends mostly of
+ * the CPU's innermost open span (nested), some of another CPU's (a task
+ * that moved; the CPUs' clocks here are seconds apart, so such an end is
+ * often behind its begin: the skew case).  False if it is neither.
+ */
+static bool gen_span(struct frec_raw_record *rec, const struct gen_format **gf,
+		     struct gen_span *open, unsigned int *nr_open, unsigned int cpu)
+{
+	static unsigned int spans;
+	unsigned int slot = cpu;
+	struct gen_span *s;
+
+	if (rnd_below(5))
+		return false;
+	if (opt_cpus > 1 && !rnd_below(4))
+		slot = rnd_below(opt_cpus);
+	if (nr_open[slot] && rnd_below(2)) {
+		s = &open[slot * GEN_SPANS_OPEN + --nr_open[slot]];
+		*gf = SPAN_END;
+		rec->args[0] = s->n;
+		rec->args[FREC_SPAN_END_ID] = s->id;
+		rec->args[FREC_SPAN_END_DUR] = frec_span_dur_word(rec->ts, s->ts);
+		return true;
+	}
+	if (nr_open[cpu] == GEN_SPANS_OPEN)
+		return false;
+	s = &open[cpu * GEN_SPANS_OPEN + nr_open[cpu]++];
+	s->ts = rec->ts;
+	s->id = frec_span_id(rec->seq, cpu);
+	s->n = ++spans;
+	*gf = SPAN_BEGIN;
+	rec->args[0] = s->n;
+	rec->args[1] = cpu;
+	return true;
+}
 
 static int usage(void)
 {
@@ -1125,6 +1180,8 @@ int main(int argc, char **argv)
 	};
 	static char line[FREC_FORMAT_LINE_MAX], msg[256];
 	struct gen_cpu *cpus;
+	struct gen_span *spans_open;
+	unsigned int *nr_spans_open;
 	struct gen_rec *recs;
 	unsigned long long *seqs;
 	FILE *raw, *fmts, *ksyms, *txt = NULL, *ntxt = NULL;
@@ -1213,9 +1270,11 @@ int main(int argc, char **argv)
 	fclose(fmts);
 
 	cpus = calloc(opt_cpus, sizeof(*cpus));
+	spans_open = calloc(NR_RINGS * opt_cpus * GEN_SPANS_OPEN, sizeof(*spans_open));
+	nr_spans_open = calloc(NR_RINGS * opt_cpus, sizeof(*nr_spans_open));
 	seqs = calloc(NR_RINGS * opt_cpus, sizeof(*seqs));
 	recs = calloc(opt_records ? opt_records : 1, sizeof(*recs));
-	if (!cpus || !seqs || !recs) {
+	if (!cpus || !seqs || !recs || !spans_open || !nr_spans_open) {
 		perror("frec-gen");
 		return 1;
 	}
@@ -1246,18 +1305,23 @@ int main(int argc, char **argv)
 			rec->len = (__u32)strlen(text);
 		} else {
 			rec->head.type = FREC_RAW_EVENT;
-			if (opt_bad && !rnd_below(50))
+			if (ring->kind == 0 &&
+			    gen_span(rec, &gf, &spans_open[r * opt_cpus * GEN_SPANS_OPEN],
+				     &nr_spans_open[r * opt_cpus], cpu))
+				;
+			else if (opt_bad && !rnd_below(50))
 				gf = &bad_formats[rnd_below(3)];
 			else if (cpus[cpu].depth && !rnd_below(3))
 				gf = &formats[3];		/* "< work" */
 			else
-				gf = &formats[rnd_below(NR_GOOD_FORMATS)];
+				gf = &formats[rnd_below(NR_PICKED_FORMATS)];
 			if (gf == &formats[2])
 				cpus[cpu].depth++;
 			else if (gf == &formats[3] && cpus[cpu].depth)
 				cpus[cpu].depth--;
 			site = pick_site(gf);
-			for (a = 0; gf->kinds[a] && a < FREC_EVENT_MAX_ARGS; a++)
+			for (a = 0; gf->kinds[a] && a < FREC_EVENT_MAX_ARGS &&
+			     gf != SPAN_BEGIN && gf != SPAN_END; a++)
 				rec->args[a] = pick_arg(gf->kinds[a]);
 		}
 		rec->caller = site_caller(site);
@@ -1322,6 +1386,8 @@ int main(int argc, char **argv)
 	}
 	free(recs);
 	free(seqs);
+	free(spans_open);
+	free(nr_spans_open);
 	free(cpus);
 	if (fclose(raw) || (txt && fclose(txt)) || (ntxt && fclose(ntxt))) {
 		perror("frec-gen");

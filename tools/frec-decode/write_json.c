@@ -49,6 +49,22 @@
  *   with no open slice (its begin was overwritten in the ring) is an
  *   instant with "unmatched_end" in its args.  Slices still open at the
  *   end are left open.
+ * - Spans (frec_span_begin() and frec_span_end() records, uapi/frec_raw.h
+ *   "Spans") are drawn when their end comes, besides the two records'
+ *   instants: a span whose begin is on the end's track and is the
+ *   innermost span open there (so every span begun inside it has ended,
+ *   and what is still open began before it) is a complete event, "ph":"X"
+ *   with ts (the begin's: the end's minus the duration) and dur, on that
+ *   thread track; these nest as Perfetto requires of slices on a track.
+ *   Any other (its end on another CPU, its begin not in the dump, or ends
+ *   not in the reverse order of their begins) is a pair of async events,
+ *   "ph":"b" at the begin and "ph":"e" at the end, with the same "id" (the
+ *   begin's name, its seq << 16 | its CPU, in hex), cat (the ring) and
+ *   pid: a track of the ring's process, where such spans need not nest
+ *   (their tid, the end's track's, names no track for async events).
+ *   Both carry args span (the begin's "cpu/seq"), end_cpu, end_seq and
+ *   dur_ns.  Events need not come in ts order (the Trace Event Format
+ *   says so; Perfetto sorts a JSON trace whole before it imports it).
  * - A counter is "ph":"C" with ts, pid and numeric args: each arg a
  *   series, a process's track named "<name> <arg>".  Records lost by a
  *   ring on a CPU are the counter "cpu<N> lost" of the ring's process
@@ -68,6 +84,7 @@
 #include <string.h>
 
 #include "frec_decode.h"
+#include "frec_span.h"
 
 /* Bytes a UTF-8 sequence starting at @s (of @len bytes) takes, 0 if bad. */
 static size_t utf8_len(const unsigned char *s, size_t len)
@@ -151,16 +168,31 @@ static void json_event(struct frec_decoder *d)
 }
 
 /**
+ * struct frec_json_slices - what is open on one track
+ * @depth: open begin/end slices ('>' and '<' formats).
+ * @open: the names of spans begun on the track and not ended yet
+ *	(frec_span_id()), innermost last.
+ * @nr_open: how many.
+ * @open_cap: room at @open.
+ */
+struct frec_json_slices {
+	unsigned int depth;
+	u64 *open;
+	size_t nr_open;
+	size_t open_cap;
+};
+
+/**
  * struct frec_json_cpu - a ring's track on one CPU
  * @seen: its names are written.
- * @depth: open begin/end slices (tracks per CPU).
+ * @sl: its open slices and spans (tracks per CPU).
  * @max_seq: the highest seq of its records so far.
  * @records: its records so far.
  * @lost: the loss counter's last value written.
  */
 struct frec_json_cpu {
 	bool seen;
-	unsigned int depth;
+	struct frec_json_slices sl;
 	u64 max_seq;
 	unsigned long long records;
 	unsigned long long lost;
@@ -170,14 +202,14 @@ struct frec_json_cpu {
  * struct frec_json_ring - a ring's process and tracks
  * @seen: its process's names are written.
  * @ring_track_seen: its own track (--json-track=ring) is named.
- * @depth: open begin/end slices of that track.
+ * @sl: open slices and spans of that track.
  * @cpus: its CPUs, by number.
  * @cpus_cap: their number.
  */
 struct frec_json_ring {
 	bool seen;
 	bool ring_track_seen;
-	unsigned int depth;
+	struct frec_json_slices sl;
 	struct frec_json_cpu *cpus;
 	size_t cpus_cap;
 };
@@ -189,8 +221,15 @@ void frec_json_free(struct frec_decoder *d)
 {
 	size_t i;
 
-	for (i = 0; i < d->json_rings_cap; i++)
-		free(d->json_rings[i].cpus);
+	for (i = 0; i < d->json_rings_cap; i++) {
+		struct frec_json_ring *ring = &d->json_rings[i];
+		size_t c;
+
+		for (c = 0; c < ring->cpus_cap; c++)
+			free(ring->cpus[c].sl.open);
+		free(ring->sl.open);
+		free(ring->cpus);
+	}
 	free(d->json_rings);
 	d->json_rings = NULL;
 	d->json_rings_cap = 0;
@@ -292,10 +331,10 @@ static void json_lost(struct frec_decoder *d, const struct frec_decoded *r,
 }
 
 /*
- * The open-slice count of @r's track, its names written if new, its tid
- * in @tid, its loss counter updated; NULL if out of memory.
+ * The open slices and spans of @r's track, its names written if new, its
+ * tid in @tid, its loss counter updated; NULL if out of memory.
  */
-static unsigned int *json_track(struct frec_decoder *d, const struct frec_decoded *r,
+static struct frec_json_slices *json_track(struct frec_decoder *d, const struct frec_decoded *r,
 				unsigned long long *tid)
 {
 	unsigned long long pid = r->ring->track + 1ULL;
@@ -321,7 +360,7 @@ static unsigned int *json_track(struct frec_decoder *d, const struct frec_decode
 			ring->ring_track_seen = true;
 			json_name(d, pid, pid, false, r->rec.ring, 0);
 		}
-		return &ring->depth;
+		return &ring->sl;
 	}
 	*tid = pid * JSON_TID_PER_PID + r->rec.cpu;
 	if (!c->seen) {
@@ -331,13 +370,146 @@ static unsigned int *json_track(struct frec_decoder *d, const struct frec_decode
 		snprintf(name, sizeof(name), "cpu%u", r->rec.cpu);
 		json_name(d, pid, *tid, false, name, r->rec.cpu);
 	}
-	return &c->depth;
+	return &c->sl;
+}
+
+/*
+ * Start an event of @r's ring: name, cat, ph (an instant's scope), ts,
+ * pid and tid; the caller adds the rest and closes it.
+ */
+static void json_event_head(struct frec_decoder *d, const struct frec_decoded *r,
+			    const char *ph, u64 ts, unsigned long long tid,
+			    const char *name, size_t len)
+{
+	json_event(d);
+	fputs_unlocked("{\"name\":", d->out);
+	json_string(d->out, name, len);
+	/* ring names are [A-Za-z0-9_-]: no escaping needed */
+	fputs_unlocked(",\"cat\":\"", d->out);
+	fputs_unlocked(r->rec.ring, d->out);
+	fputs_unlocked("\",\"ph\":\"", d->out);
+	fputs_unlocked(ph, d->out);
+	fputs_unlocked(*ph == 'i' ? "\",\"s\":\"t\",\"ts\":" : "\",\"ts\":", d->out);
+	json_ts(d->out, ts);
+	fputs_unlocked(",\"pid\":", d->out);
+	frec_put_dec(d->out, r->ring->track + 1ULL);
+	fputs_unlocked(",\"tid\":", d->out);
+	frec_put_dec(d->out, tid);
+}
+
+/* Remember the span @r begins on its track @sl. */
+static void json_span_open(struct frec_json_slices *sl, const struct frec_decoded *r)
+{
+	if (json_grow((void **)&sl->open, &sl->open_cap, sizeof(*sl->open), sl->nr_open))
+		return;		/* no memory: the span is drawn as async */
+	sl->open[sl->nr_open++] = frec_span_id(r->rec.seq, r->rec.cpu);
+}
+
+/*
+ * Forget the open span @id on the track of its begin, which --json-track
+ * and its CPU name; true if it was the innermost open there and that is
+ * @sl, the end's track: then it nests in what is open there, and every
+ * span that began inside it has ended.
+ */
+static bool json_span_close(struct frec_decoder *d, const struct frec_decoded *r,
+			    struct frec_json_slices *sl, u64 id)
+{
+	struct frec_json_ring *ring = &d->json_rings[r->ring->track];
+	unsigned int cpu = frec_span_id_cpu(id);
+	struct frec_json_slices *bt;
+	size_t i;
+
+	if (d->opts.track == FREC_TRACK_RING)
+		bt = &ring->sl;
+	else if (cpu < ring->cpus_cap)
+		bt = &ring->cpus[cpu].sl;
+	else
+		return false;
+	for (i = bt->nr_open; i-- > 0;) {
+		if (bt->open[i] != id)
+			continue;
+		memmove(&bt->open[i], &bt->open[i + 1],
+			(bt->nr_open - i - 1) * sizeof(*bt->open));
+		bt->nr_open--;
+		return bt == sl && i == bt->nr_open;
+	}
+	return false;
+}
+
+/* One event of a span's slice: its phase, time, track, name and args. */
+static void json_span_event(struct frec_decoder *d, const struct frec_decoded *r,
+			    const char *ph, u64 ts, unsigned long long tid,
+			    const char *name, size_t len, u64 id, u64 dur)
+{
+	json_event_head(d, r, ph, ts, tid, name, len);
+	if (*ph == 'X') {
+		fputs_unlocked(",\"dur\":", d->out);
+		json_ts(d->out, dur);
+	} else {
+		fputs_unlocked(",\"id\":\"", d->out);
+		frec_put_hex(d->out, id);
+		fputc_unlocked('"', d->out);
+	}
+	fputs_unlocked(",\"args\":{\"ring\":\"", d->out);
+	fputs_unlocked(r->rec.ring, d->out);
+	fputs_unlocked("\",\"span\":\"", d->out);
+	frec_put_dec(d->out, frec_span_id_cpu(id));
+	fputc_unlocked('/', d->out);
+	frec_put_dec(d->out, frec_span_id_seq(id));
+	fputs_unlocked("\",\"end_cpu\":", d->out);
+	frec_put_dec(d->out, r->rec.cpu);
+	fputs_unlocked(",\"end_seq\":", d->out);
+	frec_put_dec(d->out, r->rec.seq);
+	fputs_unlocked(",\"dur_ns\":", d->out);
+	frec_put_dec(d->out, dur);
+	fputs_unlocked("}}", d->out);
+}
+
+/*
+ * A span's begin is remembered on its track; its end draws the span
+ * (write_json.c's header says how).  The slice is named by the end's
+ * message without "< " and what the formatter appended (" dur=...").
+ */
+static void json_span(struct frec_decoder *d, const struct frec_decoded *r,
+		      struct frec_json_slices *sl, unsigned long long tid)
+{
+	enum frec_span_kind kind = frec_span_kind(r->rec.fmt);
+	const char *name = r->msg;
+	size_t len = r->msg_len, i;
+	u64 id, dur;
+
+	if (!sl || kind == FREC_SPAN_NONE)
+		return;
+	if (kind == FREC_SPAN_BEGIN) {
+		json_span_open(sl, r);
+		return;
+	}
+	if (r->rec.nr_args != FREC_EVENT_MAX_ARGS)
+		return;
+	id = r->rec.args[FREC_SPAN_END_ID];
+	dur = frec_span_dur_ns(r->rec.args[FREC_SPAN_END_DUR]);
+	if (len >= 2 && name[0] == '<' && name[1] == ' ') {
+		name += 2;
+		len -= 2;
+	}
+	for (i = len; i-- > 0;)
+		if (!strncmp(name + i, " dur=", 5)) {
+			len = i;
+			break;
+		}
+	if (json_span_close(d, r, sl, id)) {
+		json_span_event(d, r, "X", r->rec.ts - dur, tid, name, len, id, dur);
+		return;
+	}
+	json_span_event(d, r, "b", r->rec.ts - dur, tid, name, len, id, dur);
+	json_span_event(d, r, "e", r->rec.ts, tid, name, len, id, dur);
 }
 
 static void json_record(struct frec_decoder *d, const struct frec_decoded *r)
 {
 	unsigned long long tid = 0;
-	unsigned int *depth = json_track(d, r, &tid);
+	struct frec_json_slices *sl = json_track(d, r, &tid);
+	unsigned int *depth = sl ? &sl->depth : NULL;
 	char first = r->rec.fmt ? r->rec.fmt[0] : r->msg_len ? r->msg[0] : 0;
 	const char *name = r->msg, *ph = "i";
 	size_t len = r->msg_len;
@@ -370,20 +542,7 @@ static void json_record(struct frec_decoder *d, const struct frec_decoded *r)
 			len--;
 		}
 	}
-	json_event(d);
-	fputs_unlocked("{\"name\":", d->out);
-	json_string(d->out, name, len);
-	/* ring names are [A-Za-z0-9_-]: no escaping needed */
-	fputs_unlocked(",\"cat\":\"", d->out);
-	fputs_unlocked(r->rec.ring, d->out);
-	fputs_unlocked("\",\"ph\":\"", d->out);
-	fputs_unlocked(ph, d->out);
-	fputs_unlocked(*ph == 'i' ? "\",\"s\":\"t\",\"ts\":" : "\",\"ts\":", d->out);
-	json_ts(d->out, r->rec.ts);
-	fputs_unlocked(",\"pid\":", d->out);
-	frec_put_dec(d->out, r->ring->track + 1ULL);
-	fputs_unlocked(",\"tid\":", d->out);
-	frec_put_dec(d->out, tid);
+	json_event_head(d, r, ph, r->rec.ts, tid, name, len);
 	fputs_unlocked(",\"args\":{\"seq\":", d->out);
 	frec_put_dec(d->out, r->rec.seq);
 	fputs_unlocked(",\"cpu\":", d->out);
@@ -411,6 +570,7 @@ static void json_record(struct frec_decoder *d, const struct frec_decoded *r)
 	if (unmatched)
 		fputs_unlocked(",\"unmatched_end\":true", d->out);
 	fputs_unlocked("}}", d->out);
+	json_span(d, r, sl, tid);
 }
 
 static void json_end(struct frec_decoder *d)

@@ -22,6 +22,13 @@
  * the report and the text output say the same.  fmt is 0: a record names
  * its format by site id more often than by address.
  *
+ * A span's begin and end (uapi/frec_raw.h, "Spans") are events of two
+ * more, frec:frec_span_begin and frec:frec_span_end, which exist in the
+ * file only (the live tracepoint of either is frec_record): frec_record's
+ * fields and span, the begin's name (its seq << 16 | its CPU) in both,
+ * and dur, the end's duration in ns: KernelShark's latency plot pairs
+ * them by span.
+ *
  * Records lost from a ring on a CPU (a gap in its seqs, or seqs before
  * the first one kept) start a new page flagged as ftrace flags a page
  * after missed events, with the count stored after its data, so the
@@ -44,6 +51,7 @@
 #include <string.h>
 
 #include "frec_decode.h"
+#include "frec_span.h"
 
 /* Functions remembered while adding callers' (a power of two: 256). */
 #define TRACEDAT_SYMBOLS_SEEN	256
@@ -63,6 +71,8 @@
 
 #define TRACEDAT_RECORD_ID	1000
 #define TRACEDAT_PRINTK_ID	1001
+#define TRACEDAT_SPAN_BEGIN_ID	1002
+#define TRACEDAT_SPAN_END_ID	1003
 
 /* Where the fields start; frec_record's as a 64-bit kernel lays them out. */
 #define TRACEDAT_RING		8
@@ -74,6 +84,11 @@
 #define TRACEDAT_RECORD_STRINGS	84
 #define TRACEDAT_TEXT		40
 #define TRACEDAT_PRINTK_STRINGS	44
+/* A span's begin and end: frec_record's up to a3, then these. */
+#define TRACEDAT_SPAN		80
+#define TRACEDAT_DUR		88
+#define TRACEDAT_SPAN_MSG	96
+#define TRACEDAT_SPAN_STRINGS	100
 
 static const char tracedat_header_page[] =
 	"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -122,6 +137,38 @@ static const char tracedat_record_format[] =
 	"args=0x%lx,0x%lx,0x%lx,0x%lx msg=%s\", __get_str(ring), REC->seq, "
 	"REC->cpu, (void *)REC->caller, REC->fmt, REC->a0, REC->a1, REC->a2, "
 	"REC->a3, __get_str(msg)\n";
+
+/*
+ * A span's two ends: frec_record's fields and span, the begin record's
+ * name (frec_span_id(): its seq << 16 | its CPU), the same in both, which
+ * KernelShark's latency plot pairs them by; and the end's duration (ns).
+ */
+#define TRACEDAT_SPAN_FIELDS \
+	"\tfield:unsigned long fmt;\toffset:40;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long a0;\toffset:48;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long a1;\toffset:56;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long a2;\toffset:64;\tsize:8;\tsigned:0;\n" \
+	"\tfield:unsigned long a3;\toffset:72;\tsize:8;\tsigned:0;\n" \
+	"\tfield:u64 span;\toffset:80;\tsize:8;\tsigned:0;\n" \
+	"\tfield:u64 dur;\toffset:88;\tsize:8;\tsigned:0;\n" \
+	"\tfield:__data_loc char[] msg;\toffset:96;\tsize:4;\tsigned:1;\n" \
+	"\n" \
+	"print fmt: \"ring=%s seq=%llu cpu=%u caller=%pS span=0x%llx dur=%llu " \
+	"fmt=0x%lx args=0x%lx,0x%lx,0x%lx,0x%lx msg=%s\", __get_str(ring), " \
+	"REC->seq, REC->cpu, (void *)REC->caller, REC->span, REC->dur, " \
+	"REC->fmt, REC->a0, REC->a1, REC->a2, REC->a3, __get_str(msg)\n"
+
+static const char tracedat_span_begin_format[] =
+	"name: frec_span_begin\n"
+	"ID: " TRACEDAT_XSTR(TRACEDAT_SPAN_BEGIN_ID) "\n"
+	TRACEDAT_COMMON_FIELDS
+	TRACEDAT_SPAN_FIELDS;
+
+static const char tracedat_span_end_format[] =
+	"name: frec_span_end\n"
+	"ID: " TRACEDAT_XSTR(TRACEDAT_SPAN_END_ID) "\n"
+	TRACEDAT_COMMON_FIELDS
+	TRACEDAT_SPAN_FIELDS;
 
 static const char tracedat_printk_format[] =
 	"name: frec_printk\n"
@@ -200,7 +247,7 @@ struct frec_tracedat {
 	size_t cap_symbols;
 	u64 symbols_seen[TRACEDAT_SYMBOLS_SEEN];
 	bool failed;
-	unsigned char event[TRACEDAT_RECORD_STRINGS + FREC_RAW_RING_NAME_LEN +
+	unsigned char event[TRACEDAT_SPAN_STRINGS + FREC_RAW_RING_NAME_LEN +
 			    FREC_FORMAT_LINE_MAX + 8];
 	char line[FREC_FORMAT_LINE_MAX];
 };
@@ -488,6 +535,7 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	struct frec_tracedat_cpu *c;
 	unsigned char *ev, *p;
 	size_t end, len, need, i;
+	enum frec_span_kind kind;
 	const char *msg;
 	long long lost = 0;
 	u64 delta;
@@ -503,8 +551,12 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 		goto oom;
 
 	ev = t->event;
-	memset(ev, 0, TRACEDAT_RECORD_STRINGS);
-	put16(ev, r->rec.text ? TRACEDAT_PRINTK_ID : TRACEDAT_RECORD_ID);
+	memset(ev, 0, TRACEDAT_SPAN_STRINGS);
+	kind = r->rec.nr_args == FREC_EVENT_MAX_ARGS ? frec_span_kind(r->rec.fmt) :
+	       FREC_SPAN_NONE;
+	put16(ev, r->rec.text ? TRACEDAT_PRINTK_ID :
+		  kind == FREC_SPAN_BEGIN ? TRACEDAT_SPAN_BEGIN_ID :
+		  kind == FREC_SPAN_END ? TRACEDAT_SPAN_END_ID : TRACEDAT_RECORD_ID);
 	put64(ev + TRACEDAT_SEQ, r->rec.seq);
 	put32(ev + TRACEDAT_CPU, r->rec.cpu);
 	put64(ev + TRACEDAT_CALLER, r->rec.caller);
@@ -518,9 +570,16 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	} else {
 		for (i = 0; i < 4 && i < r->rec.nr_args; i++)
 			put64(ev + TRACEDAT_ARGS + 8 * i, r->rec.args[i]);
-		end = TRACEDAT_RECORD_STRINGS;
+		end = kind ? TRACEDAT_SPAN_STRINGS : TRACEDAT_RECORD_STRINGS;
+		if (kind == FREC_SPAN_BEGIN) {
+			put64(ev + TRACEDAT_SPAN, frec_span_id(r->rec.seq, r->rec.cpu));
+		} else if (kind == FREC_SPAN_END) {
+			put64(ev + TRACEDAT_SPAN, r->rec.args[FREC_SPAN_END_ID]);
+			put64(ev + TRACEDAT_DUR,
+			      frec_span_dur_ns(r->rec.args[FREC_SPAN_END_DUR]));
+		}
 		tracedat_string(ev, TRACEDAT_RING, &end, r->rec.ring, strlen(r->rec.ring));
-		tracedat_string(ev, TRACEDAT_MSG, &end, msg, len);
+		tracedat_string(ev, kind ? TRACEDAT_SPAN_MSG : TRACEDAT_MSG, &end, msg, len);
 	}
 	while (end & 3)
 		ev[end++] = 0;
@@ -616,9 +675,11 @@ static void tracedat_header(FILE *out, const char *trace_clock, size_t nr_cpus,
 	out32(out, 0);			/* ftrace's own events */
 	out32(out, 1);			/* event systems: frec */
 	fwrite_unlocked("frec", 1, 5, out);
-	out32(out, 2);
+	out32(out, 4);
 	out_sized(out, tracedat_record_format, sizeof(tracedat_record_format) - 1, 8);
 	out_sized(out, tracedat_printk_format, sizeof(tracedat_printk_format) - 1, 8);
+	out_sized(out, tracedat_span_begin_format, sizeof(tracedat_span_begin_format) - 1, 8);
+	out_sized(out, tracedat_span_end_format, sizeof(tracedat_span_end_format) - 1, 8);
 	out_sized(out, kallsyms ? kallsyms : "", kallsyms_len, 4);	/* kallsyms */
 	out32(out, 0);			/* printk formats */
 	out64(out, 0);			/* cmdlines */

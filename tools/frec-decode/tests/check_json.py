@@ -16,7 +16,12 @@ two pids; every record of the text output is exactly one instant, at its
 timestamp to the ns, on its ring's process and its CPU's thread, named
 by its message; ts never goes back on a track; the last value of each
 "cpuN lost" counter is --stats' missing + before for that ring and CPU,
-and every (ring, CPU) that lost records has one.  Prints "N passed, M
+and every (ring, CPU) that lost records has one; every span end of the
+text output is exactly one slice, a complete event (X) on the end's CPU
+track when its begin is on that CPU, or a pair of async events (b, e)
+with one id, from the begin's time (the end's less dur) to the end's,
+with the text's duration; complete events nest on every track; there are
+both kinds.  Prints "N passed, M
 failed".
 """
 import json
@@ -26,6 +31,7 @@ import sys
 import checker
 
 LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (\S+): ")
+SPAN_END = re.compile(rb" < .* dur=(\d+)ns(?: skew=-\d+ns)? span=(\d+)/(\d+)$")
 TID_PER_PID = 100000
 
 
@@ -38,6 +44,73 @@ def text_records(text):
             key = (m.group(5).decode(), int(m.group(4)), int(m.group(1)))
             recs[key] = int(m.group(2)) * 10**9 + int(m.group(3))
     return recs
+
+
+def text_span_ends(text):
+    """(ring, cpu, seq) of each span end -> (ts, dur, begin cpu), in ns."""
+    ends = {}
+    for line in text.split(b"\n"):
+        m, e = LINE.match(line), SPAN_END.search(line)
+        if m and e:
+            key = (m.group(5).decode(), int(m.group(4)), int(m.group(1)))
+            ends[key] = (int(m.group(2)) * 10**9 + int(m.group(3)), int(e.group(1)),
+                         int(e.group(2)))
+    return ends
+
+
+def check_spans(c, name, slices, asyncs, text):
+    """The spans' slices against the text's span ends."""
+    want = text_span_ends(text)
+    bad, got = [], {}
+    for e in slices:
+        a = e["args"]
+        got.setdefault((a["ring"], a["end_cpu"], a["end_seq"]), []).append(e)
+    pairs = {}
+    for e in asyncs:
+        pairs.setdefault((e["pid"], e["id"]), []).append(e)
+    for (pid, _), evs in pairs.items():
+        phs = sorted(x["ph"] for x in evs)
+        if phs != ["b", "e"]:
+            bad.append(("async id not one b and one e", evs[:2]))
+            continue
+        b = next(x for x in evs if x["ph"] == "b")
+        en = next(x for x in evs if x["ph"] == "e")
+        a = b["args"]
+        got.setdefault((a["ring"], a["end_cpu"], a["end_seq"]), []).append(
+            dict(b, ph="be", end_ts=ts_ns(en)))
+    for k, (ts, dur, bcpu) in want.items():
+        evs = got.get(k, [])
+        if len(evs) != 1:
+            bad.append(("span end not one slice", k, len(evs)))
+            continue
+        e = evs[0]
+        if e["args"]["dur_ns"] != dur or ts_ns(e) != ts - dur:
+            bad.append(("slice time", k, e))
+        if e["ph"] == "X":
+            if round(float(e["dur"]) * 1000) != dur or bcpu != k[1]:
+                bad.append(("complete event's dur or CPU", k, e))
+        elif e["end_ts"] != ts:
+            bad.append(("async end time", k, e))
+    extra = set(got) - set(want)
+    c.check(f"{name}: every span end is one slice, at its times", not bad and not extra,
+            f"{bad[:2]}; not span ends in the text: {sorted(extra)[:3]}")
+    nest_bad = []
+    by_track = {}
+    for e in slices:
+        by_track.setdefault((e["pid"], e["tid"]), []).append(
+            (ts_ns(e), -round(float(e["dur"]) * 1000), e))
+    for track, evs in by_track.items():
+        stack = []
+        for ts, negdur, e in sorted(evs, key=lambda x: (x[0], x[1])):
+            while stack and stack[-1] <= ts:
+                stack.pop()
+            end = ts - negdur
+            if stack and end > stack[-1]:
+                nest_bad.append((track, e))
+            stack.append(end)
+    c.check(f"{name}: complete events nest on their tracks", not nest_bad, str(nest_bad[:2]))
+    c.check(f"{name}: spans both as complete and as async events",
+            bool(slices) and bool(asyncs), f"{len(slices)} X, {len(asyncs)} b/e")
 
 
 def stats_losses(stats):
@@ -84,6 +157,7 @@ def check_doc(c, name, out, text, stats):
 
     bad, procs, threads, tid_pid = [], {}, {}, {}
     instants, last_ts, counters = {}, {}, {}
+    slices, asyncs = [], []
     for e in events:
         ph = e.get("ph")
         pid, tid = e.get("pid"), e.get("tid")
@@ -130,6 +204,21 @@ def check_doc(c, name, out, text, stats):
                 bad.append(("not on its ring's process and CPU's thread", e))
             rec = (a.get("ring"), a.get("cpu"), a.get("seq"))
             instants.setdefault(rec, []).append((ts_ns(e), e))
+        elif ph == "X":
+            a = e.get("args", {})
+            if key not in threads or not isinstance(e.get("dur"), (int, float)) or \
+                    tid != pid * TID_PER_PID + a.get("end_cpu", -1) or \
+                    e.get("cat") != a.get("ring") or procs[pid] != a.get("ring"):
+                bad.append(("complete event not on its end's CPU track", e))
+            slices.append(e)
+            continue
+        elif ph in ("b", "e"):
+            a = e.get("args", {})
+            if not isinstance(e.get("id"), str) or e.get("cat") != a.get("ring") or \
+                    procs[pid] != a.get("ring"):
+                bad.append(("async event", e))
+            asyncs.append(e)
+            continue
         else:
             bad.append(("phase", e))
             continue
@@ -149,6 +238,8 @@ def check_doc(c, name, out, text, stats):
     wrong_ts = [(k, v[0][0], want[k]) for k, v in instants.items()
                 if k in want and v[0][0] != want[k]]
     c.check(f"{name}: every record at its timestamp", not wrong_ts, str(wrong_ts[:3]))
+    if name != "region":
+        check_spans(c, name, slices, asyncs, text)
     lost = stats_losses(stats)
     wrong = {k: (counters.get(k), v) for k, v in lost.items()
              if counters.get(k, 0) != v or (v and k not in counters)}

@@ -13,7 +13,10 @@ CPU, with the text's timestamp (to the ns with -t, and rounded to the
 microsecond without), the text's message, ring, seq and caller (named
 from the file's kallsyms as the text names it); and before each
 record that follows records lost on its ring and CPU, and only there,
-"CPU:N [K EVENTS DROPPED]" with K the seqs skipped.  Skips, saying so, if
+"CPU:N [K EVENTS DROPPED]" with K the seqs skipped.  A span's begin and
+end are frec_span_begin and frec_span_end events whose span field is the
+begin's name (seq << 16 | CPU), the same in both (what KernelShark's
+latency plot pairs), and an end's dur its text's duration.  Skips, saying so, if
 trace-cmd is not installed.  Prints "N passed, M failed".
 """
 import re
@@ -25,9 +28,11 @@ import checker
 
 TEXT_LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (\S+): (.*)$")
 REPORT_LINE = re.compile(
-    rb"^\s*\S.*?-\d+\s+\[(\d+)\]\s+(\d+)\.(\d+): (frec_record|frec_printk):\s+"
-    rb"ring=(\S*) seq=(\d+) cpu=(\d+) caller=(\S+) "
+    rb"^\s*\S.*?-\d+\s+\[(\d+)\]\s+(\d+)\.(\d+): "
+    rb"(frec_record|frec_printk|frec_span_begin|frec_span_end):\s+"
+    rb"ring=(\S*) seq=(\d+) cpu=(\d+) caller=(\S+) (?:span=0x([0-9a-f]+) dur=(\d+) )?"
     rb"(?:fmt=\S+ args=\S+ msg=|text=)(.*)$")
+SPAN_END = re.compile(rb" dur=(\d+)ns(?: skew=-\d+ns)? span=(\d+)/(\d+)$")
 DROPPED = re.compile(rb"^CPU:(\d+) \[(\d+) EVENTS DROPPED\]$")
 # a caller as a text line names it: "sym+0x1/0x2 [mod]", "0x...", or nothing
 CALLER = re.compile(rb"^(\S+( \[[^\]]+\])?)? ")
@@ -58,7 +63,7 @@ def report(c, path, full):
 def compare(c, name, recs, lines, full, lost_expected, offset=0):
     """The report's LINES against the text's RECS, OFFSET ns ahead of them."""
     seen, errors, dropped = set(), [], None
-    drops = 0
+    drops, begins, ends = 0, {}, {}
     for line in lines:
         m = DROPPED.match(line)
         if m:
@@ -70,8 +75,20 @@ def compare(c, name, recs, lines, full, lost_expected, offset=0):
             if line.startswith((b"  ", b"\t")) or b": frec_" in line:
                 errors.append(f"report line not understood: {line[:120]!r}")
             continue
-        cpu_col, secs, frac, _, ring, seq, cpu, caller, msg = m.groups()
+        cpu_col, secs, frac, event, ring, seq, cpu, caller, span, dur, msg = m.groups()
         key = (ring, int(cpu), int(seq))
+        e = SPAN_END.search(msg)
+        if event == b"frec_span_begin":
+            begins[(ring, int(span, 16))] = key
+            if int(span, 16) != int(seq) << 16 | int(cpu) or int(dur):
+                errors.append(f"{key}: a begin whose span is 0x{span.decode()}, dur {dur}")
+        elif event == b"frec_span_end":
+            ends[key] = (ring, int(span, 16))
+            if not e or int(span, 16) != int(e.group(3)) << 16 | int(e.group(2)) or \
+                    int(dur) != int(e.group(1)):
+                errors.append(f"{key}: span 0x{span.decode()} dur {dur}, its message {msg!r}")
+        elif span is not None or (e and b" < " in msg and event == b"frec_record"):
+            errors.append(f"{key}: {event} with span fields, or a span end as a record")
         if key in seen:
             errors.append(f"{key}: printed twice")
         seen.add(key)
@@ -101,6 +118,15 @@ def compare(c, name, recs, lines, full, lost_expected, offset=0):
         if lost != got_lost:
             errors.append(f"{key}: {got_lost} events dropped before it, {lost} lost")
         dropped = None
+    # each end pairs with its begin where the begin is in the file
+    unpaired = [k for k, v in ends.items()
+                if v in begins and recs.get(begins[v], (0,))[0] > recs.get(k, (0,))[0]
+                and b"skew" not in recs.get(k, (0, b""))[1]]
+    if unpaired:
+        errors.append(f"{len(unpaired)} ends before their begins, e.g. {unpaired[0]}")
+    paired = sum(1 for v in ends.values() if v in begins)
+    if recs and len(recs) > 500 and not paired:
+        errors.append(f"no span end pairs with a begin ({len(begins)} begins, {len(ends)} ends)")
     missing = set(recs) - seen
     if missing:
         errors.append(f"{len(missing)} records not in the report, e.g. {sorted(missing)[0]}")
