@@ -162,7 +162,6 @@ void frec_record_abandon_this_cpu(void)
 }
 
 /*
-/*
  * A record's site word when its site has no plain id: registers the site
  * or notes its first record (frec_site_word_slow()), and claims an armed
  * trigger (frec_trigger_claim()), whose actions it puts in @fired.
@@ -266,9 +265,6 @@ static __always_inline int frec_record_event(struct frec_ring *ring,
 	}
 	if (!ret)
 		frec_record_event_stored(ring, site, caller, args, since, *seqp, tsp ? *tsp : 0);
-	frec_record_leave();
-	return ret;
-}
 	frec_record_leave();
 	return ret;
 }
