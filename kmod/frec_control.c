@@ -37,8 +37,9 @@
  *   dump            the same, print the console dump (as on an oops)
  *   freeze>T ...    the same with a threshold: T a number and a unit, ns,
  *                   us, ms or s (freeze>500us); fires when a span ending
- *                   at the site lasted more than T (frec_trigger_span()),
- *                   never on other sites' records
+ *                   at the site lasted more than T (frec_trigger_span());
+ *                   a command that selects a site that is not a span's
+ *                   end is refused
  *   -freeze  -dump  disarm those actions
  *
  * A trigger fires once; the words arm it again.  A command's arming words
@@ -67,6 +68,7 @@
 #include "frec_format_quote.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
+#include "frec_span.h"
 #include "frec_trigger.h"
 
 /* Longest write. */
@@ -352,6 +354,34 @@ static u64 frec_control_disarmed(const struct frec_site *site, unsigned int id,
 }
 
 /* Apply @cmd to every site it selects; the number changed. */
+/*
+ * A threshold fires only on a span's end (frec_trigger_span()): one given
+ * to a site of another kind would never fire, so the write is refused,
+ * naming the first such site.  With frec_sites_lock held.
+ */
+static int frec_control_check_thresholds(struct file *file, const struct frec_control_cmd *cmd)
+{
+	const struct frec_site_texts *t;
+	struct frec_site *site;
+	char where[80];
+	unsigned int id;
+
+	if (!cmd->set_trigger || !frec_trigger_threshold(cmd->trigger))
+		return 0;
+	for (id = 1; id <= frec_sites_last_id(); id++) {
+		site = frec_site_locked(id);
+		if (!site || (site->flags & FREC_SITE_KEPT) || !frec_control_match(cmd, site) ||
+		    frec_span_kind(site->fmt) == FREC_SPAN_END)
+			continue;
+		t = frec_site_texts(site);
+		snprintf(where, sizeof(where), "%u %s:%u", id, kbasename(t->file), site->line);
+		frec_debugfs_refuse(file, where,
+				    "a threshold trigger on a site that is not a span's end (frec_span_end())");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static unsigned int frec_control_apply(const struct frec_control_cmd *cmd)
 {
 	unsigned int id, n = 0;
@@ -420,6 +450,14 @@ static ssize_t frec_control_write_iter(struct kiocb *iocb, struct iov_iter *from
 	}
 	mutex_lock(&frec_sites_lock);
 	down_read(&frec_rings_rwsem);
+	for (i = 0; i < nr; i++) {
+		err = frec_control_check_thresholds(file, &cmds[i]);
+		if (err) {
+			up_read(&frec_rings_rwsem);
+			mutex_unlock(&frec_sites_lock);
+			goto out;
+		}
+	}
 	for (i = 0; i < nr; i++)
 		changed += frec_control_apply(&cmds[i]);
 	up_read(&frec_rings_rwsem);

@@ -18,6 +18,7 @@
 #include "frec_region_kernel.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
+#include "frec_hist_sites.h"
 #include "frec_static_rings.h"
 #include "frec_trigger.h"
 
@@ -47,9 +48,13 @@ static int __init frec_init(void)
 	err = frec_trigger_init(frec_debugfs_dir());
 	if (err)
 		goto out_sites;
-	err = frec_rings_init();
+	/* Span ends' histograms by site id, as triggers. */
+	err = frec_hist_sites_init();
 	if (err)
 		goto out_trigger;
+	err = frec_rings_init();
+	if (err)
+		goto out_hist;
 	/* Sweeps of the persisted rings' texts read records. */
 	err = frec_persist_texts_init(frec_debugfs_dir());
 	if (err)
@@ -73,6 +78,8 @@ out_texts:
 	frec_persist_texts_exit();
 out_rings:
 	frec_rings_exit();
+out_hist:
+	frec_hist_sites_exit();
 out_trigger:
 	frec_trigger_exit();
 out_sites:
@@ -97,6 +104,7 @@ static void __exit frec_exit(void)
 	frec_crash_exit();
 	frec_crash_settings_exit();
 	frec_rings_exit();
+	frec_hist_sites_exit();
 	frec_sites_exit();
 	frec_trigger_exit();
 	frec_formats_exit();

@@ -94,6 +94,7 @@
 #include "frec_format_kernel.h"
 #include "frec_format_quote.h"
 #include "frec_formats.h"
+#include "frec_hist_sites.h"
 #include "frec_modules.h"
 #include "frec_persist.h"
 #include "frec_rings.h"
@@ -156,6 +157,8 @@ static unsigned int frec_site_register(struct frec_site *site, bool reuse)
 		WRITE_ONCE(frec_sites_nr_free, frec_sites_nr_free - 1);
 		kept = rcu_dereference_protected(frec_sites_table[id],
 						 lockdep_is_held(&frec_sites_lock));
+		/* The id's histogram starts over with its new site. */
+		frec_hist_site_reused(id);
 	}
 	if (!id)
 		id = atomic_inc_return(&frec_sites_taken);
@@ -163,12 +166,14 @@ static unsigned int frec_site_register(struct frec_site *site, bool reuse)
 		atomic_inc(&frec_sites_refused);
 		id = FREC_SITE_NO_ID;
 	} else {
-		/* Pairs with frec_site_entry:D, through the record (C). */
 		/* A trigger armed on the site that had the id is not this one's. */
 		frec_trigger_forget(id);
+		/* Pairs with frec_site_entry:D, through the record (C). */
 		rcu_assign_pointer(frec_sites_table[id], site); /* LMM(frec_site_register:A) */
 		/* Its entry in the black box, before any record names it. */
 		frec_persist_site(site, id);
+		/* A span's end: its histogram, before its first end. */
+		frec_hist_site_registered(site, id);
 		id |= FREC_SITE_UNSEEN;
 	}
 	/* Orders (A) before the id readers find in records. */

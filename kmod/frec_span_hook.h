@@ -8,6 +8,9 @@
 
 #include <linux/types.h>
 
+#include "frec_hist_sites.h"
+#include "frec_trigger.h"
+
 struct frec_site;
 
 /**
@@ -17,9 +20,10 @@ struct frec_site;
  *	begin's, 0 where the end's clock was behind (two CPUs' clocks
  *	apart, uapi/frec_raw.h "Spans").
  *
- * Nothing yet.  What comes here: the update of @site's per-CPU latency
- * histogram (no shared write, no lock), and the check of a threshold
- * trigger armed on @site (freeze or dump when @duration_ns is above it).
+ * Counts the duration in @site's latency histogram (per CPU, no shared
+ * write, no lock: frec_hist_sites.c), then fires a threshold trigger
+ * armed on @site if the span was slower (frec_trigger.c), so that the
+ * slow span's end is stored and counted before the rings freeze.
  *
  * Context: Any context, NMI included, preemption disabled, inside the
  * record (the nest bound of frec_record.c holds).
@@ -27,6 +31,8 @@ struct frec_site;
 static __always_inline void frec_span_ended(struct frec_site *site,
 					    u64 duration_ns)
 {
+	frec_hist_span_add(site, duration_ns);
+	frec_trigger_span(site, duration_ns);
 }
 
 #endif /* _FREC_SPAN_HOOK_H */

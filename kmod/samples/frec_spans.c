@@ -6,9 +6,12 @@
  * it interrupts); one kthread whose spans begin on one CPU and end on
  * another (it moves itself between them); and spans whose begin is
  * filtered out (a debug-level begin into an info-level ring), whose ends
- * must record nothing.  Loading returns once every span ended.
+ * must record nothing.  Loading returns once every span ended.  With
+ * slow_us=US, the inner span of loop slow_n on the first CPU lasts US
+ * microseconds more: the slow one among the fast, for the triggers'
+ * test.
  *
- *   insmod frec_spans.ko [loops=N]
+ *   insmod frec_spans.ko [loops=N] [slow_us=US slow_n=N]
  *
  * Every message names its span by kind and loop number, so a test pairs
  * the dump's begins and ends by text as well as by their "span=" field.
@@ -29,6 +32,14 @@
 static unsigned int loops = 50;
 module_param(loops, uint, 0444);
 MODULE_PARM_DESC(loops, "spans of each kind per CPU (at most 200)");
+
+static unsigned int slow_us;
+module_param(slow_us, uint, 0444);
+MODULE_PARM_DESC(slow_us, "extra microseconds of one inner span (0: none; at most 100000)");
+
+static unsigned int slow_n;
+module_param(slow_n, uint, 0444);
+MODULE_PARM_DESC(slow_n, "the loop whose inner span on the first CPU is the slow one");
 
 static unsigned int ends_refused;
 module_param(ends_refused, uint, 0444);
@@ -92,12 +103,19 @@ static void frec_spans_timer(struct timer_list *t)
 	add_timer_on(&sc->timer, sc->cpu);
 }
 
+/* The first online CPU: the slow span's. */
+static int frec_spans_first_cpu;
+
 /* The inner span ends when this function returns. */
 static void frec_spans_inner(unsigned int n)
 {
 	frec_span_scoped(FREC_RING(spans), "inner n=%u", n);
 
 	udelay(2);
+	if (slow_us && n == slow_n && raw_smp_processor_id() == frec_spans_first_cpu) {
+		mdelay(slow_us / 1000);
+		udelay(slow_us % 1000);
+	}
 }
 
 static int frec_spans_thread(void *data)
@@ -187,6 +205,12 @@ static int __init frec_spans_init(void)
 		pr_err("frec_spans: refused loops=%u: 1 to 200\n", loops);
 		return -EINVAL;
 	}
+	if (slow_us > 100000 || (slow_us && slow_n >= loops)) {
+		pr_err("frec_spans: refused slow_us=%u slow_n=%u: at most 100000 us, in a loop below loops=%u\n",
+		       slow_us, slow_n, loops);
+		return -EINVAL;
+	}
+	frec_spans_first_cpu = cpumask_first(cpu_online_mask);
 	if (!FREC_RING(spans))
 		return -ENODEV;
 	cpus_read_lock();

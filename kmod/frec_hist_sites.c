@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * frec_hist_sites.c - a latency histogram per span end: every
+ * frec_span_end() site counts its spans' durations (kmod/lib/frec_hist.c:
+ * log-linear buckets, within 1/32), per CPU, with no shared write and no
+ * lock on the record path; debugfs frec/hist sums the CPUs when read, and
+ * a write of "0" resets them.
+ *
+ * The histograms are a pool of hist_sites= (default 32), allocated when
+ * frec loads: per CPU an array of struct frec_hist_cpu (4768 bytes each),
+ * and one struct frec_hist (what readers share) each.  A span-end site
+ * takes one on its first end, from whatever context that is, NMI
+ * included, by its site id:
+ *
+ *   frec_hist_slot[id]          pool
+ *   ------------------          ----
+ *   0 -> CLAIMING (cmpxchg)     n = next++ (atomic), n <= hist_sites
+ *   n, release            (A)   (zeroed at load: nothing to publish)
+ *
+ * A span-end site claims its histogram when it is given its id
+ * (frec_hist_site_registered()): for the sites of a module, when the
+ * module loads, before any of its spans; only a site registered on its
+ * first record races its own ends.  The cmpxchg picks one context; any
+ * other that finds the site CLAIMING (another CPU, or an NMI that
+ * interrupted the claim on this one) cannot wait: its span is not
+ * counted, and neither are the spans of a site that found the pool used
+ * up (FULL); both are counted in missed, which hist prints.  A span end
+ * that never ended has a histogram of count 0.  A site without an id (a
+ * full sites table) has no histogram either.  A reader acquires the slot
+ * (B), pairing with (A), only to know which histograms are in use; the
+ * counts' own ordering is frec_hist.c's.
+ *
+ * A histogram stays with its site id.  After the site's module went, its
+ * histogram is still listed (as frec/sites keeps the site) until the id
+ * is given to a site of a module loaded later: frec_hist_site_reused()
+ * then resets it, before that module's code runs.
+ *
+ * Reads and resets of the pool are serialised by frec_hist_lock, taken
+ * after frec_sites_lock where both are held.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/moduleparam.h>
+#include <linux/mutex.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include "frec_debugfs.h"
+#include "frec_hist.h"
+#include "frec_hist_sites.h"
+#include "frec_rb.h"
+#include "frec_sites.h"
+#include "frec_span.h"
+#include "frec_text_sink.h"
+
+static unsigned int hist_sites = 32;
+module_param(hist_sites, uint, 0444);
+MODULE_PARM_DESC(hist_sites,
+		 "span ends with a latency histogram (default 32, 4768 bytes each per CPU; at most 4096)");
+
+#define FREC_HIST_SITES_MAX	4096
+/* frec_hist_slot[] beyond the pool's numbers 1 .. hist_sites */
+#define FREC_HIST_CLAIMING	(~0U)
+#define FREC_HIST_FULL		(~0U - 1)
+
+static unsigned int *frec_hist_slot;		/* by site id: pool number + 1 */
+static unsigned int frec_hist_ids;		/* its size */
+static struct frec_hist_cpu **frec_hist_cpu_pool;	/* by CPU: hist_sites each */
+static struct frec_hist *frec_hist_shared;	/* hist_sites */
+static atomic_t frec_hist_next = ATOMIC_INIT(0);
+static atomic_long_t frec_hist_missed = ATOMIC_LONG_INIT(0);
+static DEFINE_MUTEX(frec_hist_lock);
+
+/* The pool number of @site's histogram, claiming one; -1 if none. */
+static int frec_hist_claim(unsigned int id)
+{
+	unsigned int slot = READ_ONCE(frec_hist_slot[id]);
+	int n;
+
+	if (likely(slot - 1 < hist_sites))
+		return slot - 1;
+	if (slot || frec_rb_nmi_refused() ||
+	    cmpxchg(&frec_hist_slot[id], 0, FREC_HIST_CLAIMING) != 0)
+		return -1;
+	n = atomic_inc_return(&frec_hist_next);
+	if (n > hist_sites) {
+		WRITE_ONCE(frec_hist_slot[id], FREC_HIST_FULL);
+		return -1;
+	}
+	smp_store_release(&frec_hist_slot[id], n); /* LMM(frec_hist_claim:A) */
+	return n - 1;
+}
+
+/**
+ * frec_hist_site_registered() - a site was given id @id
+ * @site: the site.
+ * @id: its id.
+ *
+ * Claims a histogram for a span's end, so that its first ends, on any
+ * CPU, find it there.
+ *
+ * Context: Any context, NMI included (frec_site_register()).
+ */
+void frec_hist_site_registered(const struct frec_site *site, unsigned int id)
+{
+	if (id && id < frec_hist_ids && frec_span_kind(site->fmt) == FREC_SPAN_END)
+		frec_hist_claim(id);
+}
+
+/**
+ * frec_hist_span_add() - count a span's duration in its end's histogram
+ * @site: the span end's call site.
+ * @duration_ns: the span's duration.
+ *
+ * Context: Any context, NMI included, preemption disabled (the record
+ * path's).
+ */
+void frec_hist_span_add(struct frec_site *site, u64 duration_ns)
+{
+	unsigned int id = READ_ONCE(site->id);
+	int n;
+
+	if (!id || id >= frec_hist_ids) {
+		atomic_long_inc(&frec_hist_missed);
+		return;
+	}
+	n = frec_hist_claim(id);
+	if (n < 0) {
+		atomic_long_inc(&frec_hist_missed);
+		return;
+	}
+	frec_hist_add(&frec_hist_shared[n],
+		      &frec_hist_cpu_pool[smp_processor_id()][n], duration_ns);
+}
+
+/* The copy of CPU @cpu of the histogram @ctx (its pool number + 1). */
+static struct frec_hist_cpu *frec_hist_get(void *ctx, unsigned int cpu)
+{
+	if (!frec_hist_cpu_pool[cpu])
+		return NULL;
+	return &frec_hist_cpu_pool[cpu][(unsigned long)ctx - 1];
+}
+
+static void frec_hist_cpus(struct frec_hist_cpus *cpus, unsigned int n)
+{
+	cpus->get = frec_hist_get;
+	cpus->ctx = (void *)(unsigned long)(n + 1);
+	cpus->nr = nr_cpu_ids;
+}
+
+/* The pool number site id @id uses (acquired), or -1. */
+static int frec_hist_of(unsigned int id)
+{
+	unsigned int slot = smp_load_acquire(&frec_hist_slot[id]); /* LMM(frec_hist_of:B) */
+
+	return slot - 1 < hist_sites ? (int)(slot - 1) : -1;
+}
+
+/**
+ * frec_hist_site_reused() - site id @id was given to a new site
+ * @id: the id.
+ *
+ * Resets the histogram the id's old site had, so that the new site's
+ * starts empty.  Called with frec_sites_lock held, while the new site's
+ * module is coming, before its code runs.
+ *
+ * Context: Process context; sleeps.
+ */
+void frec_hist_site_reused(unsigned int id)
+{
+	struct frec_hist_cpus cpus;
+	int n;
+
+	if (!frec_hist_slot || id >= frec_hist_ids)
+		return;
+	n = frec_hist_of(id);
+	if (n < 0)
+		return;
+	frec_hist_cpus(&cpus, n);
+	mutex_lock(&frec_hist_lock);
+	frec_hist_reset(&frec_hist_shared[n], &cpus);
+	mutex_unlock(&frec_hist_lock);
+}
+
+static void frec_hist_seq_write(void *ctx, const char *s, size_t len)
+{
+	seq_write(ctx, s, len);
+}
+
+static int frec_hist_show(struct seq_file *m, void *v)
+{
+	const struct frec_text_sink out = { frec_hist_seq_write, m };
+	const struct frec_site_texts *t;
+	struct frec_hist_summary *s;
+	struct frec_hist_cpus cpus;
+	struct frec_site *site;
+	unsigned int id, last;
+	char name[96 + sizeof(t->file) + sizeof(t->func)];
+	int n;
+
+	s = kvmalloc(sizeof(*s), GFP_KERNEL);
+	if (!s)
+		return -ENOMEM;
+	seq_puts(m, FREC_HIST_HEADER);
+	seq_printf(m, "# %u of %u histograms in use, %ld spans not counted (no histogram)\n",
+		   min_t(unsigned int, atomic_read(&frec_hist_next), hist_sites), hist_sites,
+		   atomic_long_read(&frec_hist_missed));
+	mutex_lock(&frec_sites_lock);
+	mutex_lock(&frec_hist_lock);
+	last = min(frec_sites_last_id(), frec_hist_ids - 1);
+	for (id = 1; id <= last; id++) {
+		n = frec_hist_of(id);
+		site = n < 0 ? NULL : frec_site_locked(id);
+		if (!site || frec_span_kind(site->fmt) != FREC_SPAN_END)
+			continue;
+		t = frec_site_texts(site);
+		snprintf(name, sizeof(name), "%u %s:%u %s [%s]", id, t->file, site->line,
+			 t->func, t->modname);
+		frec_hist_cpus(&cpus, n);
+		frec_hist_read(&frec_hist_shared[n], &cpus, s);
+		frec_hist_write(s, name, &out);
+	}
+	mutex_unlock(&frec_hist_lock);
+	mutex_unlock(&frec_sites_lock);
+	kvfree(s);
+	return 0;
+}
+
+static int frec_hist_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, frec_hist_show, NULL);
+}
+
+/* Writing "0" (or "reset") resets every histogram; anything else is refused. */
+static ssize_t frec_hist_write_file(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	struct frec_hist_cpus cpus;
+	char buf[16];
+	size_t len = min(count, sizeof(buf) - 1);
+	unsigned int n;
+
+	if (copy_from_user(buf, ubuf, len))
+		return -EFAULT;
+	buf[len] = '\0';
+	strim(buf);
+	if (count >= sizeof(buf) || (strcmp(buf, "0") && strcmp(buf, "reset"))) {
+		pr_err("hist: \"%.15s\" refused: write 0 or reset to reset the histograms\n", buf);
+		return -EINVAL;
+	}
+	mutex_lock(&frec_hist_lock);
+	for (n = 0; n < min_t(unsigned int, atomic_read(&frec_hist_next), hist_sites); n++) {
+		frec_hist_cpus(&cpus, n);
+		frec_hist_reset(&frec_hist_shared[n], &cpus);
+	}
+	mutex_unlock(&frec_hist_lock);
+	atomic_long_set(&frec_hist_missed, 0);
+	return count;
+}
+
+static const struct file_operations frec_hist_fops = {
+	.owner = THIS_MODULE,
+	.open = frec_hist_open,
+	.read = seq_read,
+	.write = frec_hist_write_file,
+	.llseek = seq_lseek,
+	.release = single_release,
+};
+
+/**
+ * frec_hist_sites_init() - allocate the pool, create debugfs frec/hist
+ *
+ * Context: Process context; sleeps.  After frec_sites_init() (the size of
+ * the sites table) and frec_debugfs_init().
+ * Return: 0, -EINVAL for a bad hist_sites=, or -ENOMEM.
+ */
+int frec_hist_sites_init(void)
+{
+	unsigned int registered, refused, capacity;
+	int cpu;
+
+	if (hist_sites > FREC_HIST_SITES_MAX) {
+		pr_err("hist_sites=%u: at most %u\n", hist_sites, FREC_HIST_SITES_MAX);
+		return -EINVAL;
+	}
+	frec_sites_counts(&registered, &refused, &capacity);
+	frec_hist_ids = capacity + 1;
+	frec_hist_slot = vzalloc(array_size(frec_hist_ids, sizeof(*frec_hist_slot)));
+	frec_hist_shared = vzalloc(array_size(max(hist_sites, 1U), sizeof(*frec_hist_shared)));
+	frec_hist_cpu_pool = kcalloc(nr_cpu_ids, sizeof(*frec_hist_cpu_pool), GFP_KERNEL);
+	if (!frec_hist_slot || !frec_hist_shared || !frec_hist_cpu_pool)
+		goto nomem;
+	for_each_possible_cpu(cpu) {
+		frec_hist_cpu_pool[cpu] =
+			vzalloc_node(array_size(max(hist_sites, 1U),
+						sizeof(struct frec_hist_cpu)),
+				     cpu_to_node(cpu));
+		if (!frec_hist_cpu_pool[cpu])
+			goto nomem;
+	}
+	debugfs_create_file("hist", 0600, frec_debugfs_dir(), NULL, &frec_hist_fops);
+	return 0;
+nomem:
+	frec_hist_sites_exit();
+	return -ENOMEM;
+}
+
+/**
+ * frec_hist_sites_exit() - free the pool
+ *
+ * Context: Process context, after every record has stopped (frec is
+ * unloading).
+ */
+void frec_hist_sites_exit(void)
+{
+	int cpu;
+
+	if (frec_hist_cpu_pool)
+		for_each_possible_cpu(cpu)
+			vfree(frec_hist_cpu_pool[cpu]);
+	kfree(frec_hist_cpu_pool);
+	vfree(frec_hist_shared);
+	vfree(frec_hist_slot);
+	frec_hist_cpu_pool = NULL;
+	frec_hist_shared = NULL;
+	frec_hist_slot = NULL;
+	frec_hist_ids = 0;
+}
