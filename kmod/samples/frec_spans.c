@@ -9,9 +9,10 @@
  * must record nothing.  Loading returns once every span ended.  With
  * slow_us=US, the inner span of loop slow_n on the first CPU lasts US
  * microseconds more: the slow one among the fast, for the triggers'
- * test.
+ * test, which arms a trigger on its site in the start_ms milliseconds
+ * the module waits, its sites listed in frec/control, before any span.
  *
- *   insmod frec_spans.ko [loops=N] [slow_us=US slow_n=N]
+ *   insmod frec_spans.ko [loops=N] [slow_us=US slow_n=N] [start_ms=MS]
  *
  * Every message names its span by kind and loop number, so a test pairs
  * the dump's begins and ends by text as well as by their "span=" field.
@@ -40,6 +41,10 @@ MODULE_PARM_DESC(slow_us, "extra microseconds of one inner span (0: none; at mos
 static unsigned int slow_n;
 module_param(slow_n, uint, 0444);
 MODULE_PARM_DESC(slow_n, "the loop whose inner span on the first CPU is the slow one");
+
+static unsigned int start_ms;
+module_param(start_ms, uint, 0444);
+MODULE_PARM_DESC(start_ms, "milliseconds to wait before the first span (at most 10000)");
 
 static unsigned int ends_refused;
 module_param(ends_refused, uint, 0444);
@@ -205,12 +210,17 @@ static int __init frec_spans_init(void)
 		pr_err("frec_spans: refused loops=%u: 1 to 200\n", loops);
 		return -EINVAL;
 	}
+	if (start_ms > 10000) {
+		pr_err("frec_spans: refused start_ms=%u: at most 10000\n", start_ms);
+		return -EINVAL;
+	}
 	if (slow_us > 100000 || (slow_us && slow_n >= loops)) {
 		pr_err("frec_spans: refused slow_us=%u slow_n=%u: at most 100000 us, in a loop below loops=%u\n",
 		       slow_us, slow_n, loops);
 		return -EINVAL;
 	}
 	frec_spans_first_cpu = cpumask_first(cpu_online_mask);
+	msleep(start_ms);
 	if (!FREC_RING(spans))
 		return -ENODEV;
 	cpus_read_lock();

@@ -11,12 +11,12 @@ NMI='func frec_crash_test_nmi'
 END='func frec_spans_inner format "< inner"'
 # flags: the flags column of the inner span's end site.
 flags() {
-	grep '\]frec_spans_inner .*"..< inner' $C | awk '{ print $5 }'
+	grep '\]frec_spans_inner .*".< inner' $C | awk '{ print $5 }'
 }
 nmi_flags() {
 	grep '\]frec_crash_test_nmi ' $C | awk '{ print $5 }'
 }
-[ "$(grep -c '\]frec_spans_inner .*"..< inner' $C)" = 1 ] || fail "not one inner span end site in control"
+[ "$(grep -c '\]frec_spans_inner .*".< inner' $C)" = 1 ] || fail "not one inner span end site in control"
 [ "$(flags)" = '=r' ] || fail "flags at load: $(flags)"
 arm() {
 	echo "$END $1" > $C || fail "control refused '$1'"
