@@ -7,8 +7,8 @@
  * a write of "0" resets them.
  *
  * The histograms are a pool of hist_sites= (default 32), allocated when
- * frec loads: per CPU an array of struct frec_hist_cpu (4768 bytes each),
- * and one struct frec_hist (what readers share) each.  A span-end site
+ * frec loads: each a per-CPU struct frec_hist_cpu (4768 bytes a CPU) and
+ * one struct frec_hist (what readers share).  A span-end site
  * takes one on its first end, from whatever context that is, NMI
  * included, by its site id:
  *
@@ -69,10 +69,11 @@ MODULE_PARM_DESC(hist_sites,
 #define FREC_HIST_CLAIMING	(~0U)
 #define FREC_HIST_FULL		(~0U - 1)
 
-static unsigned int *frec_hist_slot;		/* by site id: pool number + 1 */
-static unsigned int frec_hist_ids;		/* its size */
-static struct frec_hist_cpu **frec_hist_cpu_pool;	/* by CPU: hist_sites each */
-static struct frec_hist *frec_hist_shared;	/* hist_sites */
+unsigned int *frec_hist_slot;			/* by site id: pool number + 1 */
+unsigned int frec_hist_ids;			/* its size */
+unsigned int frec_hist_nr;			/* hist_sites, once allocated */
+struct frec_hist *frec_hist_shared;		/* [frec_hist_nr] */
+struct frec_hist_cpu __percpu **frec_hist_pcpu;	/* [frec_hist_nr] */
 static atomic_t frec_hist_next = ATOMIC_INIT(0);
 static atomic_long_t frec_hist_missed = ATOMIC_LONG_INIT(0);
 static DEFINE_MUTEX(frec_hist_lock);
@@ -83,13 +84,13 @@ static int frec_hist_claim(unsigned int id)
 	unsigned int slot = READ_ONCE(frec_hist_slot[id]);
 	int n;
 
-	if (likely(slot - 1 < hist_sites))
+	if (likely(slot - 1 < frec_hist_nr))
 		return slot - 1;
 	if (slot || frec_rb_nmi_refused() ||
 	    cmpxchg(&frec_hist_slot[id], 0, FREC_HIST_CLAIMING) != 0)
 		return -1;
 	n = atomic_inc_return(&frec_hist_next);
-	if (n > hist_sites) {
+	if (n > frec_hist_nr) {
 		WRITE_ONCE(frec_hist_slot[id], FREC_HIST_FULL);
 		return -1;
 	}
@@ -114,18 +115,22 @@ void frec_hist_site_registered(const struct frec_site *site, unsigned int id)
 }
 
 /**
- * frec_hist_span_add() - count a span's duration in its end's histogram
+ * frec_hist_span_add_slow() - frec_hist_span_add()'s uncommon cases
  * @site: the span end's call site.
+ * @id: its id word.
  * @duration_ns: the span's duration.
  *
- * Context: Any context, NMI included, preemption disabled (the record
- * path's).
+ * An id word with flags (a site not yet recorded, or with a trigger
+ * armed), or a site without a histogram yet: claims one; a site with no
+ * id, or no histogram to be had, is counted in missed.
+ *
+ * Context: Any context, NMI included, preemption disabled.
  */
-void frec_hist_span_add(struct frec_site *site, u64 duration_ns)
+void frec_hist_span_add_slow(struct frec_site *site, unsigned int id, u64 duration_ns)
 {
-	unsigned int id = READ_ONCE(site->id);
 	int n;
 
+	id = frec_site_id_plain(id & ~FREC_SITE_TRIGGER) ? id & ~FREC_SITE_TRIGGER : 0;
 	if (!id || id >= frec_hist_ids) {
 		atomic_long_inc(&frec_hist_missed);
 		return;
@@ -135,16 +140,15 @@ void frec_hist_span_add(struct frec_site *site, u64 duration_ns)
 		atomic_long_inc(&frec_hist_missed);
 		return;
 	}
-	frec_hist_add(&frec_hist_shared[n],
-		      &frec_hist_cpu_pool[smp_processor_id()][n], duration_ns);
+	frec_hist_add(&frec_hist_shared[n], this_cpu_ptr(frec_hist_pcpu[n]), duration_ns);
 }
 
 /* The copy of CPU @cpu of the histogram @ctx (its pool number + 1). */
 static struct frec_hist_cpu *frec_hist_get(void *ctx, unsigned int cpu)
 {
-	if (!frec_hist_cpu_pool[cpu])
+	if (!cpu_possible(cpu))
 		return NULL;
-	return &frec_hist_cpu_pool[cpu][(unsigned long)ctx - 1];
+	return per_cpu_ptr(frec_hist_pcpu[(unsigned long)ctx - 1], cpu);
 }
 
 static void frec_hist_cpus(struct frec_hist_cpus *cpus, unsigned int n)
@@ -159,7 +163,7 @@ static int frec_hist_of(unsigned int id)
 {
 	unsigned int slot = smp_load_acquire(&frec_hist_slot[id]); /* LMM(frec_hist_of:B) */
 
-	return slot - 1 < hist_sites ? (int)(slot - 1) : -1;
+	return slot - 1 < frec_hist_nr ? (int)(slot - 1) : -1;
 }
 
 /**
@@ -209,7 +213,7 @@ static int frec_hist_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	seq_puts(m, FREC_HIST_HEADER);
 	seq_printf(m, "# %u of %u histograms in use, %ld spans not counted (no histogram)\n",
-		   min_t(unsigned int, atomic_read(&frec_hist_next), hist_sites), hist_sites,
+		   min_t(unsigned int, atomic_read(&frec_hist_next), frec_hist_nr), frec_hist_nr,
 		   atomic_long_read(&frec_hist_missed));
 	mutex_lock(&frec_sites_lock);
 	mutex_lock(&frec_hist_lock);
@@ -255,7 +259,7 @@ static ssize_t frec_hist_write_file(struct file *file, const char __user *ubuf,
 		return -EINVAL;
 	}
 	mutex_lock(&frec_hist_lock);
-	for (n = 0; n < min_t(unsigned int, atomic_read(&frec_hist_next), hist_sites); n++) {
+	for (n = 0; n < min_t(unsigned int, atomic_read(&frec_hist_next), frec_hist_nr); n++) {
 		frec_hist_cpus(&cpus, n);
 		frec_hist_reset(&frec_hist_shared[n], &cpus);
 	}
@@ -282,28 +286,26 @@ static const struct file_operations frec_hist_fops = {
  */
 int frec_hist_sites_init(void)
 {
-	unsigned int registered, refused, capacity;
-	int cpu;
+	unsigned int registered, refused, capacity, n;
 
 	if (hist_sites > FREC_HIST_SITES_MAX) {
 		pr_err("hist_sites=%u: at most %u\n", hist_sites, FREC_HIST_SITES_MAX);
 		return -EINVAL;
 	}
 	frec_sites_counts(&registered, &refused, &capacity);
-	frec_hist_ids = capacity + 1;
-	frec_hist_slot = vzalloc(array_size(frec_hist_ids, sizeof(*frec_hist_slot)));
+	frec_hist_slot = vzalloc(array_size(capacity + 1, sizeof(*frec_hist_slot)));
 	frec_hist_shared = vzalloc(array_size(max(hist_sites, 1U), sizeof(*frec_hist_shared)));
-	frec_hist_cpu_pool = kcalloc(nr_cpu_ids, sizeof(*frec_hist_cpu_pool), GFP_KERNEL);
-	if (!frec_hist_slot || !frec_hist_shared || !frec_hist_cpu_pool)
+	frec_hist_pcpu = kcalloc(max(hist_sites, 1U), sizeof(*frec_hist_pcpu), GFP_KERNEL);
+	if (!frec_hist_slot || !frec_hist_shared || !frec_hist_pcpu)
 		goto nomem;
-	for_each_possible_cpu(cpu) {
-		frec_hist_cpu_pool[cpu] =
-			vzalloc_node(array_size(max(hist_sites, 1U),
-						sizeof(struct frec_hist_cpu)),
-				     cpu_to_node(cpu));
-		if (!frec_hist_cpu_pool[cpu])
+	for (n = 0; n < hist_sites; n++) {
+		frec_hist_pcpu[n] = alloc_percpu(struct frec_hist_cpu);
+		if (!frec_hist_pcpu[n])
 			goto nomem;
 	}
+	frec_hist_nr = hist_sites;
+	/* Last: the record path looks at nothing else before the ids. */
+	frec_hist_ids = capacity + 1;
 	debugfs_create_file("hist", 0600, frec_debugfs_dir(), NULL, &frec_hist_fops);
 	return 0;
 nomem:
@@ -319,16 +321,17 @@ nomem:
  */
 void frec_hist_sites_exit(void)
 {
-	int cpu;
+	unsigned int n;
 
-	if (frec_hist_cpu_pool)
-		for_each_possible_cpu(cpu)
-			vfree(frec_hist_cpu_pool[cpu]);
-	kfree(frec_hist_cpu_pool);
+	frec_hist_ids = 0;
+	frec_hist_nr = 0;
+	if (frec_hist_pcpu)
+		for (n = 0; n < hist_sites; n++)
+			free_percpu(frec_hist_pcpu[n]);
+	kfree(frec_hist_pcpu);
 	vfree(frec_hist_shared);
 	vfree(frec_hist_slot);
-	frec_hist_cpu_pool = NULL;
+	frec_hist_pcpu = NULL;
 	frec_hist_shared = NULL;
 	frec_hist_slot = NULL;
-	frec_hist_ids = 0;
 }

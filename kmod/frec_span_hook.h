@@ -31,8 +31,11 @@ struct frec_site;
 static __always_inline void frec_span_ended(struct frec_site *site,
 					    u64 duration_ns)
 {
-	frec_hist_span_add(site, duration_ns);
-	frec_trigger_span(site, duration_ns);
+	unsigned int id = READ_ONCE(site->id);
+
+	frec_hist_span_add(site, id, duration_ns);
+	if (frec_trigger_span_over(id, duration_ns))
+		frec_trigger_span(site, duration_ns);
 }
 
 #endif /* _FREC_SPAN_HOOK_H */

@@ -104,9 +104,9 @@
 #include "frec_sites.h"
 #include "frec_trigger.h"
 
-/* Trigger words by site id, [0, frec_triggers_nr). */
-static u64 *frec_triggers;
-static unsigned int frec_triggers_nr;
+/* Trigger words by site id, [0, frec_triggers_nr): frec_trigger.h. */
+u64 *frec_triggers;
+unsigned int frec_triggers_nr;
 
 /* frec_frozen.state */
 #define FREC_FROZEN_NONE	0
