@@ -32,10 +32,14 @@
 /* How long everybody reports slow spans. */
 #define TRIG_RACE_MS	30
 
-/* Written by hand, static: frec keeps a pointer to it until this module goes. */
+/*
+ * Written by hand, static: frec keeps a pointer to it until this module
+ * goes.  A span end (its format says so), the only kind control arms a
+ * threshold on.
+ */
 static struct frec_site trig_site = {
 	.level = FREC_LEVEL_INFO, .code_level = FREC_LEVEL_INFO,
-	.set_level = FREC_LEVEL_INFO, .fmt = "kunit span end %lu",
+	.set_level = FREC_LEVEL_INFO, .fmt = __FREC_SPAN_END_FMT "kunit span end %lu",
 	.file = __FILE__, .func = "trig_span_end", .modname = KBUILD_MODNAME,
 	.line = 1,
 };

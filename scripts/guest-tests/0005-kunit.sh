@@ -2,6 +2,7 @@
 # description: frec's KUnit suites pass (debug kernel with KUnit)
 # kernels: debug
 # requires: kunit
+# timeout: 300
 . /frec/guest/lib.sh
 frec_reset
 frec_load
