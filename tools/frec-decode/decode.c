@@ -180,6 +180,8 @@ void frec_decoder_init(struct frec_decoder *d,
 		d->writer = &frec_write_csv;
 	else if (opts->output == FREC_OUT_TRACEDAT)
 		d->writer = &frec_write_tracedat;
+	else if (opts->output == FREC_OUT_HIST)
+		d->writer = &frec_write_hist;
 	else
 		d->writer = &frec_write_text;
 }
@@ -194,6 +196,7 @@ void frec_decoder_free(struct frec_decoder *d)
 {
 	free(d->rings);
 	frec_json_free(d);
+	frec_hist_free(d);
 	free(d->missing);
 	free(d->stored);
 	free(d->text);
@@ -347,6 +350,15 @@ static void report_missing(struct frec_decoder *d, u64 addr,
 }
 
 /*
+ * The message and caller, apart from the line: every output but the text
+ * (which formats its line whole) and the histograms (which print none).
+ */
+static bool wants_message(const struct frec_decoder *d)
+{
+	return d->opts.output != FREC_OUT_TEXT && d->opts.output != FREC_OUT_HIST;
+}
+
+/*
  * An event's format, from its site (d->site) or, for a site word at or
  * above FREC_SITE_ID_LIMIT, from the formats table at that address;
  * checked once per site or address; or a stand-in text.
@@ -396,7 +408,7 @@ static void decode_event_format(struct frec_decoder *d,
 	}
 	r->msg = NULL;
 	r->msg_len = 0;
-	if (d->opts.output != FREC_OUT_TEXT) {
+	if (wants_message(d)) {
 		r->msg = d->msg;
 		r->msg_len = (size_t)frec_format_message(d->msg, sizeof(d->msg),
 							  r->rec.fmt, rec->args,
@@ -653,6 +665,8 @@ static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 		return;
 	/* Every field set here or below: no memset() of it per record. */
 	r.ring = ring;
+	r.site = rec->site;
+	r.event = type == FREC_RAW_EVENT;
 	r.rec.seq = rec->seq;
 	r.rec.ts = rec->ts;
 	r.rec.cpu = rec->cpu;
@@ -681,7 +695,7 @@ static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 		if (!frec_filter_text(f, d->line))
 			return;
 	}
-	if (d->opts.output != FREC_OUT_TEXT) {
+	if (wants_message(d)) {
 		n = decode_symbol(d, d->caller, sizeof(d->caller), rec->caller, 'S');
 		if (n < 0)
 			snprintf(d->caller, sizeof(d->caller), "0x%llx",

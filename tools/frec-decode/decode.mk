@@ -4,6 +4,7 @@
 #   make decode         build frec-decode and frec-gen into $(O)/decode
 #   make decode-check   unit tests (native, ASan+UBSan), generated dumps
 #                       against their expected text, JSON and CSV checks,
+#                       span latency histograms (-F hist),
 #                       filters, black box region images whole and damaged,
 #                       trace.dat against trace-cmd report (skipped without it),
 #                       the crafted bad inputs in testdata/, and
@@ -15,18 +16,20 @@
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
 DEC_LIB := raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
-	write_json.c write_csv.c write_tracedat.c region.c
+	write_json.c write_csv.c write_tracedat.c write_hist.c region.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
 	$(ROOT)/kmod/lib/frec_merge.c $(ROOT)/kmod/lib/frec_region.c \
 	$(ROOT)/kmod/lib/frec_region_build.c $(ROOT)/kmod/lib/frec_region_csum.c \
-	$(ROOT)/kmod/lib/frec_region_text.c $(ROOT)/kmod/lib/frec_region_dump.c
+	$(ROOT)/kmod/lib/frec_region_text.c $(ROOT)/kmod/lib/frec_region_dump.c \
+	$(ROOT)/kmod/lib/frec_hist.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
 DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
 	$(ROOT)/kmod/lib/frec_format.h \
 	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/kmod/lib/frec_filter.h \
 	$(ROOT)/kmod/lib/frec_merge.h $(ROOT)/kmod/lib/frec_region_image.h \
-	$(ROOT)/kmod/lib/frec_region_text.h \
+	$(ROOT)/kmod/lib/frec_region_text.h $(ROOT)/kmod/lib/frec_hist.h \
+	$(ROOT)/kmod/lib/frec_span.h \
 	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h $(ROOT)/uapi/frec_region.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
 	-I$(ROOT)/kmod/lib -I$(ROOT)/uapi -I$(CURDIR)/harness
@@ -34,6 +37,9 @@ DEC_ASAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 
 FUZZ_CC ?= clang
+# kmod/lib's static_assert(expr) is the kernel's one-argument form; clang
+# calls it a C2x extension in -std=gnu11, gcc says nothing.
+FUZZ_NO_C2X := -Wno-c2x-extensions
 FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_RUNS ?= 1100000
 BENCH_RECORDS ?= 3000000
@@ -58,7 +64,7 @@ $(DEC_O)/test_decode-asan: $(DEC_DIR)/test_decode.c $(DEC_DEPS) $(HARNESS_LIB) |
 	$(CC) $(DEC_CFLAGS) $(DEC_ASAN) -o $@ $< $(DEC_SRCS) harness/harness_test.c
 
 $(DEC_O)/fuzz_decode: $(DEC_DIR)/fuzz_decode.c $(DEC_DEPS) | $(DEC_O)
-	$(FUZZ_CC) $(DEC_CFLAGS) -O1 -fsanitize=fuzzer,address,undefined \
+	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
 
 $(DEC_O):
@@ -87,6 +93,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 	echo "== decode/region"; python3 $(DEC_DIR)/tests/check_region.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/json"; python3 $(DEC_DIR)/tests/check_json.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/hist"; python3 $(DEC_DIR)/tests/check_hist.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/trace-dat"; python3 $(DEC_DIR)/tests/check_tracedat.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \

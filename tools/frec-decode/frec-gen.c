@@ -444,7 +444,8 @@ static struct gen_site *add_site(const struct gen_format *gf, bool printk, bool 
 /*
  * A site per format with an id, a second for some (one format used in two
  * places), and some without (the table was full): for events, bad formats
- * and frec_printk() formats; and two sites that never record.
+ * and frec_printk() formats; two more span ends; and two sites that never
+ * record.
  */
 static void make_sites(void)
 {
@@ -461,6 +462,9 @@ static void make_sites(void)
 		add_site(&bad_formats[i], false, i != 1);
 	for (i = 0; i < NR_PRINTK_FORMATS; i++)
 		add_site(&printk_formats[i], true, i != 2);
+	/* spans end at three sites, one without an id: a histogram each */
+	add_site(SPAN_END, false, true);
+	add_site(SPAN_END, false, false);
 	add_site(&formats[0], false, true);
 	add_site(&printk_formats[0], true, true);
 }

@@ -15,6 +15,7 @@
  *   write_json.c   Chrome trace-event JSON
  *   write_csv.c    CSV
  *   write_tracedat.c  trace-cmd's trace.dat, frec's tracepoints' events
+ *   write_hist.c   a latency histogram per span-end site, as frec/hist
  *   region.c       a black box region image as a raw dump, sites and
  *                  formats (kmod/lib/frec_region.c reads it)
  *   main.c         options and files
@@ -312,12 +313,15 @@ void frec_kallsyms_free(struct frec_kallsyms *k);
 
 /* ---- decode.c -------------------------------------------------------- */
 
-enum frec_output { FREC_OUT_TEXT, FREC_OUT_JSON, FREC_OUT_CSV, FREC_OUT_TRACEDAT };
+enum frec_output {
+	FREC_OUT_TEXT, FREC_OUT_JSON, FREC_OUT_CSV, FREC_OUT_TRACEDAT, FREC_OUT_HIST
+};
+
 enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
 
 /**
  * struct frec_decode_opts - what to print, and how
- * @output: text, JSON, CSV or trace.dat.
+ * @output: text, JSON, CSV, trace.dat or histograms.
  * @track: JSON: one track per CPU or per ring.
  * @deltas: print the time since the previous printed record.
  * @filter: the records to print, in the module's filter language; NULL
@@ -343,6 +347,7 @@ struct frec_ring_info;
 struct frec_writer;
 struct frec_tracedat;
 struct frec_json_ring;
+struct frec_hist_table;
 
 /**
  * struct frec_stored - a record read, kept until the merge prints it
@@ -435,7 +440,10 @@ struct frec_symbol_cache {
  * struct frec_decoded - a record ready to print
  * @rec: what frec_format_line() takes.
  * @ring: its ring.
- * @msg: the message alone (frec_format_message(), or the text), raw.
+ * @site: its site word (a site id or a format's address).
+ * @event: a fixed-size event (not a text record).
+ * @msg: the message alone (frec_format_message(), or the text), raw;
+ *	not made for the text and hist outputs.
  * @msg_len: its length.
  * @caller: the caller as a line names it.
  * @delta: ns since the previous printed record, if opts.deltas.
@@ -445,6 +453,8 @@ struct frec_symbol_cache {
 struct frec_decoded {
 	struct frec_format_record rec;
 	struct frec_ring_info *ring;
+	u64 site;
+	bool event;
 	const char *msg;
 	size_t msg_len;
 	const char *caller;
@@ -504,6 +514,7 @@ struct frec_decoded {
  * @clock: the dump's clock name.
  * @trace_clock: the dump's offset from ftrace's clock (the reader's).
  * @tracedat: trace.dat: the pages being made (write_tracedat.c).
+ * @hist: hist: the sites' histograms (write_hist.c).
  */
 struct frec_decoder {
 	struct frec_decode_opts opts;
@@ -553,6 +564,7 @@ struct frec_decoder {
 	const char *clock;
 	const struct frec_trace_clock *trace_clock;
 	struct frec_tracedat *tracedat;
+	struct frec_hist_table *hist;
 };
 
 /**
@@ -618,6 +630,8 @@ extern const struct frec_writer frec_write_json;
 void frec_json_free(struct frec_decoder *d);
 extern const struct frec_writer frec_write_csv;
 extern const struct frec_writer frec_write_tracedat;
+extern const struct frec_writer frec_write_hist;
+void frec_hist_free(struct frec_decoder *d);
 
 
 void frec_decoder_init(struct frec_decoder *d,

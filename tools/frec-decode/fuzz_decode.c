@@ -9,7 +9,8 @@
  *        table;
  *        5 through a filter with ring globs, CPUs and text; kept whole and
  *        merged, or read twice (an odd first byte / 11); written as a
- *        trace.dat instead if bit 1 of the first byte / 11 is set; a first
+ *        trace.dat instead if bit 1 of the first byte / 11 is set, else
+ *        as span latency histograms (-F hist) if bit 2 is; a first
  *        byte of 110 or more (its remainder by 11 0-5) prints --stats
  *        instead
  *   6    a formats file, then lookups of addresses taken from its bytes
@@ -47,15 +48,17 @@ static const char fuzz_formats[] =
 	"0xffffffffc0a80080 : \"< work %s\"\n"
 	"0xffffffffc0a800a0 : \"bad %y\"\n"
 	"0xffffffffc0a800c0 : \"%-*c|%08.3lld|%#hhx|%c\"\n"
+	"0xffffffffc0a800e0 : \"\x1f< span %u\x01\"\n"
 	"0xffffffff82000000 : \"alpha\"\n"
 	"0xffffffff82000008 : \"a string\\twith a tab\\n\"\n";
 
-/* Sites 1 to 3, two naming callers the kallsyms table has too. */
+/* Sites 1 to 4, two naming callers the kallsyms table has too; 4 a span end. */
 static const char fuzz_sites[] =
 	"1 info 1 \"frec\" \"f.c\" \"fn\" 0xffffffffc0a00010 \"frec_fn+0x10/0x100 [frec]\" "
 	"\"irq %d status %#lx %pS\"\n"
 	"2 err 2 \"\" \"g.c\" \"g\" 0x0 \"\" \"> work %s\"\n"
-	"3 trace 3 \"\" \"h.c\" \"h\" 0xffffffff81000104 \"do_work+0x4/0x300\" \"bad %y\"\n";
+	"3 trace 3 \"\" \"h.c\" \"h\" 0xffffffff81000104 \"do_work+0x4/0x300\" \"bad %y\"\n"
+	"4 info 4 \"frec\" \"s.c\" \"s\" 0x0 \"\" \"\x1f< span %u\"\n";
 
 static const char fuzz_kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
@@ -121,14 +124,15 @@ out:
 }
 
 static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
-		     bool stats, bool reread, bool tracedat, struct frec_formats *formats,
+		     bool stats, bool reread, unsigned int out, struct frec_formats *formats,
 		     struct frec_sites *sites, struct frec_kallsyms *kallsyms,
 		     FILE *devnull)
 {
 	static struct frec_decoder d;
 	static struct frec_filter filter;
 	struct frec_decode_opts opts = {
-		.output = tracedat ? FREC_OUT_TRACEDAT : (enum frec_output)(mode % 3),
+		.output = out & 2 ? FREC_OUT_TRACEDAT : out & 4 ? FREC_OUT_HIST :
+			  (enum frec_output)(mode % 3),
 		.deltas = mode >= 3,
 		.track = mode & 1 ? FREC_TRACK_RING : FREC_TRACK_CPU,
 		.filter = mode == 5 ? &filter : NULL,
@@ -351,7 +355,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		break;
 	default:
 		fuzz_raw(data + 1, size - 1, data[0] % 11, data[0] >= 110,
-			 (data[0] / 11) & 1, (data[0] / 11) & 2, &formats, &sites,
+			 (data[0] / 11) & 1, data[0] / 11, &formats, &sites,
 			 &kallsyms, devnull);
 	}
 	return 0;

@@ -20,7 +20,8 @@
 static const char usage_text[] =
 "Usage: frec-decode [OPTION]... [RAW]\n"
 "Decode a frec raw dump (RAW; standard input if absent or \"-\"), as written\n"
-"by cat /sys/kernel/debug/frec/raw, into the dump's text, JSON or CSV.\n"
+"by cat /sys/kernel/debug/frec/raw, into the dump's text, JSON, CSV,\n"
+"trace.dat or span latency histograms.\n"
 "\n"
 "  -f, --formats=FILE    the formats table (default " DEFAULT_FORMATS ")\n"
 "  -S, --sites=FILE      the call sites (default " DEFAULT_SITES ")\n"
@@ -31,7 +32,8 @@ static const char usage_text[] =
 "  -F, --format=FORMAT   text (the module's dump, the default), json\n"
 "                        (Chrome trace events, for ui.perfetto.dev), csv or\n"
 "                        trace-dat (trace-cmd's trace.dat, for trace-cmd\n"
-"                        report and KernelShark)\n"
+"                        report and KernelShark) or hist (a latency\n"
+"                        histogram per span-end site, as frec/hist prints)\n"
 "      --json-track=BY   json: per ring, a track per cpu (the default) or one\n"
 "      --filter=LINE     only the records a filter line of the module's\n"
 "                        filter file shows (README, Filtering), e.g.\n"
@@ -460,8 +462,10 @@ int main(int argc, char **argv)
 				opts.output = FREC_OUT_CSV;
 			else if (!strcmp(optarg, "trace-dat"))
 				opts.output = FREC_OUT_TRACEDAT;
+			else if (!strcmp(optarg, "hist"))
+				opts.output = FREC_OUT_HIST;
 			else
-				die_usage("--format: '%s' is not text, json, csv or trace-dat",
+				die_usage("--format: '%s': not text, json, csv, trace-dat, hist",
 					  optarg);
 			break;
 		case OPT_JSON_TRACK:

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """Feed frec-decode every crafted input of testdata/bad/ (see MANIFEST and
-make_bad.py) in each output format (trace-dat too); each must give its exit code and its
+make_bad.py) in each output format (trace-dat and hist too); each must give its exit code and its
 message, never crash or trip a sanitizer, and finish within 10 s.
 
     check_bad.py TESTDATA_DIR FREC_DECODE
@@ -24,7 +24,7 @@ def main():
     for line in lines:
         name, opt, code, text = line.split("|", 3)
         path = os.path.join(bad, name)
-        for fmt in ("text", "json", "csv", "trace-dat"):
+        for fmt in ("text", "json", "csv", "trace-dat", "hist"):
             # the file under test in place of its option's small table
             args = [a for o, t in tables.items() for a in (o, path if o == opt else t)]
             args.append(good_raw if opt else path)

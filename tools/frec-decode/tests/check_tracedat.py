@@ -125,7 +125,10 @@ def compare(c, name, recs, lines, full, lost_expected, offset=0):
     if unpaired:
         errors.append(f"{len(unpaired)} ends before their begins, e.g. {unpaired[0]}")
     paired = sum(1 for v in ends.values() if v in begins)
-    if recs and len(recs) > 500 and not paired:
+    # a large input with span ends in its text (a filter may pick a ring
+    # of text records alone) must pair some
+    text_ends = sum(1 for _, rest in recs.values() if b" dur=" in rest and b" span=" in rest)
+    if recs and len(recs) > 500 and text_ends and not paired:
         errors.append(f"no span end pairs with a begin ({len(begins)} begins, {len(ends)} ends)")
     missing = set(recs) - seen
     if missing:

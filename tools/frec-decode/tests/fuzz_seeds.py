@@ -26,14 +26,14 @@ def main():
         os.unlink(path)
         if base.endswith(".raw"):
             # kept and merged, read twice (11-16), as a trace.dat (22, 33),
-            # --stats (110)
-            for mode in list(range(6)) + list(range(11, 17)) + [22, 33, 110]:
+            # as histograms (44, 55), --stats (110)
+            for mode in list(range(6)) + list(range(11, 17)) + [22, 33, 44, 55, 110]:
                 seed(out, base, mode, data[:8192])
         elif base.endswith(".region"):
             # spread in as fuzz_decode.c reads it back: block 0, then the
             # first 512 bytes of each next block
             packed = data[:4096] + b"".join(data[b * 4096:b * 4096 + 512] for b in range(1, 9))
-            for mode in list(range(6)) + [22]:
+            for mode in list(range(6)) + [22, 44]:
                 seed(out, base, mode, packed)
         elif base.endswith(".formats"):
             seed(out, base, 6, data)

@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""frec-decode -F hist against a computation of its own, on dumps frec-gen
+writes (span ends on three sites, one without an id; nested; ended on
+other CPUs; some behind their begins' clocks).
+
+    check_hist.py BUILD_DIR DECODER
+
+The values: the dur= of every span end of the text output (0 for a
+skewed one, whose text says dur=0ns skew=...), with the same filter as
+the histograms; the site of each: its record's site word, read from the
+raw dump itself (a small reader of uapi/frec_raw.h here, the record named
+by ring, CPU and seq).  Per site, in site word order: the name (as
+frec/hist names it, from the sites file; "- 0xADDR FORMAT" for a site
+without an id, from the formats file); count, sum, min, max and mean
+(sum // count) exact; each percentile p (p50, p90, p99, p99.9) within
+1/32 of the exact nearest-rank percentile, the value of rank
+ceil(count * p / 100) among the values sorted (|printed - exact| * 32 <=
+exact: equal below 32 ns); and the buckets exact: every value's bucket
+is computed here from the layout frec_hist.c's DOC block gives (a value
+v < 32 alone in [v, v + 1); else, with e its highest set bit and
+s = e - 4, [v >> s << s, that + 2^s)), and the printed "[low, high) n"
+lines must be those buckets and counts, in order.  Then the header line,
+the "# from" line's totals, the exit code, and the warning for events of
+unknown format.  Prints "N passed, M failed".
+"""
+import math
+import re
+import struct
+import sys
+
+import checker
+
+HEADER = (b"# frec hist: values in ns; buckets [low, high) count; "
+          b"percentiles exact below 32 ns, else within 1/32")
+LINE = re.compile(rb"^(\d+) \[ *\d+\.\d{9}\] cpu(\d+) (\S+): ")
+SPAN_END = re.compile(rb" < .* dur=(\d+)ns(?: skew=-\d+ns)? span=\d+/\d+$")
+HIST = re.compile(rb"^hist (.*)$")
+STATS = re.compile(rb"^  count=(\d+)(?: sum=(\d+)ns min=(\d+)ns mean=(\d+)ns "
+                   rb"p50=(\d+)ns p90=(\d+)ns p99=(\d+)ns p99\.9=(\d+)ns max=(\d+)ns)?$")
+BUCKET = re.compile(rb"^  \[(\d+), (\d+|inf)\) (\d+)$")
+PCTS = (5000, 9000, 9900, 9990)
+SPAN_MARK_END = b"\x1f< "
+FROM = re.compile(rb"^# from .*: (\d+) span ends in (\d+) sites \((\d+) skewed")
+
+
+def raw_sites(path):
+    """(ring name, cpu, seq) -> site word, of every event of a raw dump."""
+    with open(path, "rb") as f:
+        data = f.read()
+    e = "<" if struct.unpack_from("<I", data, 8)[0] == 0x01020304 else ">"
+    at = struct.unpack_from(e + "I", data, 16)[0]
+    rings, events = {}, []
+    while at + 8 <= len(data):
+        typ, size = struct.unpack_from(e + "II", data, at)
+        if size < 8:
+            break
+        if typ == 1:
+            rid = struct.unpack_from(e + "I", data, at + 8)[0]
+            rings[rid] = data[at + 24:at + 56].split(b"\0")[0]
+        elif typ == 2:
+            seq, _, site, _, rid, cpu = struct.unpack_from(e + "QQQQII", data, at + 8)
+            events.append((rid, cpu, seq, site))
+        at += size
+    return {(rings[r], c, s): site for r, c, s, site in events}
+
+
+def unquote(s):
+    return re.sub(rb"\\(.)", lambda m: {b"n": b"\n", b"t": b"\t"}.get(m.group(1),
+                                                                         m.group(1)), s)
+
+
+def site_names(prefix):
+    """site word -> the name frec/hist gives it, for span-end sites."""
+    names = {}
+    q = rb'"((?:[^"\\]|\\.)*)"'
+    with open(prefix + ".sites", "rb") as f:
+        for line in f:
+            m = re.match(rb"^(\d+) \S+ (\d+) " + q + b" " + q + b" " + q +
+                         rb" \S+ " + q + b" " + q + b"$", line.rstrip(b"\n"))
+            if m and unquote(m.group(7)).startswith(SPAN_MARK_END):
+                mod, file, fn = (unquote(m.group(i)) for i in (3, 4, 5))
+                names[int(m.group(1))] = b"%s %s:%s %s [%s]" % (
+                    m.group(1), file, m.group(2), fn, mod)
+    with open(prefix + ".formats", "rb") as f:
+        for line in f:
+            m = re.match(rb"^0x([0-9a-f]+) : " + q + b"$", line.rstrip(b"\n"))
+            if m and unquote(m.group(2)).startswith(SPAN_MARK_END):
+                fmt = unquote(m.group(2))[len(SPAN_MARK_END):]
+                esc = b"".join(b"\\x%02x" % c if c < 0x20 or c == 0x7f else bytes([c])
+                               for c in fmt)
+                names[int(m.group(1), 16)] = b"- 0x%s %s" % (m.group(1), esc)
+    return names
+
+
+def bucket(v):
+    """[low, high) of the bucket of @v, from frec_hist.c's DOC block."""
+    if v < 32:
+        return v, v + 1
+    s = v.bit_length() - 1 - 4
+    low = v >> s << s
+    return low, low + (1 << s)
+
+
+def expected(text, sites):
+    """site word -> the values (ns) of its span ends in @text, in order."""
+    vals = {}
+    for line in text.split(b"\n"):
+        m, e = LINE.match(line), SPAN_END.search(line)
+        if m and e:
+            key = (m.group(3), int(m.group(2)), int(m.group(1)))
+            vals.setdefault(sites[key], []).append(int(e.group(1)))
+    return vals
+
+
+def parse_hist(out):
+    """The histograms printed: [(name, stats match, [(low, high, n)])], and
+    the lines starting with '#'."""
+    hists, comments = [], []
+    for line in out.split(b"\n")[:-1]:
+        if line.startswith(b"#"):
+            comments.append(line)
+        elif HIST.match(line):
+            hists.append([HIST.match(line).group(1), None, []])
+        elif hists and STATS.match(line):
+            hists[-1][1] = STATS.match(line)
+        elif hists and BUCKET.match(line):
+            m = BUCKET.match(line)
+            hists[-1][2].append((int(m.group(1)), m.group(2).decode(), int(m.group(3))))
+        else:
+            hists.append([b"?unparsed " + line, None, []])
+    return hists, comments
+
+
+def check_site(c, what, name, got, vals):
+    """One site's histogram against its values."""
+    st, buckets = got[1], got[2]
+    if not st or st.group(2) is None:
+        c.check(f"{what}: {name}: statistics line", False, repr(st and st.group(0)))
+        return
+    n = len(vals)
+    s = sorted(vals)
+    exact = {"count": n, "sum": sum(vals), "min": s[0], "max": s[-1], "mean": sum(vals) // n}
+    printed = {"count": int(st.group(1)), "sum": int(st.group(2)), "min": int(st.group(3)),
+               "mean": int(st.group(4)), "max": int(st.group(9))}
+    c.check(f"{what}: {name}: count, sum, min, max, mean", printed == exact,
+            f"{printed} != {exact}")
+    for i, p in enumerate(PCTS):
+        want = s[math.ceil(n * p / 10000) - 1]
+        pv = int(st.group(5 + i))
+        c.check(f"{what}: {name}: p{p / 100:g} {pv} within 1/32 of {want}",
+                abs(pv - want) * 32 <= want, "")
+    counts = {}
+    for v in vals:
+        counts[bucket(v)] = counts.get(bucket(v), 0) + 1
+    want_b = [(lo, str(hi), k) for (lo, hi), k in sorted(counts.items())]
+    c.check(f"{what}: {name}: buckets", buckets == want_b,
+            f"printed {buckets[:6]}..., computed {want_b[:6]}...")
+    c.check(f"{what}: {name}: buckets sum to count",
+            sum(k for _, _, k in buckets) == printed["count"], "")
+
+
+def check_dump(c, what, prefix, files, filt=(), want_rc=0):
+    """-F hist of a dump (with the filter @filt) against its text output."""
+    rc, out, err = c.run_decoder(["-F", "hist", *filt, *files])
+    c.check(f"{what}: exit {want_rc}", rc == want_rc, err[:300])
+    c.check(f"{what}: no sanitizer report", "runtime error" not in err and
+            "Sanitizer" not in err, err[:300])
+    _, text, _ = c.run_decoder([*filt, *files])
+    vals = expected(text, raw_sites(prefix + ".raw"))
+    names = site_names(prefix)
+    hists, comments = parse_hist(out)
+    c.check(f"{what}: the header, then the '# from' line", len(comments) == 2 and
+            comments[0] == HEADER and FROM.match(comments[1]) is not None, repr(comments))
+    m = FROM.match(comments[1]) if len(comments) == 2 else None
+    ends = sum(len(v) for v in vals.values())
+    skewed = sum(len(SPAN_END.findall(line)) for line in text.split(b"\n")
+                 if b" skew=-" in line and LINE.match(line))
+    c.check(f"{what}: totals {ends} span ends, {len(vals)} sites, {skewed} skewed",
+            m is not None and (int(m.group(1)), int(m.group(2)), int(m.group(3))) ==
+            (ends, len(vals), skewed), repr(comments))
+    c.check(f"{what}: some span ends, some skewed, several sites",
+            ends > 0 and (skewed > 0 or filt) and len(vals) > 1, f"{ends} {skewed} {len(vals)}")
+    c.check(f"{what}: one histogram per site, in site word order, named as frec/hist",
+            [h[0] for h in hists] == [names.get(k, b"?") for k in sorted(vals)],
+            f"{[h[0] for h in hists]} != {[names.get(k) for k in sorted(vals)]}")
+    for h, key in zip(hists, sorted(vals)):
+        check_site(c, what, h[0].decode(errors="replace"), h, vals[key])
+    return err
+
+
+def main():
+    c = checker.Checker(sys.argv[1], sys.argv[2], "check-hist")
+    for what, args, filt in (
+            ("4 cpus", ("-n", "20000", "-c", "4"), ()),
+            ("lossy shuffled", ("-n", "8000", "-c", "3", "--lose", "--shuffle"), ()),
+            ("global swapped", ("-n", "8000", "-c", "2", "--global", "--swap"), ()),
+            ("filtered", ("-n", "20000", "-c", "4", "-s", "7"),
+             ("--cpu", "0,2", "--time", "1.2-"))):
+        prefix = c.make(what.replace(" ", "-"), *args)
+        files = ["-f", prefix + ".formats", "-S", prefix + ".sites", "-k",
+                 prefix + ".kallsyms", prefix + ".raw"]
+        check_dump(c, what, prefix, files, filt)
+
+    # Events of unknown format: left out, and said so.
+    prefix = c.make("missing", "-n", "8000", "-c", "3", "--missing")
+    files = ["-f", prefix + ".formats", "-S", prefix + ".sites", "-k",
+             prefix + ".kallsyms", prefix + ".raw"]
+    err = check_dump(c, "missing", prefix, files, want_rc=3)
+    c.check("missing: warned of the events left out",
+            re.search(r"\d+ events of unknown format left out of the histograms", err)
+            is not None, err[-300:])
+
+    # A region image: the same histograms as its records' raw dump.
+    prefix = c.make("region", "-n", "3000", "-c", "4", "--region")
+    rc, out, err = c.run_decoder(["-F", "hist", prefix + ".region"])
+    c.check("region: exit 0", rc == 0, err[:300])
+    files = ["-f", prefix + ".formats", "-S", prefix + ".sites", "-k",
+             prefix + ".kallsyms", prefix + ".raw"]
+    _, raw_out, _ = c.run_decoder(["-F", "hist", *files])
+    hists, _ = parse_hist(out)
+    c.check("region: some histograms", len(hists) > 1, repr(hists[:1]))
+    c.check("region: lines not starting with '#' equal the raw dump's",
+            [l for l in out.split(b"\n") if not l.startswith(b"#")] ==
+            [l for l in raw_out.split(b"\n") if not l.startswith(b"#")], err[:300])
+
+    print(f"{c.passed} passed, {c.failed} failed")
+    return 1 if c.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
