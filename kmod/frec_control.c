@@ -374,7 +374,7 @@ static int frec_control_check_thresholds(struct file *file, const struct frec_co
 		    frec_span_kind(site->fmt) == FREC_SPAN_END)
 			continue;
 		t = frec_site_texts(site);
-		snprintf(where, sizeof(where), "%u %s:%u", id, kbasename(t->file), site->line);
+		snprintf(where, sizeof(where), "%u %.48s:%u", id, kbasename(t->file), site->line);
 		frec_debugfs_refuse(file, where,
 				    "a threshold trigger on a site that is not a span's end (frec_span_end())");
 		return -EINVAL;
