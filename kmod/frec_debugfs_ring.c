@@ -27,6 +27,7 @@
 
 #include "frec_debugfs.h"
 #include "frec_dump.h"
+#include "frec_hist_sites.h"
 #include "frec_rb.h"
 #include "frec_rings.h"
 
@@ -314,6 +315,7 @@ void frec_debugfs_add_ring(struct frec_ring *ring)
 	debugfs_create_file("clear", 0200, dir, ring, &frec_clear_fops);
 	debugfs_create_file("order", 0600, dir, ring, &frec_ring_order_fops);
 	debugfs_create_file("stats", 0400, dir, ring, &frec_ring_stats_fops);
+	debugfs_create_file("hist", 0600, dir, ring, &frec_hist_fops);
 }
 
 /**

@@ -4,7 +4,8 @@
  * frec_span_end() site counts its spans' durations (kmod/lib/frec_hist.c:
  * log-linear buckets, within 1/32), per CPU, with no shared write and no
  * lock on the record path; debugfs frec/hist sums the CPUs when read, and
- * a write of "0" resets them.
+ * a write of "0" resets them; rings/<name>/hist does the same for the span
+ * ends whose first record went into that ring.
  *
  * The histograms are a pool of hist_sites= (default 32), allocated when
  * frec loads: each a per-CPU struct frec_hist_cpu (4768 bytes a CPU) and
@@ -55,6 +56,7 @@
 #include "frec_hist.h"
 #include "frec_hist_sites.h"
 #include "frec_rb.h"
+#include "frec_rings.h"
 #include "frec_sites.h"
 #include "frec_span.h"
 #include "frec_text_sink.h"
@@ -197,9 +199,14 @@ static void frec_hist_seq_write(void *ctx, const char *s, size_t len)
 	seq_write(ctx, s, len);
 }
 
+/*
+ * frec/hist, or rings/<name>/hist with @ring: the span ends whose first
+ * record went into @ring (frec/control's ring column).
+ */
 static int frec_hist_show(struct seq_file *m, void *v)
 {
 	const struct frec_text_sink out = { frec_hist_seq_write, m };
+	const struct frec_ring *ring = m->private;
 	const struct frec_site_texts *t;
 	struct frec_hist_summary *s;
 	struct frec_hist_cpus cpus;
@@ -221,7 +228,8 @@ static int frec_hist_show(struct seq_file *m, void *v)
 	for (id = 1; id <= last; id++) {
 		n = frec_hist_of(id);
 		site = n < 0 ? NULL : frec_site_locked(id);
-		if (!site || frec_span_kind(site->fmt) != FREC_SPAN_END)
+		if (!site || frec_span_kind(site->fmt) != FREC_SPAN_END ||
+		    (ring && READ_ONCE(site->ring_id) != (unsigned long)ring->id))
 			continue;
 		t = frec_site_texts(site);
 		snprintf(name, sizeof(name), "%u %s:%u %s [%s]", id, t->file, site->line,
@@ -238,17 +246,23 @@ static int frec_hist_show(struct seq_file *m, void *v)
 
 static int frec_hist_open(struct inode *inode, struct file *file)
 {
-	return single_open(file, frec_hist_show, NULL);
+	return single_open(file, frec_hist_show, inode->i_private);
 }
 
-/* Writing "0" (or "reset") resets every histogram; anything else is refused. */
+/*
+ * Writing "0" (or "reset") resets the histograms the file shows (every
+ * one, or @ring's); anything else is refused.
+ */
 static ssize_t frec_hist_write_file(struct file *file, const char __user *ubuf,
 				    size_t count, loff_t *ppos)
 {
+	const struct frec_ring *ring = file->f_inode->i_private;
 	struct frec_hist_cpus cpus;
+	struct frec_site *site;
 	char buf[16];
 	size_t len = min(count, sizeof(buf) - 1);
-	unsigned int n;
+	unsigned int id, last;
+	int n;
 
 	if (copy_from_user(buf, ubuf, len))
 		return -EFAULT;
@@ -258,17 +272,26 @@ static ssize_t frec_hist_write_file(struct file *file, const char __user *ubuf,
 		pr_err("hist: \"%.15s\" refused: write 0 or reset to reset the histograms\n", buf);
 		return -EINVAL;
 	}
+	mutex_lock(&frec_sites_lock);
 	mutex_lock(&frec_hist_lock);
-	for (n = 0; n < min_t(unsigned int, atomic_read(&frec_hist_next), frec_hist_nr); n++) {
+	last = min(frec_sites_last_id(), frec_hist_ids - 1);
+	for (id = 1; id <= last; id++) {
+		n = frec_hist_of(id);
+		site = n < 0 ? NULL : frec_site_locked(id);
+		if (!site || (ring && READ_ONCE(site->ring_id) != (unsigned long)ring->id))
+			continue;
 		frec_hist_cpus(&cpus, n);
 		frec_hist_reset(&frec_hist_shared[n], &cpus);
 	}
 	mutex_unlock(&frec_hist_lock);
-	atomic_long_set(&frec_hist_missed, 0);
+	mutex_unlock(&frec_sites_lock);
+	if (!ring)
+		atomic_long_set(&frec_hist_missed, 0);
 	return count;
 }
 
-static const struct file_operations frec_hist_fops = {
+/* frec/hist and rings/<name>/hist (frec_debugfs_ring.c), @i_private the ring. */
+const struct file_operations frec_hist_fops = {
 	.owner = THIS_MODULE,
 	.open = frec_hist_open,
 	.read = seq_read,

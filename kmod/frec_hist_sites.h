@@ -7,6 +7,7 @@
 #define _FREC_HIST_SITES_H
 
 #include <linux/compiler.h>
+#include <linux/fs.h>
 #include <linux/percpu.h>
 #include <linux/types.h>
 
@@ -50,6 +51,8 @@ static __always_inline void frec_hist_span_add(struct frec_site *site, unsigned 
 	}
 	frec_hist_span_add_slow(site, id, duration_ns);
 }
+
+extern const struct file_operations frec_hist_fops;
 
 void frec_hist_site_registered(const struct frec_site *site, unsigned int id);
 void frec_hist_site_reused(unsigned int id);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: latency histograms per span end (debugfs frec/hist) after frec_spans' spans from kthreads, softirq, hard IRQ and a kthread moving between CPUs: each end site's count, sum, mean, min and max are its ends' dur= in the dump exactly, p50/p90/p99/p99.9 within 1/32 of the exact nearest-rank percentiles, every printed bucket holds exactly the durations in its bounds; frec-decode -F hist of raw prints the same histograms; a write of 0 resets them all, other writes are refused naming the word
+# description: latency histograms per span end (debugfs frec/hist, rings/NAME/hist) after frec_spans' spans from kthreads, softirq, hard IRQ and a kthread moving between CPUs: each end site's count, sum, mean, min and max are its ends' dur= in the dump exactly, p50/p90/p99/p99.9 within 1/32 of the exact nearest-rank percentiles, every printed bucket holds exactly the durations in its bounds; frec-decode -F hist of raw prints the same histograms, rings/spans/hist too, other rings' none; a write of 0 resets them all, other writes are refused naming the word
 # kernels: 6.1 6.12 6.12-rt debug
 # timeout: 180
 . /frec/guest/lib.sh
@@ -96,7 +96,20 @@ nonempty /tmp/hist > /tmp/h1
 nonempty /tmp/dhist > /tmp/h2
 diff /tmp/h1 /tmp/h2 > /tmp/hdiff || { head -n 8 /tmp/hdiff; fail "frec-decode -F hist differs from frec/hist"; }
 echo "# frec-decode -F hist of raw: the same $(grep -c '^hist ' /tmp/h2) histograms"
+# rings/spans/hist: the same (every span went into spans; an end that
+# never recorded has no ring); other rings' none
+cat $D/rings/spans/hist > /tmp/rhist || fail "cat rings/spans/hist"
+nonempty /tmp/rhist > /tmp/rh
+diff /tmp/h1 /tmp/rh > /tmp/rhdiff || { head -n 6 /tmp/rhdiff; fail "rings/spans/hist differs from hist"; }
+for r in $D/rings/*; do
+	[ "${r##*/}" = spans ] && continue
+	[ "$(grep -c '^hist ' $r/hist)" = 0 ] || fail "${r##*/}/hist lists span ends of spans"
+done
+echo "# rings/spans/hist: the same $(grep -c '^hist ' /tmp/rh) histograms; $(ls $D/rings | grep -vc '^spans$') other rings: none"
 # a write of 0 resets; anything else is refused, naming it
+# (rings/spans/hist's 0 resets the spans ring's span ends: all of them)
+echo 0 > $D/rings/spans/hist || fail "write 0 to rings/spans/hist"
+[ "$(grep -c '^  count=0$' $D/hist)" = "$(grep -c '^hist ' /tmp/hist)" ] || fail "rings/spans/hist not reset: $(grep count= $D/hist | head -n 2)"
 echo 0 > $D/hist || fail "write 0 to hist"
 [ "$(grep -c '^  count=0$' $D/hist)" = "$(grep -c '^hist ' /tmp/hist)" ] || fail "hist not reset: $(grep count= $D/hist | head -n 2)"
 dmesg -c > /dev/null
