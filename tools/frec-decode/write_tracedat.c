@@ -181,13 +181,20 @@ static const char tracedat_printk_format[] =
 	"__get_str(text)\n";
 
 /**
- * struct frec_tracedat_source - the last seq written of a ring on a CPU
+ * struct frec_tracedat_source - the seqs written of a ring on a CPU
  * @ring: the ring's id.
- * @seq: its last seq written.
+ * @seq: the highest seq written.
+ * @gap_page: the page (its index + 1) whose missed count holds the last
+ *	gap of these seqs, 0 if none.
+ * @gap_lo: that gap is the seqs after @gap_lo ...
+ * @gap_hi: ... and before @gap_hi.
  */
 struct frec_tracedat_source {
 	unsigned int ring;
 	u64 seq;
+	size_t gap_page;
+	u64 gap_lo;
+	u64 gap_hi;
 };
 
 /**
@@ -271,6 +278,14 @@ static void put64(unsigned char *p, u64 v)
 	memcpy(p, &v, sizeof(v));
 }
 
+static u64 get64(const unsigned char *p)
+{
+	u64 v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 static void out32(FILE *out, unsigned int v)
 {
 	unsigned char b[4];
@@ -304,10 +319,45 @@ static void tracedat_begin(struct frec_decoder *d)
 }
 
 /*
+ * A seq that the gap charged to page @idx of @c skipped came after all (a
+ * step back, below): one missed event fewer there; none left, the page is
+ * an ordinary one again.  The page is in memory until the end: closed,
+ * its count lies after its data (tracedat_close_page()).
+ */
+static void tracedat_unmiss(struct frec_tracedat_cpu *c, size_t idx)
+{
+	unsigned char *page = c->pages + idx * TRACEDAT_PAGE;
+	u64 commit, data, count;
+
+	if (idx + 1 == c->nr_pages) {
+		if (c->lost && !--c->lost)
+			c->room += 8;
+		return;
+	}
+	commit = get64(page + 8);
+	data = commit & ~(u64)(TRACEDAT_MISSED_EVENTS | TRACEDAT_MISSED_STORED);
+	if (!(commit & TRACEDAT_MISSED_STORED))
+		return;
+	count = get64(page + TRACEDAT_PAGE_HEADER + data);
+	if (!count)
+		return;
+	put64(page + TRACEDAT_PAGE_HEADER + data, --count);
+	if (!count)
+		put64(page + 8, data);
+}
+
+/*
  * The records lost from @r's (ring, CPU) before it: the seqs skipped since
- * the last one written (since 0 for the first).  0 for a ring numbered by
- * one counter for all CPUs, whose gaps are other CPUs' records; -1 if out
- * of memory.  A CPU's rings are few: they are looked for one by one.
+ * the highest one written (since 0 for the first).  0 for a ring numbered
+ * by one counter for all CPUs, whose gaps are other CPUs' records; -1 if
+ * out of memory.  A CPU's rings are few: they are looked for one by one.
+ *
+ * A CPU's seqs may step back (uapi/frec_raw.h: an interrupt's record
+ * numbered between the reservation and the numbering of the record it
+ * interrupted, which comes first in time): a seq below the highest fills
+ * a gap counted before, which is taken back from the page that holds it.
+ * Without that, the page stays flagged, and `trace-cmd report` of two
+ * files (3.1.6) prints the drop and hides the page's first record.
  */
 static long long tracedat_lost(struct frec_tracedat_cpu *c, const struct frec_decoded *r)
 {
@@ -324,14 +374,25 @@ static long long tracedat_lost(struct frec_tracedat_cpu *c, const struct frec_de
 		if (!s)
 			return -1;
 		c->sources = s;
+		memset(&c->sources[i], 0, sizeof(c->sources[i]));
 		c->sources[i].ring = r->ring->id;
-		c->sources[i].seq = 0;
 		c->nr_sources++;
 	}
 	s = &c->sources[i];
 	last = s->seq;
+	if (r->rec.seq <= last) {
+		if (s->gap_page && r->rec.seq > s->gap_lo && r->rec.seq < s->gap_hi)
+			tracedat_unmiss(c, s->gap_page - 1);
+		return 0;
+	}
 	s->seq = r->rec.seq;
-	return r->rec.seq > last + 1 ? (long long)(r->rec.seq - last - 1) : 0;
+	if (r->rec.seq == last + 1)
+		return 0;
+	/* tracedat_record() starts a page for it, the next one */
+	s->gap_page = c->nr_pages + 1;
+	s->gap_lo = last;
+	s->gap_hi = r->rec.seq;
+	return (long long)(r->rec.seq - last - 1);
 }
 
 /* @cpu's entry, made if new; NULL if out of memory. */

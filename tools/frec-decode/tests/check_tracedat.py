@@ -217,6 +217,33 @@ def main():
                "--trace-offset", "-6326109")
     check_input(c, "region-offset", ["--region", p + ".region"], offset=-6326109)
 
+    # seqs that step back on a CPU (an interrupt's record numbered between
+    # the reservation and the numbering of the record it interrupted): no
+    # record lost, so no drop mark; and `trace-cmd report` of two files,
+    # which hides the first record of a page flagged with drops, prints
+    # every one
+    import os
+    import struct
+    td = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "testdata")
+    raw = struct.pack("<8sIIIIII16s", b"FRECRAW\0", 0x01020304, 3, 48, 64, 8, 1, b"local")
+    raw += struct.pack("<IIIIII32s", 1, 56, 7, 0, 0, 0, b"events")
+    for i, (seq, cpu) in enumerate([(1, 0), (2, 0), (1, 1), (3, 0), (5, 0), (4, 0), (6, 0),
+                                    (2, 1), (9, 0), (7, 0), (8, 0), (10, 0), (12, 0)]):
+        raw += struct.pack("<IIQQQQIIII4Q", 2, 88, seq, 10**9 + 1000 * i, 0xffffffffc0a80000,
+                           0xffffffff81000010, 7, cpu, 0, 0, 1, 2, 0, 0)
+    sb = c.dir + "/stepback.raw"
+    with open(sb, "wb") as f:
+        f.write(raw)
+    small = ["-f", td + "/small.formats", "-S", td + "/small.sites", "-k", td + "/small.kallsyms"]
+    recs, lost = check_input(c, "stepback", [*small, sb])
+    c.check("stepback: one real loss (seq 11 on cpu 0)", lost == {(b"events", 0, 12): 1}, str(lost))
+    p = subprocess.run(["trace-cmd", "report", "-i", c.dir + "/many-cpus.dat", "-i",
+                        c.dir + "/stepback.dat"], capture_output=True, timeout=300)
+    shown = sum(1 for line in p.stdout.split(b"\n")
+                if line.lstrip().startswith(b"stepback.dat:") and b"frec_record:" in line)
+    c.check("stepback: trace-cmd report of it and another file prints every record",
+            shown == len(recs) - 1, f"{shown} of the {len(recs)} less the one after the real loss")
+
     # a filter: records left out are not lost
     p = c.dir + "/lose"
     rc, text, _ = c.run_decoder(["--cpu", "1", "--ring", "log", *tables(p), p + ".raw"])
