@@ -178,7 +178,13 @@ static bool hist_race_read_ok(struct frec_hist_summary *s)
 	}
 	if (!s->count)
 		return true;
-	if (s->min < HIST_TASK_NS || s->max > HIST_NMI_NS || s->min > s->max) {
+	/*
+	 * Exact with no reset; after one, min and max may fall back to a
+	 * bound of their bucket (frec_hist.c, "Reset"): within 1/16.
+	 */
+	if (s->min < (no_reset ? HIST_TASK_NS : frec_hist_low(frec_hist_index(HIST_TASK_NS))) ||
+	    s->max > (no_reset ? HIST_NMI_NS : frec_hist_high(frec_hist_index(HIST_NMI_NS))) ||
+	    s->min > s->max) {
 		pr_err("frec_hist_kunit: min %llu max %llu: not among the values added\n",
 		       s->min, s->max);
 		return false;
