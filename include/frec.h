@@ -25,7 +25,7 @@
 
 /* Version of the client API declared in this header. */
 #define FREC_API_VERSION_MAJOR	0
-#define FREC_API_VERSION_MINOR	6
+#define FREC_API_VERSION_MINOR	7
 
 /* Longest ring name, not counting the NUL. */
 #define FREC_RING_NAME_MAX	31
@@ -114,8 +114,13 @@ DECLARE_STATIC_KEY_TRUE(frec_enabled_key);
  * @set_level: the level debugfs frec/control gave it (@code_level first),
  *	which @level holds while the site is on.
  * @flags: frec's, for the site's registration.
- * @printk_plan: frec's: how frec_printk() stores the site's arguments,
- *	worked out from @fmt on its first call.
+ * @printk_plan: frec's, of a frec_printk() site: how it stores its
+ *	arguments, worked out from @fmt on its first call.
+ * @span_hist: frec's, of a span's end: its latency histogram's per-CPU
+ *	counts (NULL until it has one).
+ * @span_threshold_inv: frec's, of a span's end: the bitwise complement of
+ *	the threshold of a trigger armed on it, 0 if none; a span longer
+ *	than ~@span_threshold_inv fires it (one load and compare).
  *
  * Each expansion of frec_record_level() and frec_printk_level() defines
  * one, static: frec finds a module's sites when the module loads (by
@@ -137,7 +142,11 @@ struct frec_site {
 	unsigned char code_level;
 	unsigned char set_level;
 	unsigned short flags;
-	unsigned long printk_plan;
+	union {
+		unsigned long printk_plan;
+		void __percpu *span_hist;
+	};
+	u64 span_threshold_inv;
 };
 
 /*
@@ -471,20 +480,26 @@ struct frec_span {
 	u64 id;
 };
 
-int __frec_span_begin(struct frec_ring *ring, struct frec_site *site,
-		      unsigned long caller, struct frec_span *span,
-		      unsigned long a0, unsigned long a1, unsigned long a2,
-		      unsigned long a3);
+/*
+ * The token comes back in registers and goes to the end by value, so
+ * that a caller's token need not live in memory: a span is meant to cost
+ * little more than its two records (doc/spans.md, "Cost").
+ */
+struct frec_span __frec_span_begin(struct frec_ring *ring, struct frec_site *site,
+				   unsigned long caller, unsigned long a0,
+				   unsigned long a1, unsigned long a2,
+				   unsigned long a3);
 int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
-		    unsigned long caller, const struct frec_span *span,
+		    unsigned long caller, u64 begin_ts, u64 begin_id,
 		    unsigned long a0, unsigned long a1);
 
-#define __frec_span_begin_call(ring, site, caller, span, a, b, c, d, ...) \
-	__frec_span_begin(ring, site, caller, span, __frec_arg(a),	\
+#define __frec_span_begin_call(ring, site, caller, a, b, c, d, ...)	\
+	__frec_span_begin(ring, site, caller, __frec_arg(a),		\
 			  __frec_arg(b), __frec_arg(c), __frec_arg(d))
 
 #define __frec_span_end_call(ring, site, caller, span, a, b, ...)	\
-	__frec_span_end(ring, site, caller, span, __frec_arg(a), __frec_arg(b))
+	__frec_span_end(ring, site, caller, (span).ts, (span).id,	\
+			__frec_arg(a), __frec_arg(b))
 
 /* Format @fmt against the arguments at compile time, as frec_record(). */
 #define __frec_check_args(max, what, fmt, ...)				\
@@ -521,9 +536,9 @@ int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
 		{							\
 			__frec_site_define(level, __FREC_SPAN_BEGIN_FMT fmt); \
 			__frec_gated_call(ring,				\
-				__frec_span_begin_call(__frec_r, &__frec_site, \
-						       _THIS_IP_, &__frec_span, \
-						       ##__VA_ARGS__, 0, 0, 0, 0)); \
+				(__frec_span = __frec_span_begin_call(__frec_r, \
+						&__frec_site, _THIS_IP_, \
+						##__VA_ARGS__, 0, 0, 0, 0), 0)); \
 		}							\
 		__frec_span;						\
 	})
@@ -566,12 +581,12 @@ int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
  */
 #define frec_span_end_level(ring, level, span, fmt, ...)		\
 	({								\
-		const struct frec_span *__frec_sp = (span);		\
+		const struct frec_span __frec_sp = *(span);		\
 		int __frec_eret = -ENOENT;				\
 		__frec_check_args(FREC_SPAN_MAX_END_ARGS,		\
 				  "frec_span_end() takes at most 2 arguments", \
 				  fmt, ##__VA_ARGS__);			\
-		if (likely(__frec_sp->ts)) {				\
+		if (likely(__frec_sp.ts)) {				\
 			__frec_site_define(level, __FREC_SPAN_END_FMT fmt); \
 			__frec_eret = __frec_gated_call(ring,		\
 				__frec_span_end_call(__frec_r, &__frec_site, \
@@ -624,7 +639,8 @@ static __always_inline int __frec_span_scope_begin(struct frec_ring *ring,
 	s->ring = ring;
 	s->a0 = a0;
 	s->a1 = a1;
-	return __frec_span_begin(ring, site, caller, &s->span, a0, a1, 0, 0);
+	s->span = __frec_span_begin(ring, site, caller, a0, a1, 0, 0);
+	return 0;
 }
 
 #define __frec_span_scope_begin_call(ring, site, caller, s, a, b, ...)	\
@@ -638,7 +654,7 @@ static __always_inline void __frec_span_scope_end(struct frec_span_scope *s)
 		return;
 	__frec_gated_call_site(s->site, s->ring,
 			       __frec_span_end(__frec_r, s->site, _THIS_IP_,
-					       &s->span, s->a0, s->a1));
+					       s->span.ts, s->span.id, s->a0, s->a1));
 }
 
 #define __frec_span_scoped(id, ring, level, fmt, ...)			\

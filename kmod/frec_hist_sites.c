@@ -8,24 +8,28 @@
  * ends whose first record went into that ring.
  *
  * The histograms are a pool of hist_sites= (default 32), allocated when
- * frec loads: each a per-CPU struct frec_hist_cpu (4768 bytes a CPU) and
- * one struct frec_hist (what readers share).  A span-end site
- * takes one on its first end, from whatever context that is, NMI
- * included, by its site id:
+ * frec loads: each a per-CPU struct frec_hist_cpu (4752 bytes a CPU) and
+ * one struct frec_hist (what readers share).  A span-end site takes one
+ * by its site id, from whatever context that is, NMI included, and keeps
+ * its per-CPU counts' address in the site itself (frec_site.span_hist),
+ * so that the record path finds them with one load:
  *
- *   frec_hist_slot[id]          pool
- *   ------------------          ----
- *   0 -> CLAIMING (cmpxchg)     n = next++ (atomic), n <= hist_sites
- *   n, release            (A)   (zeroed at load: nothing to publish)
+ *   frec_hist_slot[id]          pool                    the site
+ *   ------------------          ----                    --------
+ *   0 -> CLAIMING (cmpxchg)     n = next++ (atomic),
+ *                               n <= hist_sites
+ *   n, release            (A)   (zeroed at load:        span_hist = the
+ *                               nothing to publish)     counts of n
  *
  * A span-end site claims its histogram when it is given its id
  * (frec_hist_site_registered()): for the sites of a module, when the
  * module loads, before any of its spans; only a site registered on its
- * first record races its own ends.  The cmpxchg picks one context; any
- * other that finds the site CLAIMING (another CPU, or an NMI that
- * interrupted the claim on this one) cannot wait: its span is not
- * counted, and neither are the spans of a site that found the pool used
- * up (FULL); both are counted in missed, which hist prints.  A span end
+ * first record races its own ends, which find span_hist NULL and go
+ * out of line.  The cmpxchg picks one context; any other that finds the
+ * site CLAIMING (another CPU, or an NMI that interrupted the claim on this
+ * one) cannot wait: its span is not counted, and neither are the spans
+ * of a site that found the pool used up (FULL); both are counted in
+ * missed, which hist prints.  A span end
  * that never ended has a histogram of count 0.  A site without an id (a
  * full sites table) has no histogram either.  A reader acquires the slot
  * (B), pairing with (A), only to know which histograms are in use; the
@@ -34,7 +38,8 @@
  * A histogram stays with its site id.  After the site's module went, its
  * histogram is still listed (as frec/sites keeps the site) until the id
  * is given to a site of a module loaded later: frec_hist_site_reused()
- * then resets it, before that module's code runs.
+ * then resets it, before that module's code runs, and the new site is
+ * handed it as it registers.
  *
  * Reads and resets of the pool are serialised by frec_hist_lock, taken
  * after frec_sites_lock where both are held.
@@ -64,30 +69,37 @@
 static unsigned int hist_sites = 32;
 module_param(hist_sites, uint, 0444);
 MODULE_PARM_DESC(hist_sites,
-		 "span ends with a latency histogram (default 32, 4768 bytes each per CPU; at most 4096)");
+		 "span ends with a latency histogram (default 32, 4752 bytes each per CPU; at most 4096)");
 
 #define FREC_HIST_SITES_MAX	4096
 /* frec_hist_slot[] beyond the pool's numbers 1 .. hist_sites */
 #define FREC_HIST_CLAIMING	(~0U)
 #define FREC_HIST_FULL		(~0U - 1)
 
-unsigned int *frec_hist_slot;			/* by site id: pool number + 1 */
-unsigned int frec_hist_ids;			/* its size */
-unsigned int frec_hist_nr;			/* hist_sites, once allocated */
-struct frec_hist *frec_hist_shared;		/* [frec_hist_nr] */
-struct frec_hist_cpu __percpu **frec_hist_pcpu;	/* [frec_hist_nr] */
+static unsigned int *frec_hist_slot;		/* by site id: pool number + 1 */
+static unsigned int frec_hist_ids;		/* its size */
+static unsigned int frec_hist_nr;		/* hist_sites, once allocated */
+static struct frec_hist *frec_hist_shared;	/* [frec_hist_nr] */
+static struct frec_hist_cpu __percpu **frec_hist_pcpu;	/* [frec_hist_nr] */
 static atomic_t frec_hist_next = ATOMIC_INIT(0);
 static atomic_long_t frec_hist_missed = ATOMIC_LONG_INIT(0);
 static DEFINE_MUTEX(frec_hist_lock);
 
-/* The pool number of @site's histogram, claiming one; -1 if none. */
-static int frec_hist_claim(unsigned int id)
+/*
+ * The pool number of the histogram of @site, id @id, claiming one; -1 if
+ * none.  Hands it to @site (frec_site.span_hist), where the record path
+ * looks: the counts were zeroed at load and a reset never writes them, so
+ * there is nothing to publish with the pointer.
+ */
+static int frec_hist_claim(struct frec_site *site, unsigned int id)
 {
 	unsigned int slot = READ_ONCE(frec_hist_slot[id]);
 	int n;
 
-	if (likely(slot - 1 < frec_hist_nr))
-		return slot - 1;
+	if (likely(slot - 1 < frec_hist_nr)) {
+		n = slot - 1;
+		goto found;
+	}
 	if (slot || frec_rb_nmi_refused() ||
 	    cmpxchg(&frec_hist_slot[id], 0, FREC_HIST_CLAIMING) != 0)
 		return -1;
@@ -97,7 +109,10 @@ static int frec_hist_claim(unsigned int id)
 		return -1;
 	}
 	smp_store_release(&frec_hist_slot[id], n); /* LMM(frec_hist_claim:A) */
-	return n - 1;
+	n--;
+found:
+	WRITE_ONCE(site->span_hist, frec_hist_pcpu[n]);
+	return n;
 }
 
 /**
@@ -110,39 +125,38 @@ static int frec_hist_claim(unsigned int id)
  *
  * Context: Any context, NMI included (frec_site_register()).
  */
-void frec_hist_site_registered(const struct frec_site *site, unsigned int id)
+void frec_hist_site_registered(struct frec_site *site, unsigned int id)
 {
 	if (id && id < frec_hist_ids && frec_span_kind(site->fmt) == FREC_SPAN_END)
-		frec_hist_claim(id);
+		frec_hist_claim(site, id);
 }
 
 /**
  * frec_hist_span_add_slow() - frec_hist_span_add()'s uncommon cases
  * @site: the span end's call site.
- * @id: its id word.
- * @duration_ns: the span's duration.
+ * @duration_ns: the span's duration (0 for a skew).
  *
- * An id word with flags (a site not yet recorded, or with a trigger
- * armed), or a site without a histogram yet: claims one; a site with no
- * id, or no histogram to be had, is counted in missed.
+ * A skew, or a site without its histogram yet: finds or claims it by the
+ * site's id; a site with no id, or no histogram to be had, is counted in
+ * missed.
  *
  * Context: Any context, NMI included, preemption disabled.
  */
-void frec_hist_span_add_slow(struct frec_site *site, unsigned int id, u64 duration_ns)
+void frec_hist_span_add_slow(struct frec_site *site, u64 duration_ns)
 {
+	unsigned int id = READ_ONCE(site->id) & ~FREC_SITE_TRIGGER;
 	int n;
 
-	id = frec_site_id_plain(id & ~FREC_SITE_TRIGGER) ? id & ~FREC_SITE_TRIGGER : 0;
-	if (!id || id >= frec_hist_ids) {
+	if (!frec_site_id_plain(id) || id >= frec_hist_ids) {
 		atomic_long_inc(&frec_hist_missed);
 		return;
 	}
-	n = frec_hist_claim(id);
+	n = frec_hist_claim(site, id);
 	if (n < 0) {
 		atomic_long_inc(&frec_hist_missed);
 		return;
 	}
-	frec_hist_add(&frec_hist_shared[n], this_cpu_ptr(frec_hist_pcpu[n]), duration_ns);
+	frec_hist_add(this_cpu_ptr(frec_hist_pcpu[n]), duration_ns);
 }
 
 /* The copy of CPU @cpu of the histogram @ctx (its pool number + 1). */

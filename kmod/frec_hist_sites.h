@@ -11,50 +11,38 @@
 #include <linux/percpu.h>
 #include <linux/types.h>
 
+#include <frec.h>
 #include "frec_hist.h"
+#include "frec_span.h"
 
-struct frec_site;
-
-/* The pool (frec_hist_sites.c), set at load. */
-extern unsigned int *frec_hist_slot;
-extern unsigned int frec_hist_ids;
-extern unsigned int frec_hist_nr;
-extern struct frec_hist *frec_hist_shared;
-extern struct frec_hist_cpu __percpu **frec_hist_pcpu;
-
-void frec_hist_span_add_slow(struct frec_site *site, unsigned int id, u64 duration_ns);
+void frec_hist_span_add_slow(struct frec_site *site, u64 duration_ns);
 
 /**
  * frec_hist_span_add() - count a span's duration in its end's histogram
  * @site: the span end's call site.
- * @id: its id word, as the record path read it.
- * @duration_ns: the span's duration.
+ * @dur_word: the duration word its end stored (frec_span_ended()).
  *
- * The common case inline: a site with a plain id whose histogram is
- * there; the rest (claiming one, counting what has none) out of line.
+ * The common case inline: @site has its histogram (frec_site.span_hist)
+ * and the duration is not a skew; the rest (claiming a histogram,
+ * counting a span that has none, a skew's 0 ns) out of line.
  *
  * Context: Any context, NMI included, preemption disabled (the record
  * path's).
  */
-static __always_inline void frec_hist_span_add(struct frec_site *site, unsigned int id,
-					       u64 duration_ns)
+static __always_inline void frec_hist_span_add(struct frec_site *site, u64 dur_word)
 {
-	unsigned int n;
+	struct frec_hist_cpu __percpu *hist = READ_ONCE(site->span_hist);
 
-	if (likely(id < frec_hist_ids)) {
-		n = READ_ONCE(frec_hist_slot[id]) - 1;
-		if (likely(n < frec_hist_nr)) {
-			frec_hist_add(&frec_hist_shared[n], this_cpu_ptr(frec_hist_pcpu[n]),
-				      duration_ns);
-			return;
-		}
+	if (likely(hist && !(dur_word & FREC_SPAN_DUR_SKEW))) {
+		frec_hist_add(this_cpu_ptr(hist), dur_word);
+		return;
 	}
-	frec_hist_span_add_slow(site, id, duration_ns);
+	frec_hist_span_add_slow(site, frec_span_dur_ns(dur_word));
 }
 
 extern const struct file_operations frec_hist_fops;
 
-void frec_hist_site_registered(const struct frec_site *site, unsigned int id);
+void frec_hist_site_registered(struct frec_site *site, unsigned int id);
 void frec_hist_site_reused(unsigned int id);
 int frec_hist_sites_init(void);
 void frec_hist_sites_exit(void);

@@ -191,17 +191,14 @@ static __always_inline u64 frec_record_site_word(struct frec_site *site, struct 
 }
 
 /*
- * After a stored event: a span's end gets its duration word (the record's
- * timestamp less @since, the begin's), and the tracepoint fires.
+ * After a stored event, its tracepoint (a span end's @args holds its
+ * duration word by now: frec_rb_write_event_since()).
  */
 static __always_inline void frec_record_event_stored(struct frec_ring *ring,
 						     struct frec_site *site,
 						     unsigned long caller,
-						     unsigned long *args, u64 since,
-						     u64 seq, u64 ts)
+						     unsigned long *args, u64 seq)
 {
-	if (since)
-		args[FREC_SPAN_END_DUR] = frec_span_dur_word(ts, since);
 	trace_frec_record(ring->name, seq, caller, site->fmt, args);
 }
 
@@ -216,15 +213,15 @@ static __always_inline void frec_record_event_stored(struct frec_ring *ring,
 static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_ring_store *store,
 					   struct frec_rb_cpu *rc, struct frec_site *site,
 					   unsigned long caller, unsigned long *args,
-					   u64 since, u64 *seqp, u64 *tsp)
+					   bool span_end, u64 since, u64 *seqp, u64 *tsp)
 {
 	unsigned int fired = 0;
-	u64 word = frec_record_site_word_slow(site, ring, caller, &fired), ts = 0;
-	int ret = frec_rb_write_event_since(&store->layout, rc, word, caller, args, since,
-					    seqp, tsp ?: &ts);
+	u64 word = frec_record_site_word_slow(site, ring, caller, &fired);
+	int ret = frec_rb_write_event_since(&store->layout, rc, word, caller, args, span_end,
+					    since, seqp, tsp);
 
 	if (!ret)
-		frec_record_event_stored(ring, site, caller, args, since, *seqp, tsp ? *tsp : ts);
+		frec_record_event_stored(ring, site, caller, args, *seqp);
 	if (fired)
 		frec_trigger_fired(site, ring, fired, ret ? 0 : *seqp);
 	frec_record_leave();
@@ -232,15 +229,16 @@ static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_r
 }
 
 /*
- * Store a fixed-size event (with @since, a span's end: frec_rb.c's
- * frec_rb_write_event_since()), fire its tracepoint; the stored record's
- * seq and timestamp in @seqp and @tsp.  Preemption off.
+ * Store a fixed-size event (with @span_end, a span's end that began at
+ * @since: frec_rb.c's frec_rb_write_event_since()), fire its tracepoint;
+ * the stored record's seq in @seqp, and its timestamp in @tsp unless NULL.
+ * Preemption off.
  */
 static __always_inline int frec_record_event(struct frec_ring *ring,
 					     struct frec_site *site,
 					     unsigned long caller,
-					     unsigned long *args, u64 since,
-					     u64 *seqp, u64 *tsp)
+					     unsigned long *args, bool span_end,
+					     u64 since, u64 *seqp, u64 *tsp)
 {
 	struct frec_ring_store *store;
 	struct frec_rb_cpu *rc;
@@ -257,14 +255,27 @@ static __always_inline int frec_record_event(struct frec_ring *ring,
 		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc)) {
 		id = READ_ONCE(site->id);
-		if (!frec_site_id_plain(id))
+		if (!frec_site_id_plain(id) && !tsp)
 			return frec_record_event_slow(ring, store, rc, site, caller, args,
-						      since, seqp, tsp);
-		ret = frec_rb_write_event_since(&store->layout, rc, id, caller, args, since,
-						seqp, tsp);
+						      span_end, since, seqp, NULL);
+		if (!frec_site_id_plain(id)) {
+			/*
+			 * Not @seqp and @tsp: their address taken out of
+			 * line, the common case would keep them in memory.
+			 */
+			u64 slow_seq, slow_ts;
+
+			ret = frec_record_event_slow(ring, store, rc, site, caller, args,
+						     span_end, since, &slow_seq, &slow_ts);
+			*seqp = slow_seq;
+			*tsp = slow_ts;
+			return ret;
+		}
+		ret = frec_rb_write_event_since(&store->layout, rc, id, caller, args, span_end,
+						since, seqp, tsp);
 	}
 	if (!ret)
-		frec_record_event_stored(ring, site, caller, args, since, *seqp, tsp ? *tsp : 0);
+		frec_record_event_stored(ring, site, caller, args, *seqp);
 	frec_record_leave();
 	return ret;
 }
@@ -297,7 +308,7 @@ int __frec_record(struct frec_ring *ring, struct frec_site *site,
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
 	u64 seq;
 
-	return frec_record_event(ring, site, caller, args, 0, &seq, NULL);
+	return frec_record_event(ring, site, caller, args, false, 0, &seq, NULL);
 }
 EXPORT_SYMBOL_GPL(__frec_record);
 
@@ -306,8 +317,6 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * @ring: an event ring.
  * @site: the begin's call site.
  * @caller: the caller's address.
- * @span: where the span's token goes: the begin's timestamp and name;
- *	left as it is (zero) unless the begin is stored.
  * @a0: first argument.
  * @a1: second argument.
  * @a2: third argument.
@@ -317,28 +326,25 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * the token keeps for the end.
  *
  * Context: As __frec_record().
- * Return: as __frec_record().
+ * Return: the span's token: the begin's timestamp and name, or zeroes if
+ * it was not stored (for any reason __frec_record() gives an error).
  */
-int __frec_span_begin(struct frec_ring *ring, struct frec_site *site,
-		      unsigned long caller, struct frec_span *span,
-		      unsigned long a0, unsigned long a1, unsigned long a2,
-		      unsigned long a3)
+struct frec_span __frec_span_begin(struct frec_ring *ring, struct frec_site *site,
+				   unsigned long caller, unsigned long a0,
+				   unsigned long a1, unsigned long a2,
+				   unsigned long a3)
 {
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
 	u64 seq, ts;
-	int ret;
 
 	/* include/frec.h spells the formats' marks for drivers: the same. */
 	BUILD_BUG_ON(__builtin_memcmp(FREC_SPAN_BEGIN_FMT, __FREC_SPAN_BEGIN_FMT,
 				      sizeof(FREC_SPAN_BEGIN_FMT)) ||
 		     __builtin_memcmp(FREC_SPAN_END_FMT, __FREC_SPAN_END_FMT,
 				      sizeof(FREC_SPAN_END_FMT)));
-	ret = frec_record_event(ring, site, caller, args, 0, &seq, &ts);
-	if (!ret) {
-		span->ts = ts;
-		span->id = frec_span_id(seq, smp_processor_id());
-	}
-	return ret;
+	if (frec_record_event(ring, site, caller, args, false, 0, &seq, &ts))
+		return (struct frec_span){ 0, 0 };
+	return (struct frec_span){ ts, frec_span_id(seq, smp_processor_id()) };
 }
 EXPORT_SYMBOL_GPL(__frec_span_begin);
 
@@ -347,7 +353,9 @@ EXPORT_SYMBOL_GPL(__frec_span_begin);
  * @ring: an event ring.
  * @site: the end's call site.
  * @caller: the caller's address.
- * @span: the token frec_span_begin() gave, of a stored begin.
+ * @begin_ts: the token's timestamp, of a stored begin: not 0 (the caller
+ *	tests it; a 0 would count the end's whole timestamp as the duration).
+ * @begin_id: the token's name of the begin.
  * @a0: first argument.
  * @a1: second argument.
  *
@@ -359,18 +367,18 @@ EXPORT_SYMBOL_GPL(__frec_span_begin);
  * Return: as __frec_record().
  */
 int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
-		    unsigned long caller, const struct frec_span *span,
+		    unsigned long caller, u64 begin_ts, u64 begin_id,
 		    unsigned long a0, unsigned long a1)
 {
-	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, span->id, 0 };
-	u64 seq, ts;
+	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, begin_id, 0 };
+	u64 seq;
 	int ret;
 
 	/* include/frec.h's limit is the layout's (uapi/frec_raw.h). */
 	BUILD_BUG_ON(FREC_SPAN_END_ARGS != FREC_SPAN_MAX_END_ARGS);
-	ret = frec_record_event(ring, site, caller, args, span->ts, &seq, &ts);
+	ret = frec_record_event(ring, site, caller, args, true, begin_ts, &seq, NULL);
 	if (!ret)
-		frec_span_ended(site, frec_span_dur_ns(args[FREC_SPAN_END_DUR]));
+		frec_span_ended(site, args[FREC_SPAN_END_DUR]);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__frec_span_end);

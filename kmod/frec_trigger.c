@@ -15,11 +15,8 @@
  * ---------------------
  * In frec's own table, one u64 trigger word per site id (actions and
  * threshold, frec_trigger.h), frec_triggers[1..sites_max]: 8 bytes a
- * site, 128 KiB at the default sites_max.  struct frec_site, compiled
- * into every client driver, is left as it is: a field there would change
- * the size of every site of every driver built against the header.  An id
- * given to another site forgets its trigger (frec_trigger_forget(), when
- * the id is given).
+ * site, 128 KiB at the default sites_max.  An id given to another site
+ * forgets its trigger (frec_trigger_forget(), when the id is given).
  *
  * A trigger without a threshold fires on the site's next stored record.
  * Arming it also sets FREC_SITE_TRIGGER in the site's id word, which the
@@ -27,8 +24,14 @@
  * takes the fast path as before, so an un-armed site costs nothing more,
  * and an armed one pays the slow path once, for the record that fires
  * it.  A trigger with a threshold sets no bit: only the span-end path
- * fires it, through frec_trigger_span(), with the span's duration; its
- * cost there is the table's load and a compare whether armed or not.
+ * fires it, through frec_trigger_span(), with the span's duration.  That
+ * path reads the threshold from the site itself, where arming also puts
+ * it (struct frec_site.span_threshold_inv, ~threshold, 0 when none): one
+ * load and a compare whether armed or not, where the table cost a bound
+ * check and two dependent loads, a seventh of what a span may add to its
+ * two records (doc/spans.md, "Cost").  The word is the trigger's copy,
+ * not its state: frec_trigger_span() fires only if the table's word, read
+ * again, still holds the threshold, and takes it with a cmpxchg.
  *
  * Exactly once
  * ------------
@@ -76,6 +79,12 @@
  *	pairs with
  *   frec_trigger_claim:C  the fully ordered cmpxchg that takes the bit,
  *   frec_trigger_claim:D  then the word loaded: the word armed with it.
+ *   frec_trigger_set:G  the trigger word, stored before (smp_wmb) the
+ *	site's threshold copy
+ *	pairs with
+ *   frec_trigger_span:H  the copy, loaded by the span end, before (smp_rmb)
+ *	the word: a span over a threshold it read finds the word armed with
+ *	it (or a later one).
  *   frec_trigger_note:E  the note's fields, written by the claimant of
  *	frec_frozen.state, published with a release
  *	pairs with
@@ -105,8 +114,8 @@
 #include "frec_trigger.h"
 
 /* Trigger words by site id, [0, frec_triggers_nr): frec_trigger.h. */
-u64 *frec_triggers;
-unsigned int frec_triggers_nr;
+static u64 *frec_triggers;
+static unsigned int frec_triggers_nr;
 
 /* frec_frozen.state */
 #define FREC_FROZEN_NONE	0
@@ -224,6 +233,7 @@ int frec_trigger_parse(const char *s, u64 *word, const char **why)
 void frec_trigger_set(struct frec_site *site, unsigned int id, u64 word)
 {
 	unsigned int old = READ_ONCE(site->id), armed;
+	u64 thr = frec_trigger_threshold(word);
 
 	lockdep_assert_held(&frec_sites_lock);
 	if (WARN_ON_ONCE(id >= frec_triggers_nr))
@@ -233,7 +243,10 @@ void frec_trigger_set(struct frec_site *site, unsigned int id, u64 word)
 	       !try_cmpxchg(&site->id, &old, old & ~FREC_SITE_TRIGGER))
 		;
 	WRITE_ONCE(frec_triggers[id], word); /* LMM(frec_trigger_set:A) */
-	if (!word || frec_trigger_threshold(word))
+	/* The span end's copy of the threshold, after the word. */
+	smp_wmb(); /* LMM(frec_trigger_set:G) */
+	WRITE_ONCE(site->span_threshold_inv, thr ? ~thr : 0);
+	if (!word || thr)
 		return;
 	old = READ_ONCE(site->id);
 	do {
@@ -443,14 +456,15 @@ static struct frec_ring *frec_trigger_ring(unsigned long ring_id)
  * @site: the site of a span's end, whose record was just stored.
  * @duration_ns: the span's duration.
  *
- * The span-end path calls this after it stored the end's record.  If the
- * site has a trigger with a threshold armed and @duration_ns is above it,
- * takes it (one cmpxchg: exactly once), freezes the ring of the site's
- * first record (frec/control's ring column) or every ring, and prints the
- * console dump, as the trigger says.  Costs an armed and an un-armed site
- * the same until it fires: the id word's load, the trigger word's, and a
- * compare or two.  A threshold applies only where this is called: on a
- * site that is not a span's end it is armed but never fires.
+ * The span-end path calls this after it stored the end's record, when
+ * the span was longer than the site's copy of its threshold
+ * (frec_span_ended(); a skew, 0 ns here, is too).  If the site's trigger
+ * word still has a threshold and @duration_ns is above it, takes it (one
+ * cmpxchg: exactly once), drops the site's copy, freezes the ring of the
+ * site's first record (frec/control's ring column) or every ring, and
+ * prints the console dump, as the trigger says.  A threshold applies only
+ * where this is called: on a site that is not a span's end it is armed
+ * but never fires.
  *
  * Context: Any context, NMI included.
  * Return: true if it fired.
@@ -463,12 +477,16 @@ bool frec_trigger_span(struct frec_site *site, u64 duration_ns)
 
 	if (!frec_site_id_plain(id) || id >= frec_triggers_nr)
 		return false;
+	/* The word the site's copy was taken from, or a later one. */
+	smp_rmb(); /* LMM(frec_trigger_span:H) */
 	w = READ_ONCE(frec_triggers[id]);
 	thr = frec_trigger_threshold(w);
 	if (likely(!thr || duration_ns <= thr))
 		return false;
 	if (!try_cmpxchg(&frec_triggers[id], &w, 0))
 		return false;
+	/* Fired: the span end stops calling this until the site is re-armed. */
+	WRITE_ONCE(site->span_threshold_inv, 0);
 	rcu_read_lock();
 	ring = frec_trigger_ring(READ_ONCE(site->ring_id));
 	frec_trigger_freeze(ring, w);

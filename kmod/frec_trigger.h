@@ -43,26 +43,6 @@ void frec_trigger_fired(struct frec_site *site, struct frec_ring *ring,
 			unsigned int actions, u64 seq);
 bool frec_trigger_span(struct frec_site *site, u64 duration_ns);
 
-/* Trigger words by site id (frec_trigger.c), set at load. */
-extern u64 *frec_triggers;
-extern unsigned int frec_triggers_nr;
-
-/*
- * A span's end, site id @id (flag bits and all), lasted @duration_ns:
- * is a threshold trigger armed on it, and was the span slower?  The span
- * end's inline test before frec_trigger_span(), which looks again and
- * fires: the same loads and compares whether a trigger is armed or not.
- */
-static __always_inline bool frec_trigger_span_over(unsigned int id, u64 duration_ns)
-{
-	u64 thr;
-
-	if (unlikely(id >= frec_triggers_nr))
-		return false;
-	thr = frec_trigger_threshold(READ_ONCE(frec_triggers[id]));
-	return unlikely(thr && duration_ns > thr);
-}
-
 int frec_trigger_init(struct dentry *dir);
 void frec_trigger_exit(void);
 

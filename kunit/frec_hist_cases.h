@@ -153,16 +153,22 @@ static const struct frec_hist_text_case frec_hist_text_cases[] = {
 	  "hist 1 empty.c:1 nothing\n  count=0\n" },
 	{ "2 reset.c:9 all_gone", { 7, 1000 }, 2, 2,
 	  "hist 2 reset.c:9 all_gone\n  count=0\n" },
-	/* max and min come from the values after the reset only. */
+	/*
+	 * Only the values after the reset count; min, max and the
+	 * percentiles are their buckets' midpoints.
+	 */
 	{ "3 drivers/foo.c:120 foo_irq", { 123456789, 5, 100, 1000, 1000 }, 5, 2,
 	  "hist 3 drivers/foo.c:120 foo_irq\n"
-	  "  count=3 sum=2100ns min=100ns mean=700ns p50=1000ns p90=1000ns p99=1000ns p99.9=1000ns max=1000ns\n"
+	  "  count=3 sum=2100ns min=102ns mean=700ns p50=1008ns p90=1008ns p99=1008ns p99.9=1008ns max=1008ns\n"
 	  "  [100, 104) 1\n"
 	  "  [992, 1024) 2\n" },
-	/* A value past the last bound: counted, max exact; p90 and up print max. */
+	/*
+	 * A value past the last bound: counted in the sum and the last
+	 * bucket; max and p90 and up, in that bucket, print its low bound.
+	 */
 	{ "4 t.c:1 f", { 1000, 33, 0, 2199023255552ULL, 7, 33 }, 6, 0,
 	  "hist 4 t.c:1 f\n"
-	  "  count=6 sum=2199023256625ns min=0ns mean=366503876104ns p50=33ns p90=2199023255552ns p99=2199023255552ns p99.9=2199023255552ns max=2199023255552ns\n"
+	  "  count=6 sum=2199023256625ns min=0ns mean=366503876104ns p50=33ns p90=1099511627776ns p99=1099511627776ns p99.9=1099511627776ns max=1099511627776ns\n"
 	  "  [0, 1) 1\n"
 	  "  [7, 8) 1\n"
 	  "  [32, 34) 2\n"
@@ -216,7 +222,7 @@ static inline bool frec_hist_text_case_run(const struct frec_hist_text_case *c,
 	for (i = 0; i < c->nr; i++) {
 		if (i == c->before)
 			frec_hist_reset(&x->h, &cpus);
-		frec_hist_add(&x->h, &x->cpu, c->values[i]);
+		frec_hist_add(&x->cpu, c->values[i]);
 	}
 	if (c->before == c->nr)
 		frec_hist_reset(&x->h, &cpus);

@@ -138,6 +138,8 @@ static void trigger_span_fires_once(struct kunit *test)
 	/* The first record registers the site and makes @ring its ring. */
 	KUNIT_ASSERT_EQ(test, trig_record(ring), 0);
 	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, TRIG_ARM), (ssize_t)strlen(TRIG_ARM));
+	/* The span end's copy of the threshold, in the site. */
+	KUNIT_EXPECT_EQ(test, ~READ_ONCE(trig_site.span_threshold_inv), (u64)NSEC_PER_MSEC);
 	KUNIT_EXPECT_FALSE_MSG(test, frec_trigger_span(&trig_site, NSEC_PER_MSEC),
 			       "a span of exactly the threshold fired it");
 	KUNIT_EXPECT_EQ(test, atomic_read(&ring->stop), 0);
@@ -153,6 +155,8 @@ static void trigger_span_fires_once(struct kunit *test)
 		   started, atomic_long_read(&trig->task), atomic_long_read(&trig->irq),
 		   atomic_long_read(&trig->nmi), atomic_read(&trig->fired));
 	KUNIT_EXPECT_EQ(test, atomic_read(&trig->fired), 1);
+	KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(trig_site.span_threshold_inv), 0ULL,
+			    "the site still has its threshold after it fired");
 	KUNIT_EXPECT_GT(test, atomic_long_read(&trig->irq), 0);
 	KUNIT_EXPECT_GT(test, atomic_long_read(&trig->nmi), 0);
 	KUNIT_EXPECT_TRUE(test, atomic_read(&ring->stop) & FREC_RING_STOP_FROZEN);

@@ -41,95 +41,70 @@
  * A bucket of width w >= 2 starts at low >= 16 w, so its midpoint
  * low + w / 2 is within w / 2 <= low / 32 of every value in it: a value
  * reported by its bucket's midpoint is within 1/32 (3.125 %) of the true
- * value, and values below 32 ns are exact.  A percentile is the midpoint
- * of the bucket holding the value of its rank, clamped to [min, max], so
- * it is within 1/32 of the exact percentile of the values counted (the
- * clamp only moves it closer); one that falls in the last bucket is
- * reported as max.  The index needs no division and no loop: one __fls()
- * (a BSR or LZCNT), a shift, an add and a clamp.
+ * value, and values below 32 ns are exact.  min, max and the percentiles
+ * are reported so: min the midpoint of the lowest bucket counted, max of
+ * the highest, a percentile of the bucket holding the value of its rank
+ * (nearest rank); each is within 1/32 of the exact figure of the values
+ * counted, and min <= every percentile <= max.  The last bucket has no
+ * midpoint: a figure that falls in it is reported as FREC_HIST_TOP, its
+ * low bound.  count, sum and mean (sum / count, rounded down) are exact.
+ * The index needs no division and no loop: one __fls() (a BSR or LZCNT),
+ * a shift and an add; the last bucket's values, past the end of the
+ * others, are counted out of line.
  *
- * Memory: 593 64-bit buckets, sum, min and max: 4768 bytes per CPU per
+ * Why min and max are not kept exactly: an exact min and max cost every
+ * add a load, a compare and sometimes a cmpxchg for each, and, for a
+ * reset that never writes a CPU's copy, a generation tag in both words:
+ * twenty-odd instructions, half the cost of an add.  The records
+ * themselves hold every exact duration (frec-decode prints them).
+ *
+ * Memory: 593 64-bit buckets and the sum: 4752 bytes per CPU per
  * histogram; the readers' share, struct frec_hist, another 4.8 KiB per
  * histogram, not per CPU.
  *
  * Writers
  * -------
  * frec_hist_add() writes only the current CPU's copy, struct
- * frec_hist_cpu, and nothing another CPU writes; an interrupt or NMI on
- * the same CPU may add to the same copy in the middle of an add.  Every
- * write is one CPU-local read-modify-write of one word (local_t: on x86
- * an instruction without LOCK prefix, which an interrupt cannot split),
- * so nested adds never lose each other's counts::
+ * frec_hist_cpu, and reads nothing another CPU writes; an interrupt or
+ * NMI on the same CPU may add to the same copy in the middle of an add.
+ * Its two writes are each one CPU-local read-modify-write of one word
+ * (local_t: on x86 an instruction without LOCK prefix, which an
+ * interrupt cannot split), so nested adds never lose each other's
+ * counts::
  *
- *   task:  raise max   raise min   wmb   inc bucket[i]   add sum
- *                    |
- *   NMI:             +-- raise max  raise min  wmb  inc bucket[j]  add sum
- *
- * min and max are "only raise" words (min is kept as
- * FREC_HIST_VALUE_MAX - min, so that it raises too), each holding a
- * 48-bit value above the reset generation's low 16 bits: a word whose
- * generation is not the writer's is replaced whatever its value, one of
- * the writer's generation only by a greater value (the words compared
- * whole, the generations being equal).  The cmpxchg loop ends
- * at the first cmpxchg that finds the word unchanged; each failure means
- * an interrupt on this CPU changed it, so it runs at most once more than
- * the adds nested into it.
+ *   task:  inc bucket[i]   add sum
+ *                        |
+ *   NMI:                 +-- inc bucket[j]   add sum
  *
  * Readers and reset
  * -----------------
  * frec_hist_read() sums every CPU's copy and subtracts struct frec_hist's
- * base, the counts summed at the last reset; frec_hist_reset() bumps the
- * generation, then takes that sum as the new base.  Reset never writes a
- * CPU's copy, so it needs no lock against writers: the counters are
- * monotonic modulo 2^64, and a counter read minus its reading at reset
- * is exactly the increments made after the reset's load of it (the
- * caller serializes reads and resets of one histogram, e.g. with a
- * mutex, which also orders a read's loads after the last reset's).
+ * base, the counts summed at the last reset; frec_hist_reset() takes that
+ * sum as the new base.  Reset never writes a CPU's copy, so it needs no
+ * lock against writers: the counters are monotonic modulo 2^64, and a
+ * counter read minus its reading at reset is exactly the increments made
+ * after the reset's load of it (the caller serializes reads and resets of
+ * one histogram, e.g. with a mutex, which also orders a read's loads
+ * after the last reset's).
  *
  * What a read sees while writers run: each word is read once, whole (no
- * torn count), at its own instant, one CPU's buckets and sum before its
- * min and max.  count is the sum of the buckets read, so count, the
- * buckets and the percentiles always agree with each other.  sum (and so
- * mean) may differ from them by the adds a CPU made while its copy was
- * being read (a few hundred loads), those counted in a bucket read before
- * them or the reverse.  A reset takes its baseline the same way, so an add
- * made meanwhile may be counted in either epoch, its sum in the other.
- *
- * min and max are exact when no add was in flight during the read, none
- * straddled the last reset, and every add since read the new generation
- * (an add may read the previous one for a while after a reset, there
- * being no barrier on the record path before that load; the generation's
- * 16 bits may also come round on a CPU that added nothing for 65536
- * resets).  In every case a read checks them: the read's min is used only
- * if it lies in the lowest bucket counted since the reset, else that
- * bucket's low bound; max likewise in the highest bucket, else its high
- * bound minus 1 (for the last bucket: a value from FREC_HIST_TOP up, else
- * FREC_HIST_VALUE_MAX).  So min and max always lie in the bucket of the
- * true min and max, within 1/16 of them; with adds in flight (no reset
- * straddling them) they still bound every value counted (the ordering
- * below), so the percentiles keep their 1/32; an add straddling a reset
- * can cost a percentile in the lowest or highest bucket up to 1/16.
+ * torn count), at its own instant.  count is the sum of the buckets read,
+ * so count, the buckets, min, max and the percentiles always agree with
+ * each other.  sum (and so mean) may differ from them by the adds a CPU
+ * made while its copy was being read (a few hundred loads), those counted
+ * in a bucket read before them or the reverse.  A reset takes its
+ * baseline the same way, so an add made meanwhile may be counted in
+ * either epoch, its sum in the other.
  *
  * Memory ordering
  * ---------------
- * Every ordered access carries a label, LMM(function:letter), on its own
- * line of code; they pair as follows:
- *
- * frec_hist_add:A / frec_hist_sum_cpus:A
- *	(an add raises min and max before it counts itself in a bucket and
- *	the sum) If a read's bucket or sum load saw an add, its min and max
- *	loads see that add's raise or a later value of the word: min and max
- *	bound every value counted.  smp_wmb() costs no instruction on x86.
- *
- * Nothing else is ordered: the other claims rest only on each word being
- * written and read whole (local_t; READ_ONCE/WRITE_ONCE of the
- * generation), on each counter only growing, and on the caller's
- * serialization of reads and resets.
+ * None is needed beyond the caller's serialization of reads and resets:
+ * every claim above rests only on each word being written and read whole
+ * (local_t) and on each counter only growing.
  */
 
 static_assert(FREC_HIST_SUB == 1U << FREC_HIST_SUB_BITS);
 static_assert(FREC_HIST_TOP == 1ULL << FREC_HIST_TOP_BITS);
-static_assert(FREC_HIST_TOP <= FREC_HIST_VALUE_MAX);
 
 const unsigned int frec_hist_pct[FREC_HIST_NR_PCT] = { 5000, 9000, 9900, 9990 };
 static const char * const frec_hist_pct_name[FREC_HIST_NR_PCT] = {
@@ -170,28 +145,35 @@ u64 frec_hist_high(unsigned int i)
 	return frec_hist_low(i) + (1ULL << ((i >> FREC_HIST_SUB_BITS) - 1));
 }
 
-/* The value a percentile in bucket @i prints, before the clamp. */
-static u64 frec_hist_mid(unsigned int i, u64 max)
+/* The value min, max or a percentile in bucket @i is reported as. */
+static u64 frec_hist_mid(unsigned int i)
 {
 	if (i >= FREC_HIST_OVERFLOW)
-		return max;
+		return FREC_HIST_TOP;
 	return frec_hist_low(i) + ((frec_hist_high(i) - frec_hist_low(i)) >> 1);
 }
 
-/*
- * The CPUs' raw counts into @s (sum and buckets), and the greatest max
- * and least min of the generation @tag among them into @max and @min.
+/**
+ * frec_hist_add_overflow() - frec_hist_add() of a value from FREC_HIST_TOP up
+ * @c: the current CPU's copy.
+ * @ns: the value.
+ *
+ * Context: as frec_hist_add().
  */
-static void frec_hist_sum_cpus(const struct frec_hist_cpus *cpus, u64 tag,
-			       struct frec_hist_summary *s, u64 *min, u64 *max)
+void frec_hist_add_overflow(struct frec_hist_cpu *c, u64 ns)
+{
+	local_inc(&c->bucket[FREC_HIST_OVERFLOW]);
+	local_add((long)ns, &c->sum);
+}
+
+/* The CPUs' raw counts into @s: sum and buckets, the rest zero. */
+static void frec_hist_sum_cpus(const struct frec_hist_cpus *cpus,
+			       struct frec_hist_summary *s)
 {
 	const struct frec_hist_cpu *c;
 	unsigned int cpu, i;
-	u64 w;
 
 	memset(s, 0, sizeof(*s));
-	*min = FREC_HIST_VALUE_MAX;
-	*max = 0;
 	for (cpu = 0; cpu < cpus->nr; cpu++) {
 		c = cpus->get(cpus->ctx, cpu);
 		if (!c)
@@ -199,13 +181,6 @@ static void frec_hist_sum_cpus(const struct frec_hist_cpus *cpus, u64 tag,
 		for (i = 0; i < FREC_HIST_BUCKETS; i++)
 			s->bucket[i] += (u64)local_read(&c->bucket[i]);
 		s->sum += (u64)local_read(&c->sum);
-		smp_rmb(); /* LMM(frec_hist_sum_cpus:A) */
-		w = (u64)local_read(&c->max);
-		if ((w & FREC_HIST_TAG_MASK) == tag)
-			*max = max_t(u64, *max, w >> FREC_HIST_TAG_BITS);
-		w = (u64)local_read(&c->min);
-		if ((w & FREC_HIST_TAG_MASK) == tag)
-			*min = min_t(u64, *min, FREC_HIST_VALUE_MAX - (w >> FREC_HIST_TAG_BITS));
 	}
 }
 
@@ -225,21 +200,19 @@ static u64 frec_hist_rank(u64 count, unsigned int pct)
  * @s: the summary, filled in whole.
  *
  * Not serialized against frec_hist_add(): see the DOC block for what a
- * read may see while values are added.  @min and @max lie in the buckets
- * of the true min and max; the percentiles are the nearest-rank
- * percentiles' bucket midpoints, clamped to [@min, @max].
+ * read may see while values are added.  @min, @max and the percentiles
+ * are their buckets' midpoints (the DOC block).
  *
- * Context: any; it does not sleep, and reads 596 words per CPU.  The
+ * Context: any; it does not sleep, and reads 594 words per CPU.  The
  * caller serializes it against frec_hist_reset() of @h.
  */
 void frec_hist_read(const struct frec_hist *h, const struct frec_hist_cpus *cpus,
 		    struct frec_hist_summary *s)
 {
-	u64 tag = READ_ONCE(h->gen) & FREC_HIST_TAG_MASK;
 	unsigned int i, lo = FREC_HIST_BUCKETS, hi = 0, p = 0;
-	u64 min, max, seen = 0;
+	u64 seen = 0;
 
-	frec_hist_sum_cpus(cpus, tag, s, &min, &max);
+	frec_hist_sum_cpus(cpus, s);
 	s->sum -= h->base.sum;
 	for (i = 0; i < FREC_HIST_BUCKETS; i++) {
 		s->bucket[i] -= h->base.bucket[i];
@@ -252,23 +225,13 @@ void frec_hist_read(const struct frec_hist *h, const struct frec_hist_cpus *cpus
 	if (!s->count)
 		return;
 
-	/* The generation's words are used only where the buckets allow. */
-	s->min = min >= frec_hist_low(lo) && min < frec_hist_high(lo) ? min :
-		 frec_hist_low(lo);
-	if (hi == FREC_HIST_OVERFLOW)
-		s->max = max >= FREC_HIST_TOP ? max : FREC_HIST_VALUE_MAX;
-	else
-		s->max = max >= frec_hist_low(hi) && max < frec_hist_high(hi) ? max :
-			 frec_hist_high(hi) - 1;
+	s->min = frec_hist_mid(lo);
+	s->max = frec_hist_mid(hi);
 	s->mean = div64_u64(s->sum, s->count);
-
 	for (i = 0; i < FREC_HIST_BUCKETS && p < FREC_HIST_NR_PCT; i++) {
 		seen += s->bucket[i];
-		while (p < FREC_HIST_NR_PCT && seen >= frec_hist_rank(s->count, frec_hist_pct[p])) {
-			s->pct[p] = max_t(u64, min_t(u64, frec_hist_mid(i, s->max), s->max),
-					  s->min);
-			p++;
-		}
+		while (p < FREC_HIST_NR_PCT && seen >= frec_hist_rank(s->count, frec_hist_pct[p]))
+			s->pct[p++] = frec_hist_mid(i);
 	}
 }
 
@@ -280,17 +243,13 @@ void frec_hist_read(const struct frec_hist *h, const struct frec_hist_cpus *cpus
  * Writes no CPU's copy, so adds go on meanwhile; an add in flight may be
  * counted before or after the reset.
  *
- * Context: any; it does not sleep, and reads 596 words per CPU.  The
+ * Context: any; it does not sleep, and reads 594 words per CPU.  The
  * caller serializes it against frec_hist_read() and frec_hist_reset() of
  * @h.
  */
 void frec_hist_reset(struct frec_hist *h, const struct frec_hist_cpus *cpus)
 {
-	u32 gen = h->gen + 1;
-	u64 min, max;
-
-	WRITE_ONCE(h->gen, gen);
-	frec_hist_sum_cpus(cpus, gen & FREC_HIST_TAG_MASK, &h->base, &min, &max);
+	frec_hist_sum_cpus(cpus, &h->base);
 }
 
 static void frec_hist_puts(const struct frec_text_sink *out, const char *s)

@@ -12,8 +12,7 @@
  *   struct frec_hist_cpu      one CPU's counts; frec_hist_add() writes
  *                             the current CPU's copy only
  *   struct frec_hist          what the histogram's readers share: the
- *                             reset generation and the counts at the
- *                             last reset
+ *                             counts at the last reset
  *   struct frec_hist_summary  the CPUs summed since the last reset, with
  *                             the statistics frec_hist_write() prints
  *
@@ -28,7 +27,6 @@
 #include <linux/compiler.h>
 #include <linux/minmax.h>
 #include <linux/types.h>
-#include <asm/barrier.h>
 #include <asm/local.h>
 #else
 #include "frec_user.h"
@@ -52,39 +50,25 @@
 				 FREC_HIST_SUB_BITS)
 #define FREC_HIST_BUCKETS	(FREC_HIST_OVERFLOW + 1)
 
-/*
- * min and max are kept in one word each: a 48-bit value above the reset
- * generation's low 16 bits (values from 2^48 - 1 ns, 78 hours, up are
- * kept as 2^48 - 1).
- */
-#define FREC_HIST_TAG_BITS	16
-#define FREC_HIST_TAG_MASK	0xffffU
-#define FREC_HIST_VALUE_MAX	((1ULL << (64 - FREC_HIST_TAG_BITS)) - 1)
-
 /* The percentiles printed, in parts per 10000: p50, p90, p99, p99.9. */
 #define FREC_HIST_NR_PCT	4
 extern const unsigned int frec_hist_pct[FREC_HIST_NR_PCT];
 
 /* The first line of a file of histograms: how to read the rest. */
 #define FREC_HIST_HEADER \
-	"# frec hist: values in ns; buckets [low, high) count; percentiles exact below 32 ns, else within 1/32\n"
+	"# frec hist: values in ns; buckets [low, high) count; min, max and percentiles exact below 32 ns, else within 1/32\n"
 
 /**
  * struct frec_hist_cpu - one CPU's counts of one histogram
  * @sum: the sum of the values added, modulo 2^64.
- * @max: the greatest value added, above the generation's low 16 bits.
- * @min: FREC_HIST_VALUE_MAX minus the least value added (so that both
- *	only grow, and zero is empty), above the generation's low 16 bits.
  * @bucket: values added per bucket, modulo 2^64.
  *
  * Written only by frec_hist_add() on its own CPU (any context, nested);
  * read by frec_hist_read() and frec_hist_reset() from any CPU.
- * sizeof() is 4768 bytes.
+ * sizeof() is 4752 bytes.
  */
 struct frec_hist_cpu {
 	local_t sum;
-	local_t max;
-	local_t min;
 	local_t bucket[FREC_HIST_BUCKETS];
 };
 
@@ -92,8 +76,8 @@ struct frec_hist_cpu {
  * struct frec_hist_summary - a histogram since its last reset, all CPUs
  * @count: values counted (the sum of @bucket).
  * @sum: their sum, ns.
- * @min: the least, ns (see frec_hist.c for when it is exact).
- * @max: the greatest, ns (likewise).
+ * @min: the least, ns: its bucket's midpoint (frec_hist.c).
+ * @max: the greatest, ns: likewise.
  * @mean: @sum / @count, rounded down.
  * @pct: the percentiles frec_hist_pct[] names, ns.
  * @bucket: values per bucket.
@@ -112,11 +96,11 @@ struct frec_hist_summary {
 
 /**
  * struct frec_hist - what the readers of one histogram share
- * @gen: the reset generation; frec_hist_reset() writes it, writers read it.
  * @base: the CPUs' raw counts (@sum and @bucket) summed at the last reset.
+ *
+ * Writers never read it.
  */
 struct frec_hist {
-	u32 gen;
 	struct frec_hist_summary base;
 };
 
@@ -132,6 +116,19 @@ struct frec_hist_cpus {
 	unsigned int nr;
 };
 
+/*
+ * The bucket of @ns, unclamped: FREC_HIST_OVERFLOW and above for a value
+ * from FREC_HIST_TOP up.
+ */
+static __always_inline u64 frec_hist_index_unclamped(u64 ns)
+{
+	/* The highest bit set, at least FREC_HIST_SUB_BITS. */
+	unsigned int shift = __fls((unsigned long)(ns | FREC_HIST_SUB)) -
+			     FREC_HIST_SUB_BITS;
+
+	return ((u64)shift << FREC_HIST_SUB_BITS) + (ns >> shift);
+}
+
 /**
  * frec_hist_index() - the bucket a value falls in
  * @ns: the value.
@@ -141,64 +138,34 @@ struct frec_hist_cpus {
  */
 static __always_inline unsigned int frec_hist_index(u64 ns)
 {
-	/* The highest bit set, at least FREC_HIST_SUB_BITS. */
-	unsigned int shift = __fls((unsigned long)(ns | FREC_HIST_SUB)) -
-			     FREC_HIST_SUB_BITS;
-	u64 i = ((u64)shift << FREC_HIST_SUB_BITS) + (ns >> shift);
-
-	return min_t(u64, i, FREC_HIST_OVERFLOW);
+	return min_t(u64, frec_hist_index_unclamped(ns), FREC_HIST_OVERFLOW);
 }
 
-/* Does @old hold @want's generation and a value at least as great? */
-static __always_inline bool frec_hist_covers(long old, u64 want)
-{
-	return !(((u64)old ^ want) & FREC_HIST_TAG_MASK) && (u64)old >= want;
-}
-
-/*
- * Store @want in @w unless it is covered already.  A failed cmpxchg
- * means an interrupt on this CPU changed the word in between: look again.
- */
-static __always_inline void frec_hist_raise(local_t *w, u64 want)
-{
-	long old = local_read(w);
-	long prev;
-
-	if (likely(frec_hist_covers(old, want)))
-		return;
-	do {
-		prev = local_cmpxchg(w, old, (long)want);
-		if (prev == old)
-			return;
-		old = prev;
-	} while (!frec_hist_covers(old, want));
-}
+void frec_hist_add_overflow(struct frec_hist_cpu *c, u64 ns);
 
 /**
  * frec_hist_add() - count one value in this CPU's copy
- * @h: the histogram.
- * @c: the current CPU's copy of it.
+ * @c: the current CPU's copy of the histogram.
  * @ns: the value.
  *
- * No lock, no division, no loop over buckets; every write is a single
- * CPU-local operation, so an interrupt or NMI on this CPU may add to the
- * same copy in the middle of it.
+ * Two CPU-local writes (the bucket's count, the sum), no lock, no
+ * division, no loop, no load of anything shared; an interrupt or NMI on
+ * this CPU may add to the same copy in the middle of it.  A value from
+ * FREC_HIST_TOP up (18 minutes) is counted out of line, so that the
+ * common case has no clamp.
  *
  * Context: any, NMI included, with preemption disabled (@c must stay this
- * CPU's for the whole call).  Where frec refuses records in NMI context
- * (cmpxchg not NMI-safe: frec_rb_nmi_refused()), not in NMI context.
+ * CPU's for the whole call).
  */
-static __always_inline void frec_hist_add(const struct frec_hist *h,
-					  struct frec_hist_cpu *c, u64 ns)
+static __always_inline void frec_hist_add(struct frec_hist_cpu *c, u64 ns)
 {
-	u64 tag = READ_ONCE(h->gen) & FREC_HIST_TAG_MASK;
-	u64 v = min_t(u64, ns, FREC_HIST_VALUE_MAX) << FREC_HIST_TAG_BITS;
+	u64 i = frec_hist_index_unclamped(ns);
 
-	frec_hist_raise(&c->max, v | tag);
-	/* (FREC_HIST_VALUE_MAX - value) << FREC_HIST_TAG_BITS */
-	frec_hist_raise(&c->min, (v ^ ~(u64)FREC_HIST_TAG_MASK) | tag);
-	smp_wmb(); /* LMM(frec_hist_add:A) */
-	local_inc(&c->bucket[frec_hist_index(ns)]);
+	if (unlikely(i > FREC_HIST_OVERFLOW)) {
+		frec_hist_add_overflow(c, ns);
+		return;
+	}
+	local_inc(&c->bucket[i]);
 	local_add((long)ns, &c->sum);
 }
 

@@ -568,9 +568,11 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
  * @caller: caller address.
  * @args: FREC_EVENT_MAX_ARGS arguments.
- * @since: 0, or the timestamp a span began at: then the last argument
- *	stored is frec_span_dur_word() of this record's timestamp and @since,
- *	in place of @args' last (uapi/frec_raw.h, "Spans").
+ * @span_end: the event is a span's end: its last argument, stored and left
+ *	in @args, is frec_span_dur_word() of this record's timestamp and
+ *	@since (uapi/frec_raw.h, "Spans").  A constant where this is inlined,
+ *	so that other events pay nothing for it.
+ * @since: for a span's end, the timestamp its begin was stored at.
  * @seqp: if not NULL, where the stored record's sequence number goes.
  * @tsp: if not NULL, where the stored record's timestamp goes.
  *
@@ -580,12 +582,12 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  */
 FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
 					    struct frec_rb_cpu *rc, unsigned long site,
-					    unsigned long caller, const unsigned long *args,
-					    u64 since, u64 *seqp, u64 *tsp)
+					    unsigned long caller, unsigned long *args,
+					    bool span_end, u64 since, u64 *seqp, u64 *tsp)
 {
 	struct frec_slot *slot;
 	unsigned long pos;
-	u64 seq = 0, ts, last;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
+	u64 seq = 0, ts;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
 	int i;
 
 	if (unlikely(ring->max_record_len))
@@ -595,16 +597,16 @@ FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
 		frec_rb_end(rc);
 		return -ENOSPC;
 	}
-	last = since ? frec_span_dur_word(ts, since) : args[FREC_EVENT_MAX_ARGS - 1];
+	if (span_end)
+		args[FREC_EVENT_MAX_ARGS - 1] = frec_span_dur_word(ts, since);
 	frec_rb_hook(FREC_RB_HOOK_RESERVED);
 	frec_rb_claim(ring, rc, pos, 1);
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
 	WRITE_ONCE(slot->data[FREC_EVENT_SITE], site);
 	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller);
-	for (i = 0; i < FREC_EVENT_MAX_ARGS - 1; i++)
+	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
-	WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], last);
 	frec_rb_hook(FREC_RB_HOOK_FILLED);
 	frec_rb_commit(ring, rc, pos, 1, seq);
 	frec_rb_end(rc);
@@ -633,7 +635,9 @@ FREC_RB_WRITE int frec_rb_write_event(const struct frec_rb *ring,
 				      unsigned long caller, const unsigned long *args,
 				      u64 *seqp)
 {
-	return frec_rb_write_event_since(ring, rc, site, caller, args, 0, seqp, NULL);
+	/* @args is written only for a span's end. */
+	return frec_rb_write_event_since(ring, rc, site, caller, (unsigned long *)args,
+					 false, 0, seqp, NULL);
 }
 
 /* Store @len bytes of @src into data words, zero-padding the last one. */

@@ -205,8 +205,8 @@ int frec_rb_write_event(const struct frec_rb *ring,
 			u64 *seqp);
 int frec_rb_write_event_since(const struct frec_rb *ring,
 			      struct frec_rb_cpu *rc, unsigned long site,
-			      unsigned long caller, const unsigned long *args,
-			      u64 since, u64 *seqp, u64 *tsp);
+			      unsigned long caller, unsigned long *args,
+			      bool span_end, u64 since, u64 *seqp, u64 *tsp);
 int frec_rb_write_record(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc, unsigned long site,
 			 unsigned long caller, const void *payload,

@@ -180,7 +180,7 @@ static inline void local_dec(local_t *l)
 
 static inline void local_add(long i, local_t *l)
 {
-	__asm__ __volatile__("addq %1, %0" : "+m" (l->a) : "ir" (i));
+	__asm__ __volatile__("addq %1, %0" : "+m" (l->a) : "er" (i));
 }
 
 static inline long local_inc_return(local_t *l)

@@ -70,7 +70,7 @@ struct frec_hist_table {
 	unsigned long long lost;
 };
 
-/* Every site's histogram is read with no reset: generation 0, no base. */
+/* Every site's histogram is read with no reset: no base. */
 static const struct frec_hist hist_never_reset;
 
 static size_t hist_slot(size_t cap, u64 key)
@@ -156,7 +156,7 @@ static void hist_record(struct frec_decoder *d, const struct frec_decoded *r)
 		return;
 	}
 	word = r->rec.args[FREC_SPAN_END_DUR];
-	frec_hist_add(&hist_never_reset, s->counts, frec_span_dur_ns(word));
+	frec_hist_add(s->counts, frec_span_dur_ns(word));
 	t->ends++;
 	t->skewed += !!(word & FREC_SPAN_DUR_SKEW);
 }

@@ -29,13 +29,11 @@
 #include "sim_cpu.h"
 #include "frec_hist.h"
 
-__attribute__((noinline)) void bench_hist_add(const struct frec_hist *h,
-					      struct frec_hist_cpu *c, u64 ns);
+__attribute__((noinline)) void bench_hist_add(struct frec_hist_cpu *c, u64 ns);
 
-__attribute__((noinline)) void bench_hist_add(const struct frec_hist *h,
-					      struct frec_hist_cpu *c, u64 ns)
+__attribute__((noinline)) void bench_hist_add(struct frec_hist_cpu *c, u64 ns)
 {
-	frec_hist_add(h, c, ns);
+	frec_hist_add(c, ns);
 }
 
 static u64 rnd(u64 *state)
@@ -50,13 +48,12 @@ int main(int argc, char **argv)
 {
 	unsigned long reps = argc > 1 ? strtoul(argv[1], NULL, 0) : 9;
 	unsigned long n = argc > 2 ? strtoul(argv[2], NULL, 0) : 1000000;
-	struct frec_hist *h = calloc(1, sizeof(*h));
 	struct frec_hist_cpu *c = calloc(1, sizeof(*c));
 	u64 *v = malloc(n * sizeof(*v)), state;
 	unsigned long r, i;
 	unsigned int e;
 
-	if (!h || !c || !v || !n)
+	if (!c || !v || !n)
 		return 1;
 	for (r = 1; r <= reps; r++) {
 		state = 0x9e3779b97f4a7c15ULL * r;
@@ -65,12 +62,11 @@ int main(int argc, char **argv)
 			v[i] = (1ULL << e) + (rnd(&state) & ((1ULL << e) - 1));
 		}
 		for (i = 0; i < n; i++)
-			bench_hist_add(h, c, v[i]);
+			bench_hist_add(c, v[i]);
 		CALLGRIND_DUMP_STATS;
 	}
 	printf("# %lu repetitions of %lu adds\n", reps, n);
 	free(v);
 	free(c);
-	free(h);
 	return 0;
 }

@@ -13,10 +13,11 @@ raw dump itself (a small reader of uapi/frec_raw.h here, the record named
 by ring, CPU and seq).  Per site, in site word order: the name (as
 frec/hist names it, from the sites file; "- 0xADDR FORMAT" for a site
 without an id, from the formats file); count, sum, min, max and mean
-(sum // count) exact; each percentile p (p50, p90, p99, p99.9) within
-1/32 of the exact nearest-rank percentile, the value of rank
-ceil(count * p / 100) among the values sorted (|printed - exact| * 32 <=
-exact: equal below 32 ns); and the buckets exact: every value's bucket
+(sum // count) exact; min, max and each percentile p (p50, p90, p99,
+p99.9) the midpoint of the bucket of the exact figure (for a percentile,
+the value of rank ceil(count * p / 100) among the values sorted), and
+within 1/32 of it (|printed - exact| * 32 <= exact: equal below 32 ns);
+and the buckets exact: every value's bucket
 is computed here from the layout frec_hist.c's DOC block gives (a value
 v < 32 alone in [v, v + 1); else, with e its highest set bit and
 s = e - 4, [v >> s << s, that + 2^s)), and the printed "[low, high) n"
@@ -32,7 +33,7 @@ import sys
 import checker
 
 HEADER = (b"# frec hist: values in ns; buckets [low, high) count; "
-          b"percentiles exact below 32 ns, else within 1/32")
+          b"min, max and percentiles exact below 32 ns, else within 1/32")
 LINE = re.compile(rb"^(\d+) \[ *\d+\.\d{9}\] cpu(\d+) (\S+): ")
 SPAN_END = re.compile(rb" < .* dur=(\d+)ns(?: skew=-\d+ns)? span=\d+/\d+$")
 HIST = re.compile(rb"^hist (.*)$")
@@ -102,6 +103,14 @@ def bucket(v):
     return low, low + (1 << s)
 
 
+def mid(v):
+    """What frec/hist reports for a figure @v: its bucket's midpoint."""
+    if v >= 1 << 40:
+        return 1 << 40
+    low, high = bucket(v)
+    return low + (high - low) // 2
+
+
 def expected(text, sites):
     """site word -> the values (ns) of its span ends in @text, in order."""
     vals = {}
@@ -140,16 +149,16 @@ def check_site(c, what, name, got, vals):
         return
     n = len(vals)
     s = sorted(vals)
-    exact = {"count": n, "sum": sum(vals), "min": s[0], "max": s[-1], "mean": sum(vals) // n}
-    printed = {"count": int(st.group(1)), "sum": int(st.group(2)), "min": int(st.group(3)),
-               "mean": int(st.group(4)), "max": int(st.group(9))}
-    c.check(f"{what}: {name}: count, sum, min, max, mean", printed == exact,
+    exact = {"count": n, "sum": sum(vals), "mean": sum(vals) // n}
+    printed = {"count": int(st.group(1)), "sum": int(st.group(2)), "mean": int(st.group(4))}
+    c.check(f"{what}: {name}: count, sum, mean", printed == exact,
             f"{printed} != {exact}")
+    figures = [("min", s[0], int(st.group(3))), ("max", s[-1], int(st.group(9)))]
     for i, p in enumerate(PCTS):
-        want = s[math.ceil(n * p / 10000) - 1]
-        pv = int(st.group(5 + i))
-        c.check(f"{what}: {name}: p{p / 100:g} {pv} within 1/32 of {want}",
-                abs(pv - want) * 32 <= want, "")
+        figures.append((f"p{p / 100:g}", s[math.ceil(n * p / 10000) - 1], int(st.group(5 + i))))
+    for fig, want, pv in figures:
+        c.check(f"{what}: {name}: {fig} {pv}: bucket midpoint of {want}, within 1/32",
+                pv == mid(want) and abs(pv - want) * 32 <= want, f"midpoint {mid(want)}")
     counts = {}
     for v in vals:
         counts[bucket(v)] = counts.get(bucket(v), 0) + 1
