@@ -136,9 +136,9 @@ void frec_hist_site_registered(struct frec_site *site, unsigned int id)
  * @site: the span end's call site.
  * @duration_ns: the span's duration (0 for a skew).
  *
- * A skew, or a site without its histogram yet: finds or claims it by the
- * site's id; a site with no id, or no histogram to be had, is counted in
- * missed.
+ * A skew, a value from FREC_HIST_TOP up, or a site without its
+ * histogram yet: finds or claims it by the site's id; a site with no id,
+ * or no histogram to be had, is counted in missed.
  *
  * Context: Any context, NMI included, preemption disabled.
  */

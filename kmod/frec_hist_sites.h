@@ -23,8 +23,9 @@ void frec_hist_span_add_slow(struct frec_site *site, u64 duration_ns);
  * @dur_word: the duration word its end stored (frec_span_ended()).
  *
  * The common case inline: @site has its histogram (frec_site.span_hist)
- * and the duration is not a skew; the rest (claiming a histogram,
- * counting a span that has none, a skew's 0 ns) out of line.
+ * and the duration is below FREC_HIST_TOP (18 minutes) and not a skew;
+ * the rest (claiming a histogram, counting a span that has none, a skew's
+ * 0 ns, a value past the last bound) out of line.
  *
  * Context: Any context, NMI included, preemption disabled (the record
  * path's).
@@ -33,10 +34,9 @@ static __always_inline void frec_hist_span_add(struct frec_site *site, u64 dur_w
 {
 	struct frec_hist_cpu __percpu *hist = READ_ONCE(site->span_hist);
 
-	if (likely(hist && !(dur_word & FREC_SPAN_DUR_SKEW))) {
-		frec_hist_add(this_cpu_ptr(hist), dur_word);
+	/* A skew's word, FREC_SPAN_DUR_SKEW set, is above FREC_HIST_TOP too. */
+	if (likely(hist) && likely(frec_hist_add_below_top(this_cpu_ptr(hist), dur_word)))
 		return;
-	}
 	frec_hist_span_add_slow(site, frec_span_dur_ns(dur_word));
 }
 

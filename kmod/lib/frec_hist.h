@@ -144,6 +144,32 @@ static __always_inline unsigned int frec_hist_index(u64 ns)
 void frec_hist_add_overflow(struct frec_hist_cpu *c, u64 ns);
 
 /**
+ * frec_hist_add_below_top() - count one value in this CPU's copy, unless
+ *	it is FREC_HIST_TOP or more
+ * @c: the current CPU's copy of the histogram.
+ * @ns: the value.
+ *
+ * frec_hist_add() without its out-of-line case, for a caller that has an
+ * out-of-line path of its own for values that large (a span's end: a
+ * clock skew's duration word is one).
+ *
+ * Context: as frec_hist_add().
+ * Return: true if counted; false, and nothing written, if @ns is
+ * FREC_HIST_TOP or more.
+ */
+static __always_inline bool frec_hist_add_below_top(struct frec_hist_cpu *c, u64 ns)
+{
+	u64 i = frec_hist_index_unclamped(ns);
+
+	/* FREC_HIST_OVERFLOW itself is the first index of a value >= TOP. */
+	if (unlikely(i >= FREC_HIST_OVERFLOW))
+		return false;
+	local_inc(&c->bucket[i]);
+	local_add((long)ns, &c->sum);
+	return true;
+}
+
+/**
  * frec_hist_add() - count one value in this CPU's copy
  * @c: the current CPU's copy of the histogram.
  * @ns: the value.
@@ -159,14 +185,8 @@ void frec_hist_add_overflow(struct frec_hist_cpu *c, u64 ns);
  */
 static __always_inline void frec_hist_add(struct frec_hist_cpu *c, u64 ns)
 {
-	u64 i = frec_hist_index_unclamped(ns);
-
-	if (unlikely(i > FREC_HIST_OVERFLOW)) {
+	if (unlikely(!frec_hist_add_below_top(c, ns)))
 		frec_hist_add_overflow(c, ns);
-		return;
-	}
-	local_inc(&c->bucket[i]);
-	local_add((long)ns, &c->sum);
 }
 
 u64 frec_hist_low(unsigned int i);

@@ -54,8 +54,11 @@ static inline u64 frec_span_id_seq(u64 id)
  */
 static inline u64 frec_span_dur_word(u64 end_ts, u64 begin_ts)
 {
-	if (end_ts >= begin_ts)
-		return end_ts - begin_ts;
+	u64 d = end_ts - begin_ts;
+
+	/* Timestamps are below 2^63 ns, so the sign of the difference says. */
+	if (likely(!(d & FREC_SPAN_DUR_SKEW)))
+		return d;
 	return FREC_SPAN_DUR_SKEW | (begin_ts - end_ts);
 }
 
