@@ -40,7 +40,10 @@
 
 static unsigned long iterations = 1000000;
 module_param(iterations, ulong, 0444);
-MODULE_PARM_DESC(iterations, "iterations per case");
+MODULE_PARM_DESC(iterations, "iterations per case (at least 10: printk runs a tenth)");
+
+/* The least iterations= with a printk case of one call at least. */
+#define FREC_BENCH_MIN_ITERATIONS	10
 
 static unsigned long fill;
 module_param(fill, ulong, 0444);
@@ -319,6 +322,12 @@ static int frec_bench_scaling(void)
 
 static int __init frec_bench_init(void)
 {
+	/* Every figure is divided by its case's count, never 0. */
+	if (!fill && iterations < FREC_BENCH_MIN_ITERATIONS) {
+		pr_err("frec-bench: iterations=%lu refused: at least %u (printk runs a tenth)\n",
+		       iterations, FREC_BENCH_MIN_ITERATIONS);
+		return -EINVAL;
+	}
 	if (fill)
 		return frec_bench_fill();
 	if (scale)

@@ -44,7 +44,7 @@ frec_check_order() {
 
 # Unload frec if a previous test left it loaded.
 frec_reset() {
-	for m in frec_hanoi frec_stress frec_spans frec_crash_test frec_test_user frec_test_lib frec_litmus; do
+	for m in frec_hanoi frec_stress frec_spans frec_bench frec_crash_test frec_test_user frec_test_lib frec_litmus; do
 		grep -q "^$m " /proc/modules && rmmod $m
 	done
 	if frec_loaded; then
