@@ -214,9 +214,29 @@ static void frec_hist_seq_write(void *ctx, const char *s, size_t len)
 }
 
 /*
- * frec/hist, or rings/<name>/hist with @ring: the span ends whose first
- * record went into @ring (frec/control's ring column).
+ * The next histogram after site id *@id that frec/hist shows (@ring NULL:
+ * every span end's) or rings/<name>/hist (the span ends whose first record
+ * went into @ring, frec/control's ring column): its pool number, with its
+ * id in *@id and its site in *@site; -1 after the last.  frec_sites_lock
+ * and frec_hist_lock held.
  */
+static int frec_hist_next_shown(const struct frec_ring *ring, unsigned int *id,
+				struct frec_site **site)
+{
+	unsigned int last = min(frec_sites_last_id(), frec_hist_ids - 1);
+	int n;
+
+	while (++*id <= last) {
+		n = frec_hist_of(*id);
+		*site = n < 0 ? NULL : frec_site_locked(*id);
+		if (*site && frec_span_kind((*site)->fmt) == FREC_SPAN_END &&
+		    (!ring || READ_ONCE((*site)->ring_id) == (unsigned long)ring->id))
+			return n;
+	}
+	return -1;
+}
+
+/* frec/hist, or rings/<name>/hist with @ring (frec_hist_next_shown()). */
 static int frec_hist_show(struct seq_file *m, void *v)
 {
 	const struct frec_text_sink out = { frec_hist_seq_write, m };
@@ -225,7 +245,7 @@ static int frec_hist_show(struct seq_file *m, void *v)
 	struct frec_hist_summary *s;
 	struct frec_hist_cpus cpus;
 	struct frec_site *site;
-	unsigned int id, last;
+	unsigned int id = 0;
 	char name[96 + sizeof(t->file) + sizeof(t->func)];
 	int n;
 
@@ -238,13 +258,7 @@ static int frec_hist_show(struct seq_file *m, void *v)
 		   atomic_long_read(&frec_hist_missed));
 	mutex_lock(&frec_sites_lock);
 	mutex_lock(&frec_hist_lock);
-	last = min(frec_sites_last_id(), frec_hist_ids - 1);
-	for (id = 1; id <= last; id++) {
-		n = frec_hist_of(id);
-		site = n < 0 ? NULL : frec_site_locked(id);
-		if (!site || frec_span_kind(site->fmt) != FREC_SPAN_END ||
-		    (ring && READ_ONCE(site->ring_id) != (unsigned long)ring->id))
-			continue;
+	while ((n = frec_hist_next_shown(ring, &id, &site)) >= 0) {
 		t = frec_site_texts(site);
 		snprintf(name, sizeof(name), "%u %s:%u %s [%s]", id, t->file, site->line,
 			 t->func, t->modname);
@@ -275,7 +289,7 @@ static ssize_t frec_hist_write_file(struct file *file, const char __user *ubuf,
 	struct frec_site *site;
 	char buf[16];
 	size_t len = min(count, sizeof(buf) - 1);
-	unsigned int id, last;
+	unsigned int id = 0;
 	int n;
 
 	if (copy_from_user(buf, ubuf, len))
@@ -288,12 +302,7 @@ static ssize_t frec_hist_write_file(struct file *file, const char __user *ubuf,
 	}
 	mutex_lock(&frec_sites_lock);
 	mutex_lock(&frec_hist_lock);
-	last = min(frec_sites_last_id(), frec_hist_ids - 1);
-	for (id = 1; id <= last; id++) {
-		n = frec_hist_of(id);
-		site = n < 0 ? NULL : frec_site_locked(id);
-		if (!site || (ring && READ_ONCE(site->ring_id) != (unsigned long)ring->id))
-			continue;
+	while ((n = frec_hist_next_shown(ring, &id, &site)) >= 0) {
 		frec_hist_cpus(&cpus, n);
 		frec_hist_reset(&frec_hist_shared[n], &cpus);
 	}
