@@ -10,8 +10,9 @@
 # CONFIG_KUNIT) there, then the samples as outside drivers against its
 # Module.symvers, as `make modules` does, and copies every .ko to
 # OUT_DIR/ko.  -W adds W=1 C=2 (sparse): the log, OUT_DIR/build.log, then
-# holds every warning.  make runs under nice -n 19: it shares the machine
-# with QEMU guests.
+# holds every warning.  make runs under nice -n 19 with a job per CPU: it
+# shares the machine with QEMU guests and make check's background build of
+# the debug kernel.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -34,9 +35,9 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.ko.*' \
 	--exclude='modules.order' --exclude='Module.symvers' \
 	"$FREC_ROOT"/{Kbuild,VERSION,kmod,include,uapi,kunit} "$src/"
 {
-	nice -n 19 make -C "$kdir" M="$src" "${extra[@]}" modules &&
+	nice -n 19 make -j"$(nproc)" -C "$kdir" M="$src" "${extra[@]}" modules &&
 	nice -n 19 make -C "$kdir" M="$src/kmod/samples" clean &&
-	nice -n 19 make -C "$kdir" M="$src/kmod/samples" "${extra[@]}" \
+	nice -n 19 make -j"$(nproc)" -C "$kdir" M="$src/kmod/samples" "${extra[@]}" \
 		KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" modules
 } > "$log" 2>&1 || die "build against $kdir failed (see $log)"
 rm -f "$out"/ko/*.ko

@@ -26,6 +26,7 @@
 #   --force      rebuild even if the cache holds this key
 #   --source     extract the source if need be, print its directory and
 #                exit (scripts/arch-check.sh builds another kernel from it)
+#   --cached     exit 0 if the cache holds this key's build, else 1
 set -euo pipefail
 
 # Bump when this script changes how the kernel is built.
@@ -41,14 +42,15 @@ tarball=${FREC_LINUX_SOURCE_TARBALL:-/usr/src/$pkg.tar.xz}
 die() { echo "$me: $*" >&2; exit 1; }
 note() { echo "$me: $*" >&2; }
 
-force=0 print_key=0 source_only=0
+force=0 print_key=0 source_only=0 cached_only=0
 for arg; do
 	case $arg in
 	--force) force=1 ;;
 	--print-key) print_key=1 ;;
 	--source) source_only=1 ;;
+	--cached) cached_only=1 ;;
 	-h|--help) sed -n '3,/^set -euo/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;;
-	*) die "unknown option '$arg' (--force, --print-key, --source)" ;;
+	*) die "unknown option '$arg' (--force, --print-key, --source, --cached)" ;;
 	esac
 done
 
@@ -76,9 +78,20 @@ report() {
 		"bzImage $(($(stat -c %s "$d/arch/x86/boot/bzImage") / 1024)) KiB"
 }
 
+if [ $cached_only = 1 ]; then
+	[ -f "$dir/.frec-built" ]
+	exit
+fi
 if [ $source_only = 0 ] && [ $force = 0 ] && [ -f "$dir/.frec-built" ]; then
 	report "$dir" "reusing"
 	echo "$dir"
+	exit 0
+fi
+
+# The source alone, once extracted, needs no lock: make check's arch part
+# asks for it while the debug kernel builds in the background.
+if [ $source_only = 1 ] && [ -f "$src/.frec-extracted" ]; then
+	echo "$src"
 	exit 0
 fi
 

@@ -31,15 +31,24 @@ stock_kver_of() {
 }
 
 # guest_tests_for KERNEL: the guest tests that run on KERNEL (6.1,
-# 6.12, 6.12-rt or debug), one path a line.  A test runs on every kernel
-# unless its header names some ("# kernels: 6.1 debug"): a test of
-# logic that no kernel difference can reach runs on one stock kernel,
-# and the debug kernel gets the tests its KASAN and lockdep have
-# something to find in (doc/testing.md, "Which kernels a test runs on").
+# 6.12, 6.12-rt or debug), one path a line.  Two headers decide:
+#   "# kernels: LIST"  where make check (CI) runs the test: every test
+#                      once, on the kernel where it can find something,
+#                      and on several only when it reaches a path that
+#                      differs between them (doc/testing.md, "Which
+#                      kernels a test runs on"); none: every kernel
+#   "# can-run: LIST"  where the test can run at all (a kernel without
+#                      /dev/mem, reserve_mem= or kexec); none: every kernel
+# FREC_MATRIX=full (a release's run) takes every test on every kernel it
+# can run on instead of the "# kernels:" list.
 guest_tests_for() {
 	local t k
 	for t in "$FREC_ROOT"/scripts/guest-tests/*.sh; do
-		k=$(sed -n 's/^# kernels: //p' "$t")
+		if [ "${FREC_MATRIX:-ci}" = full ]; then
+			k=$(sed -n 's/^# can-run: //p' "$t")
+		else
+			k=$(sed -n 's/^# kernels: //p' "$t")
+		fi
 		if [ -z "$k" ] || [[ " $k " == *" $1 "* ]]; then
 			echo "$t"
 		fi

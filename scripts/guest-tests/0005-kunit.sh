@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: frec's KUnit suites pass (debug kernel with KUnit)
 # kernels: debug
+# can-run: debug
 # requires: kunit
 # timeout: 300
 . /frec/guest/lib.sh

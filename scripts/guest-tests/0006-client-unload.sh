@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: a client's formats and %s literals outlive the client module (KUnit checks the records)
 # kernels: debug
+# can-run: debug
 # requires: kunit
 . /frec/guest/lib.sh
 frec_reset

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: panic() called directly prints frec's newest records from frec's panic notifier
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1 6.12-rt
 # expect: panic
 . /frec/guest/lib.sh
 frec_crash_test_load

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: echo c > /proc/sysrq-trigger (a panic() in 6.1) leaves frec's newest records on the console before the panic
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.12 6.12-rt
 # expect: panic
 . /frec/guest/lib.sh
 frec_crash_test_load

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: with 4 rings of 64 KiB per CPU full of records, the console dump prints exactly oops_records (64) records per ring and says how many bytes; all of them (over 700 KB) reach the console itself (judge.sh), not just the kernel log; from an atomic context (NMI) it prints at most oops_bytes, the newest records, and says how many it left out; the figures and the time they take at 115200 baud are printed
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1 6.12-rt
 . /frec/guest/lib.sh
 frec_crash_test_load
 insmod "$FREC_MODULES/frec_stress.ko" period_us=200 || fail "insmod frec_stress.ko"

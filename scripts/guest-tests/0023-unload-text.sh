@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: records keep their text and callers when the modules they point into go (own and another module's literals, __initconst/__initdata, init code, long strings, %ps); a dump or formats file opened before the unload reads the same; a module loaded later is never taken for the code that recorded
+# kernels: 6.1 6.12-rt debug
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset

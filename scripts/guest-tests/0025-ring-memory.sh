@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: sizes past the documented limit are refused at once; a ring the machine cannot spare is an -ENOMEM with a log line, never an OOM kill or an allocation splat; nothing recorded is lost
+# kernels: 6.1 6.12 debug
 . /frec/guest/lib.sh
 frec_reset
 frec_load

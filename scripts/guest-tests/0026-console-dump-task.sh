@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: a console dump a task asks for (dump_to_console) of 32,000 records prints every one in batches, to the console itself (judge.sh), and another task on the same CPU keeps running meanwhile (no long preemption-off stretch)
+# kernels: 6.1 6.12 6.12-rt
 # timeout: 300
 . /frec/guest/lib.sh
 frec_reset

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: a kprobe on __frec_record() whose handler records into another ring (armed after a failed registration, and not), while every CPU records from task and hard IRQ: no crash, the handler's records are stored, its recursion into frec is bounded
+# kernels: 6.1 6.12-rt debug
 # timeout: 200
 . /frec/guest/lib.sh
 # The kprobe is armed before the writers start and removed after they

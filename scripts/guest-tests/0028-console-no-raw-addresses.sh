@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: the console dump prints addresses as printk's %p does (hashed): %p, %pK, an unsupported %pI4 and a caller that names nothing never show the raw address there, while the root-only dump file shows it
+# kernels: 6.1 6.12
 . /frec/guest/lib.sh
 frec_reset
 frec_load

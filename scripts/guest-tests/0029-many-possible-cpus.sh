@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: with 256 possible CPUs and 130 rings, a dump's merge state (rings x possible CPUs) is megabytes: it is allocated without a splat and the dump shows every ring's record
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1 6.12
+# can-run: 6.1 6.12 6.12-rt
 # cmdline: possible_cpus=256
 # boot: alone
 . /frec/guest/lib.sh

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: call sites: control lists every site from module load; every selector (module file func line format ring) picks the sites it should, bad commands are refused naming the word and change nothing; a site switched off stores nothing, level= moves it; sites keep their text when their module goes; a site the load did not find registers on first use; a full site table still stores every record (sites_max)
+# kernels: 6.1 6.12 debug
 . /frec/guest/lib.sh
 frec_reset
 frec_load

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: frec_printk() stores its arguments (strings copied) and formats them when read: for a table of formats covering every conversion, each dump line is what vsnprintf() printed at the call, a string freed right after the call included; the raw dump carries the same text
+# kernels: 6.1 6.12 debug
 # expect: splat
 . /frec/guest/lib.sh
 frec_reset

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: two order writes racing while store allocations fail leave the ring's order as it was, and a later clear keeps it (test_fault hold, nomem)
+# kernels: 6.1 debug
 . /frec/guest/lib.sh
 frec_reset
 frec_load fault_inject=1

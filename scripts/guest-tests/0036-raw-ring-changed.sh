@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: a raw dump opened before a ring is cleared, resized or re-ordered, and read after, still decodes (the host's frec-decode) to what dump shows: the changed ring's entry whole and without records, every other ring's records all there
+# kernels: 6.1 debug
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: the ids of a module's call sites are given again once it goes: modules loaded and unloaded more often than the site table holds keep getting ids (listed in control), and records of the modules that went keep their text, in dump and through frec-decode
+# kernels: 6.1 debug
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset

@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: black box: a ring persist_rings= names records into the memmap= region; after sysrq-b the next boot's frec/previous/info counts its records and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for that ring, as does previous/dump; previous/sites, formats and stats agree with frec-decode; info gives the old boot's offset from ftrace's clock, the one its raw dump carried
 # kernels: 6.1 6.12 6.12-rt
+# can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000
 # timeout: 300

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box, bad regions: a persisted ring's parts of random bytes load, records rejected by reason, none shown in previous/dump, counted in previous/stats; another layout version and garbage are "none found" with the reason, and previous/dump, sites, formats and stats are empty; a region copied to another address is "moved", nothing shown; region= smaller than the region written (cut mid-ring) keeps the header and rings, the rest "past the end of the image"; region= over System RAM is refused naming the value, nothing mapped; the region is damaged through frec_crash_test's phys parameter, so the debug kernel runs it too
-# kernels: 6.1 6.12 6.12-rt debug
+# kernels: 6.1 debug
 # boot: alone
 # cmdline: memmap=2M$0x20000000
 # timeout: 300

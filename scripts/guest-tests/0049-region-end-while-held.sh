@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: an oops while another path holds the region's state (a heartbeat stopped half way through its write: test_fault region_hold) is still marked, by the holder when it lets go: the next load shows "end: oops"
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1
 # expect: splat
 # boot: alone
 # cmdline: memmap=1M$0x20000000

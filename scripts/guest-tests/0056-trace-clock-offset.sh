@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: the raw dump's clock entry (uapi/frec_raw.h, struct frec_raw_clock) right after the header holds local_clock() - trace_clock_local(): the kernel's own __sched_clock_offset that dmesg's "sched_clock: Marking stable" line prints, within the entry's measuring window, flagged constant
+# kernels: 6.1 6.12 6.12-rt
 # timeout: 60
 . /frec/guest/lib.sh
 frec_reset

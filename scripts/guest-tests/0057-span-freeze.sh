@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: a threshold trigger on a span's end (control freeze>25ms) fires on the one slow span (50 ms, udelay) among hundreds of fast ones from kthreads, softirq and hard IRQ: the spans ring then holds the slow span's begin and end and the records before them, nothing stored after the freeze (frozen's time) on the slow span's CPU and at most one record in flight on the other, the refused ones counted as dropped_frozen; frozen names the site, the ring and the duration; the same site with dump>25ms prints the console dump, the slow end its CPU's newest record there but for interrupts' spans that came in before the dump
-# kernels: 6.1 6.12 6.12-rt debug
+# kernels: 6.1 6.12-rt debug
 # timeout: 180
 . /frec/guest/lib.sh
 frec_reset

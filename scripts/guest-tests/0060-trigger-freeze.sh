@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: a freeze trigger armed through control on a site both CPUs record at from hard IRQ (frec_stress's hrtimers) fires once: its ring then holds the firing record (frozen names its ring, CPU and seq) as that CPU's newest and the records before it, nothing newer stored however long the site goes on (counted as dropped_frozen in stats), another ring records on; clearing frozen resumes recording; freeze=all freezes every ring; twenty arm/fire rounds each fire exactly once (no later freeze); from NMI (frec_crash_test) too
+# kernels: 6.1 6.12-rt debug
 # timeout: 120
 . /frec/guest/lib.sh
 frec_crash_test_load

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: frec_bench.ko refuses an iterations= too small for its cost table (under 10: the printk case runs a tenth of them, and each figure divides by its count) with -EINVAL and a log line naming the value, with no oops; with iterations=10 it prints every row of the table
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1
 # timeout: 120
 . /frec/guest/lib.sh
 . /frec/run.conf
