@@ -14,15 +14,17 @@
 #          test_name, a compile-fail case's name) or, for KUnit, the suite
 #   CASE   the case inside it (a harness case, a KUnit case)
 # Guest tests run on the kernels their "# kernels:" header names (every
-# kernel without one), KUnit suites in the debug guest; this list shows
-# each once, with KERNEL and FLAVOUR for WHERE, and the kernels.
+# kernel without one), and in the full matrix (FREC_MATRIX=full) on those
+# "# can-run:" names; KUnit suites in the debug guest.  This list shows
+# each once, with KERNEL and FLAVOUR for WHERE, and both lists of kernels.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Guest tests: one script each; the description is its header line.
 for t in scripts/guest-tests/*.sh; do
 	k=$(sed -n 's/^# kernels: //p' "$t")
-	printf 'KERNEL:%s\t%s\t[%s] %s\n' "$(basename "$t" .sh)" "$t" "${k:-all}" \
+	c=$(sed -n 's/^# can-run: //p' "$t")
+	printf 'KERNEL:%s\t%s\t[%s; full matrix: %s] %s\n' "$(basename "$t" .sh)" "$t" "${k:-all}" "${c:-all}" \
 		"$(sed -n 's/^# description: //p' "$t" | cut -c1-100)"
 done
 
