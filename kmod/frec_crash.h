@@ -34,6 +34,7 @@ extern struct mutex frec_crash_filter_lock;
 
 int frec_crash_init(void);
 void frec_crash_exit(void);
+int frec_crash_settings_check(void);
 int frec_crash_settings_init(void);
 void frec_crash_settings_exit(void);
 int frec_crash_set_rings(const char *globs, char *msg, size_t msg_size);

@@ -212,6 +212,32 @@ static const struct file_operations frec_crash_rings_fops = {
 };
 
 /**
+ * frec_crash_settings_check() - is the oops_rings parameter one frec can
+ *	take?
+ *
+ * Context: Process context; sleeps.  Before the region is touched
+ * (frec_persist_check()).
+ * Return: 0, -EINVAL for a bad oops_rings parameter (logged), -ENOMEM.
+ */
+int frec_crash_settings_check(void)
+{
+	char msg[FREC_FILTER_MSG_MAX];
+	struct frec_filter *f;
+	int err;
+
+	if (!oops_rings || !*oops_rings)
+		return 0;
+	f = kmalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	err = frec_filter_parse_ring_list(f, oops_rings, msg, sizeof(msg));
+	kfree(f);
+	if (err)
+		pr_err("oops_rings=%.64s: %s\n", oops_rings, msg);
+	return err;
+}
+
+/**
  * frec_crash_settings_init() - take the oops_rings parameter, create the
  *	debugfs files
  *

@@ -26,6 +26,14 @@ static int __init frec_init(void)
 {
 	int err;
 
+	/*
+	 * Every parameter is checked before the region is touched: taking it
+	 * ends the previous boot's black box, which a load refused for a bad
+	 * value must leave for the next good one.
+	 */
+	err = frec_persist_check() ?: frec_sites_check() ?: frec_crash_settings_check();
+	if (err)
+		return err;
 	/* Rings get their debugfs directory as they are created. */
 	err = frec_debugfs_init();
 	if (err)

@@ -102,6 +102,40 @@ static u8 *frec_persist_sect(unsigned int i, u64 *bytes)
 }
 
 /**
+ * frec_persist_check() - is the persist_rings= parameter one frec can take?
+ *
+ * Context: Process context, module load, before frec_region_init(): a
+ * load refused for a bad value leaves the previous boot's black box as it
+ * found it.
+ * Return: 0, -EINVAL for a bad glob list or one without a region (logged
+ * with the value), -ENOMEM.
+ */
+int frec_persist_check(void)
+{
+	char msg[FREC_FILTER_MSG_MAX];
+	struct frec_filter *f;
+	int err;
+
+	if (!persist_rings || !*persist_rings)
+		return 0;
+	if (!frec_region_wanted()) {
+		pr_err("persist_rings=%.64s: no region (region= or region_label=)\n",
+		       persist_rings);
+		return -EINVAL;
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	err = frec_filter_parse_ring_list(f, persist_rings, msg, sizeof(msg));
+	kfree(f);
+	if (err) {
+		pr_err("persist_rings=%.64s: %s\n", persist_rings, msg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/**
  * frec_persist_init() - take the persist_rings= parameter
  *
  * Context: Process context, module load, after frec_region_init().

@@ -14,6 +14,7 @@ struct dentry;
 struct frec_filter;
 struct frec_site;
 
+int frec_persist_check(void);
 int frec_persist_init(void);
 void frec_persist_exit(void);
 struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,

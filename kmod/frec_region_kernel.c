@@ -413,6 +413,17 @@ static void frec_region_beat(struct timer_list *t)
 }
 
 /**
+ * frec_region_wanted() - do the parameters ask for a region?
+ *
+ * Context: Any context.
+ * Return: true if region= or region_label= is set.
+ */
+bool frec_region_wanted(void)
+{
+	return region || region_label;
+}
+
+/**
  * frec_region_init() - claim the region the parameters name, keep the
  *	previous boot's content, and take the region for this boot
  * @root: frec's debugfs directory (frec/previous/ goes there).

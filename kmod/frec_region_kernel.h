@@ -12,6 +12,7 @@
 
 struct dentry;
 
+bool frec_region_wanted(void);
 int frec_region_init(struct dentry *root);
 void frec_region_exit(void);
 void frec_region_end(u32 end);

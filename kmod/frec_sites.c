@@ -679,23 +679,35 @@ void frec_sites_coming(struct module *mod)
 }
 
 /**
- * frec_sites_init() - allocate the table
+ * frec_sites_check() - can the site table be made as sites_max= asks?
  *
- * Context: Process context, when frec loads.
- * Return: 0, -EINVAL for a bad sites_max, -ENOMEM.
+ * Context: Process context, when frec loads, before the region is
+ * touched (frec_persist_check()).
+ * Return: 0, or -EINVAL for a bad sites_max (logged with the value).
  */
-int frec_sites_init(void)
+int frec_sites_check(void)
 {
 	if (!sites_max || sites_max >= FREC_SITE_ID_LIMIT) {
 		pr_err("sites_max=%u: must be 1 to %u\n", sites_max, FREC_SITE_ID_LIMIT - 1);
 		return -EINVAL;
 	}
 	/* A site word below the limit is an id: no address may be there. */
-	if ((unsigned long)frec_sites_init < FREC_SITE_ID_LIMIT) {
+	if ((unsigned long)frec_sites_check < FREC_SITE_ID_LIMIT) {
 		pr_err("kernel addresses below %u cannot be told from site ids\n",
 		       FREC_SITE_ID_LIMIT);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+/**
+ * frec_sites_init() - allocate the table
+ *
+ * Context: Process context, when frec loads, after frec_sites_check().
+ * Return: 0, -ENOMEM.
+ */
+int frec_sites_init(void)
+{
 	frec_sites_table = vzalloc(array_size(sites_max + 1, sizeof(*frec_sites_table)));
 	frec_sites_free = bitmap_zalloc(sites_max + 1, GFP_KERNEL);
 	if (!frec_sites_table || !frec_sites_free) {

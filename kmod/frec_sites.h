@@ -90,6 +90,7 @@ void frec_sites_seq_quote(struct seq_file *m, const char *s);
 
 extern struct mutex frec_sites_lock;
 
+int frec_sites_check(void);
 int frec_sites_init(void);
 void frec_sites_exit(void);
 
