@@ -378,7 +378,7 @@ int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
 	BUILD_BUG_ON(FREC_SPAN_END_ARGS != FREC_SPAN_MAX_END_ARGS);
 	ret = frec_record_event(ring, site, caller, args, true, begin_ts, &seq, NULL);
 	if (!ret)
-		frec_span_ended(site, args[FREC_SPAN_END_DUR]);
+		frec_span_ended(ring, site, args[FREC_SPAN_END_DUR]);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__frec_span_end);

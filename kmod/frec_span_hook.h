@@ -16,6 +16,7 @@
 
 /**
  * frec_span_ended() - a span's end was stored
+ * @ring: the ring it was stored in (a threshold's freeze freezes it).
  * @site: the end's call site.
  * @dur_word: the duration word the end stored (uapi/frec_raw.h, "Spans"):
  *	the end's timestamp minus the begin's, or, where the end's clock was
@@ -30,14 +31,16 @@
  * skewed word is above every threshold, and frec_trigger_span() sees its
  * 0 ns.
  *
- * Context: Any context, NMI included, preemption disabled, inside the
- * record (the nest bound of frec_record.c holds).
+ * Context: Any context, NMI included, preemption disabled: the caller's
+ * (frec_span_end()), after the record is stored and outside it, so a
+ * console dump it starts is not bounded by the record path's nesting.
  */
-static __always_inline void frec_span_ended(struct frec_site *site, u64 dur_word)
+static __always_inline void frec_span_ended(struct frec_ring *ring, struct frec_site *site,
+					    u64 dur_word)
 {
 	frec_hist_span_add(site, dur_word);
 	if (unlikely(dur_word > ~READ_ONCE(site->span_threshold_inv)))
-		frec_trigger_span(site, frec_span_dur_ns(dur_word));
+		frec_trigger_span(site, ring, frec_span_dur_ns(dur_word));
 }
 
 #endif /* _FREC_SPAN_HOOK_H */

@@ -440,28 +440,19 @@ void frec_trigger_fired(struct frec_site *site, struct frec_ring *ring,
 		frec_trigger_dump(site, id, false, 0);
 }
 
-/* The ring whose id is @ring_id, inside an RCU read-side section. */
-static struct frec_ring *frec_trigger_ring(unsigned long ring_id)
-{
-	struct frec_ring *r;
-
-	list_for_each_entry_rcu(r, &frec_rings_list, node)
-		if ((unsigned long)r->id == ring_id)
-			return r;
-	return NULL;
-}
-
 /**
  * frec_trigger_span() - fire a site's threshold trigger if a span was slow
  * @site: the site of a span's end, whose record was just stored.
+ * @ring: the ring that record was stored in.
  * @duration_ns: the span's duration.
  *
  * The span-end path calls this after it stored the end's record, when
  * the span was longer than the site's copy of its threshold
  * (frec_span_ended(); a skew, 0 ns here, is too).  If the site's trigger
  * word still has a threshold and @duration_ns is above it, takes it (one
- * cmpxchg: exactly once), drops the site's copy, freezes the ring of the
- * site's first record (frec/control's ring column) or every ring, and
+ * cmpxchg: exactly once), drops the site's copy, freezes @ring, where the
+ * slow span's end is (one end site may store into several rings, such as
+ * a ring per device), or every ring, and
  * prints the console dump, as the trigger says.  A threshold applies only
  * where this is called: on a site that is not a span's end it is armed
  * but never fires.
@@ -469,10 +460,9 @@ static struct frec_ring *frec_trigger_ring(unsigned long ring_id)
  * Context: Any context, NMI included.
  * Return: true if it fired.
  */
-bool frec_trigger_span(struct frec_site *site, u64 duration_ns)
+bool frec_trigger_span(struct frec_site *site, struct frec_ring *ring, u64 duration_ns)
 {
 	unsigned int id = READ_ONCE(site->id) & ~FREC_SITE_TRIGGER;
-	struct frec_ring *ring;
 	u64 w, thr;
 
 	if (!frec_site_id_plain(id) || id >= frec_triggers_nr)
@@ -487,11 +477,8 @@ bool frec_trigger_span(struct frec_site *site, u64 duration_ns)
 		return false;
 	/* Fired: the span end stops calling this until the site is re-armed. */
 	WRITE_ONCE(site->span_threshold_inv, 0);
-	rcu_read_lock();
-	ring = frec_trigger_ring(READ_ONCE(site->ring_id));
 	frec_trigger_freeze(ring, w);
 	frec_trigger_note(id, ring, w, false, 0, true, duration_ns);
-	rcu_read_unlock();
 	if (w & FREC_TRIGGER_DUMP)
 		frec_trigger_dump(site, id, true, duration_ns);
 	return true;

@@ -41,7 +41,7 @@ void frec_trigger_forget(unsigned int id);
 unsigned int frec_trigger_claim(struct frec_site *site, struct frec_ring *ring);
 void frec_trigger_fired(struct frec_site *site, struct frec_ring *ring,
 			unsigned int actions, u64 seq);
-bool frec_trigger_span(struct frec_site *site, u64 duration_ns);
+bool frec_trigger_span(struct frec_site *site, struct frec_ring *ring, u64 duration_ns);
 
 int frec_trigger_init(struct dentry *dir);
 void frec_trigger_exit(void);

@@ -6,6 +6,7 @@
  * CPU all report slow spans of it at once (frec_trigger_span()); a span
  * at the threshold does not fire it; after it, the site's ring refuses
  * records; clearing frec/frozen and arming again fires it again, once.
+ * One end site storing into two rings freezes the ring of the slow end.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -52,10 +53,12 @@ struct trig_race {
 };
 
 static struct trig_race *trig;
+/* The ring the span ends of trigger_span_fires_once() go to. */
+static struct frec_ring *trig_ring;
 
 static void trig_span(atomic_long_t *calls)
 {
-	if (frec_trigger_span(&trig_site, TRIG_SLOW_NS))
+	if (frec_trigger_span(&trig_site, trig_ring, TRIG_SLOW_NS))
 		atomic_inc(&trig->fired);
 	atomic_long_inc(calls);
 }
@@ -135,12 +138,13 @@ static void trigger_span_fires_once(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, trig->hrtimer);
 	ring = frec_ring_create("kunit_trigger", FREC_RING_EVENTS, 4096, 0);
 	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	trig_ring = ring;
 	/* The first record registers the site and makes @ring its ring. */
 	KUNIT_ASSERT_EQ(test, trig_record(ring), 0);
 	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, TRIG_ARM), (ssize_t)strlen(TRIG_ARM));
 	/* The span end's copy of the threshold, in the site. */
 	KUNIT_EXPECT_EQ(test, ~READ_ONCE(trig_site.span_threshold_inv), (u64)NSEC_PER_MSEC);
-	KUNIT_EXPECT_FALSE_MSG(test, frec_trigger_span(&trig_site, NSEC_PER_MSEC),
+	KUNIT_EXPECT_FALSE_MSG(test, frec_trigger_span(&trig_site, trig_ring, NSEC_PER_MSEC),
 			       "a span of exactly the threshold fired it");
 	KUNIT_EXPECT_EQ(test, atomic_read(&ring->stop), 0);
 	KUNIT_ASSERT_EQ(test, register_nmi_handler(NMI_LOCAL, trig_nmi, 0, "frec_trig_kunit"), 0);
@@ -166,20 +170,66 @@ static void trigger_span_fires_once(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "0"), 1);
 	KUNIT_EXPECT_EQ(test, atomic_read(&ring->stop), 0);
 	KUNIT_EXPECT_EQ(test, trig_record(ring), 0);
-	KUNIT_EXPECT_FALSE_MSG(test, frec_trigger_span(&trig_site, TRIG_SLOW_NS),
+	KUNIT_EXPECT_FALSE_MSG(test, frec_trigger_span(&trig_site, trig_ring, TRIG_SLOW_NS),
 			       "it fired again before it was armed again");
 	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, TRIG_ARM), (ssize_t)strlen(TRIG_ARM));
-	KUNIT_EXPECT_TRUE(test, frec_trigger_span(&trig_site, TRIG_SLOW_NS));
-	KUNIT_EXPECT_FALSE(test, frec_trigger_span(&trig_site, TRIG_SLOW_NS));
+	KUNIT_EXPECT_TRUE(test, frec_trigger_span(&trig_site, trig_ring, TRIG_SLOW_NS));
+	KUNIT_EXPECT_FALSE(test, frec_trigger_span(&trig_site, trig_ring, TRIG_SLOW_NS));
 	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "clear"), 5);
 
 	free_percpu(trig->hrtimer);
+	trig_ring = NULL;
 	frec_ring_destroy(ring);
 	trig = NULL;
 }
 
+/*
+ * One end site storing into two rings, as a driver's ring per device
+ * does: a slow end freezes the ring it went into, not the ring of the
+ * site's first record, and frec/frozen names that ring.  Through the
+ * record path (__frec_span_end()), as a span's end takes it.
+ */
+static void trigger_span_freezes_the_end_ring(struct kunit *test)
+{
+	struct frec_ring *first, *other;
+	char buf[256];
+	loff_t pos = 0;
+	struct file *f;
+	ssize_t n;
+	int ret;
+
+	first = frec_ring_create("kunit_trigger_first", FREC_RING_EVENTS, 4096, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(first));
+	other = frec_ring_create("kunit_trigger_other", FREC_RING_EVENTS, 4096, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(other));
+	/* The site's ring is its first record's: @first, or an older case's. */
+	KUNIT_ASSERT_EQ(test, trig_record(first), 0);
+	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, TRIG_ARM), (ssize_t)strlen(TRIG_ARM));
+	preempt_disable();
+	ret = __frec_span_end(other, &trig_site, _THIS_IP_, local_clock() - TRIG_SLOW_NS,
+			      1, 0, 0);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, atomic_read(&other->stop) & FREC_RING_STOP_FROZEN,
+			      "the ring the slow end went into is not frozen");
+	KUNIT_EXPECT_FALSE_MSG(test, atomic_read(&first->stop) & FREC_RING_STOP_FROZEN,
+			       "the site's first ring froze instead");
+	f = filp_open(TRIG_FROZEN, O_RDONLY, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(f));
+	n = kernel_read(f, buf, sizeof(buf) - 1, &pos);
+	filp_close(f, NULL);
+	KUNIT_ASSERT_GT(test, n, 0);
+	buf[n] = '\0';
+	KUNIT_EXPECT_NOT_NULL_MSG(test, strstr(buf, "\nring: kunit_trigger_other\n"),
+				  "frozen does not name the end's ring: %s", buf);
+	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "clear"), 5);
+	frec_ring_destroy(other);
+	frec_ring_destroy(first);
+}
+
 static struct kunit_case frec_trigger_cases[] = {
 	KUNIT_CASE(trigger_span_fires_once),
+	KUNIT_CASE(trigger_span_freezes_the_end_ring),
 	{}
 };
 
