@@ -31,9 +31,8 @@
  * skewed word is above every threshold, and frec_trigger_span() sees its
  * 0 ns.
  *
- * Context: Any context, NMI included, preemption disabled: the caller's
- * (frec_span_end()), after the record is stored and outside it, so a
- * console dump it starts is not bounded by the record path's nesting.
+ * Context: Any context, NMI included, preemption disabled by the caller
+ * (frec_span_end()); after the end's record is stored, not inside it.
  */
 static __always_inline void frec_span_ended(struct frec_ring *ring, struct frec_site *site,
 					    u64 dur_word)
