@@ -193,6 +193,11 @@ int frec_trigger_parse(const char *s, u64 *word, const char **why)
 		*why = "a threshold needs a number and a unit (e.g. >500us)";
 		return -EINVAL;
 	}
+	/* Leading zeros say nothing: 000000000000000000001ns is 1 ns. */
+	while (digits > 1 && *s == '0') {
+		s++;
+		digits--;
+	}
 	for (i = 0; i < ARRAY_SIZE(units); i++)
 		if (!strcmp(s + digits, units[i].name))
 			break;

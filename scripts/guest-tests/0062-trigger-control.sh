@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: control's trigger words: freeze, freeze=all and dump with thresholds in ns, us, ms, s are listed in the flags column of a span's end as control spells them (=r,freeze>500us,dump>500us; the largest unit that divides the threshold) and disarmed by -freeze and -dump; a threshold on a site that is not a span's end (a record's, a span's begin) is refused naming the site; bad trigger words and thresholds (no number, no unit, a bad unit, overflow, negative, 0, twice, two thresholds, arm and disarm at once) are refused with the word in the log and change nothing
+# description: control's trigger words: freeze, freeze=all and dump with thresholds in ns, us, ms, s are listed in the flags column of a span's end as control spells them (=r,freeze>500us,dump>500us; the largest unit that divides the threshold) and disarmed by -freeze and -dump; a threshold on a site that is not a span's end (a record's, a span's begin) is refused naming the site; bad trigger words and thresholds (leading zeros are taken; no number, no unit, a bad unit, overflow, negative, 0, twice, two thresholds, arm and disarm at once) are refused with the word in the log and change nothing
 # kernels: 6.1 debug
 . /frec/guest/lib.sh
 frec_crash_test_load
@@ -28,6 +28,9 @@ arm 'dump>1500ns' '=r,dump>1500ns'
 arm 'dump>3000000ns freeze>3ms' '=r,freeze>3ms,dump>3ms'
 arm '-dump' '=r,freeze>3ms'
 arm 'freeze>1s dump>1s freeze=all>1s' '=r,freeze>1s,freeze=all>1s,dump>1s'
+# Leading zeros say nothing, however many there are.
+arm 'freeze>000000000000000000001ns' '=r,freeze>1ns,dump>1s'
+arm 'freeze>0000000000000000000000000000000000002ms' '=r,freeze>2ms,dump>1s'
 arm '-freeze' '=r,dump>1s'
 arm '-dump' '=r'
 arm '-r freeze' '=_,freeze'
