@@ -12,11 +12,11 @@ corrupt block of slots, a corrupt site, text or ring entry, or corrupt
 state copies, loses only what is corrupt: every line printed is one of the
 expected lines, the counts reconcile, and what is lost is named by offset
 inside the damage.  A ring entry sealed with a name no ring may have (a
-blank, a Latin-1 letter) is skipped alone: every other ring's line
-prints.  On every image the decoder reads, --previous=dump (the module's
-frec/previous/dump code, kmod/lib/frec_region_dump.c) prints exactly the
-decoder's text; on the whole one --previous=sites and
---previous=formats list the generator's sites and texts, and
+blank, a Latin-1 letter) is skipped alone, in an image and in a raw dump
+alike: every other ring's line prints.  On every image the decoder
+reads, --previous=dump (the module's frec/previous/dump code,
+kmod/lib/frec_region_dump.c) prints exactly the decoder's text; on the
+whole one --previous=sites and --previous=formats list the generator's sites and texts, and
 --previous=stats counts every record.  Prints "N passed, M failed".
 """
 import os
@@ -77,14 +77,34 @@ def without_ring(text, ring):
                     if not (TEXT_RING.match(l) and TEXT_RING.match(l).group(1) == ring))
 
 
+def raw_rename_ring(raw, old, new):
+    """A raw dump with ring OLD's entry named NEW; and where that entry is."""
+    raw = bytearray(raw)
+    at = struct.unpack_from("<I", raw, 16)[0]	# header_bytes
+    while at < len(raw):
+        typ, size = struct.unpack_from("<II", raw, at)
+        if typ == 1 and raw[at + 24:at + 56].rstrip(b"\0") == old:
+            raw[at + 24:at + 56] = new.ljust(32, b"\0")
+            return bytes(raw), at
+        at += size
+    raise ValueError(f"no ring {old!r}")
+
+
 def check_ring_names(c, prefix, img, want):
     """A ring entry whole, its checksum right, named what no ring can be: a
     blank, or a Latin-1 letter (which the kernel's isalnum() takes): that
     ring is skipped with its records, alone, naming the entry's offset;
-    every other ring's lines print as they would have."""
+    every other ring's lines print as they would have.  In a region image,
+    and in a raw dump (kept whole from standard input, and read twice from
+    a file)."""
     rings_off, _, ring_bytes, _ = sect(img, RINGS)
     at = rings_off + ring_bytes * 1
     old = img[at + 40:at + 72].rstrip(b"\0")
+    with open(prefix + ".raw", "rb") as f:
+        raw = f.read()
+    with open(prefix + ".txt", "rb") as f:
+        want_raw = f.read()
+    tables = ["-f", prefix + ".formats", "-S", prefix + ".sites", "-k", prefix + ".kallsyms"]
     for label, name in (("a blank", b"bad name"), ("a Latin-1 letter", b"caf\xe9")):
         bad = bytearray(img)
         bad[at + 40:at + 72] = name.ljust(32, b"\0")
@@ -99,6 +119,23 @@ def check_ring_names(c, prefix, img, want):
         c.check(f"region, ring named with {label}: its entry reported at its offset",
                 f"offset {at}: ring entry: corrupt" in err and
                 rec == len(lines_of(others)), err[:400])
+        braw, entry = raw_rename_ring(raw, old, name)
+        path = os.path.join(c.dir, "ring-name.raw")
+        with open(path, "wb") as f:
+            f.write(braw)
+        others = without_ring(want_raw, old)
+        for how in ("read twice", "kept whole"):
+            if how == "read twice":
+                rc, out, err = c.run_decoder([*tables, path])
+            else:
+                with open(path, "rb") as f:
+                    rc, out, err = c.run_decoder([*tables, "-"], stdin=f)
+            c.check(f"raw dump {how}, ring named with {label}: the other rings' lines, all",
+                    rc == 3 and out == others and len(others) < len(want_raw),
+                    f"exit {rc}, {len(out)} bytes, expected {len(others)}; {err[:400]}")
+            c.check(f"raw dump {how}, ring named with {label}: skipped at its offset",
+                    f"offset {entry + 24}: ring name is not 1-31 characters" in err and
+                    "skipped, with its records" in err, err[:400])
 
 
 def report(err):
