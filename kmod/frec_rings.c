@@ -95,7 +95,6 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/list.h>
@@ -112,6 +111,7 @@
 
 #include "frec_debugfs.h"
 #include "frec_fault.h"
+#include "frec_filter.h"
 #include "frec_persist.h"
 #include "frec_rb.h"
 #include "frec_record.h"
@@ -147,17 +147,14 @@ module_param(default_ring_bytes, ulong, 0444);
 MODULE_PARM_DESC(default_ring_bytes,
 		 "bytes per CPU of the default ring (a power of two, at least 128)");
 
-/* A name is 1..FREC_RING_NAME_MAX of [A-Za-z0-9_-], usable as a file name. */
+/*
+ * A name is 1..FREC_RING_NAME_MAX of [A-Za-z0-9_-], usable as a file name:
+ * the rule the dumps' and the region's readers check (frec_filter.h), not
+ * isalnum()'s, which would take Latin-1 letters that no reader takes.
+ */
 static bool frec_ring_name_valid(const char *name)
 {
-	size_t i, len = strnlen(name, FREC_RING_NAME_MAX + 1);
-
-	if (!len || len > FREC_RING_NAME_MAX)
-		return false;
-	for (i = 0; i < len; i++)
-		if (!isalnum(name[i]) && name[i] != '_' && name[i] != '-')
-			return false;
-	return true;
+	return frec_ring_name_ok(name, FREC_RING_NAME_MAX + 1);
 }
 
 static struct frec_ring *frec_ring_find_locked(const char *name)

@@ -290,7 +290,10 @@ struct frec_raw_entry_head {
  * @kind: 0 event ring, 1 record ring (enum frec_ring_kind).
  * @order: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
  * @reserved: 0.
- * @name: the ring's name, NUL-padded.
+ * @name: the ring's name, NUL-padded: 1 to 31 bytes of [A-Za-z0-9_-], ASCII
+ *	only, the one rule every reader and the kernel's ring creation share
+ *	(kmod/lib/frec_filter.h, frec_ring_name_ok()).  A reader skips an
+ *	entry naming anything else, and the records of its id with it.
  */
 struct frec_raw_ring {
 	struct frec_raw_entry_head head;

@@ -196,7 +196,8 @@ struct frec_region_str {
  *	slot-aligned); CPU c's starts @nr_slots * FREC_SLOT_BYTES * c later.
  *	The slots are the ring core's own (uapi/frec_raw.h, struct
  *	frec_slot): the kernel records into them in place.
- * @name: the ring's name, NUL-padded.
+ * @name: the ring's name, NUL-padded, by the rule of struct frec_raw_ring's
+ *	(an entry naming anything else is corrupt, whatever its @csum).
  * @pad: 0.
  * @csum: frec_region_csum() of the entry with @csum 0.
  */

@@ -132,8 +132,7 @@ static bool frec_filter_is_digit(char c)
 /* What a ring glob may hold: a ring name's [A-Za-z0-9_-] and * ? [ ] !. */
 static bool frec_filter_is_glob_char(char c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	       frec_filter_is_digit(c) || (c && strchr("_-*?[]!", c));
+	return frec_ring_name_char(c) || (c && strchr("*?[]!", c));
 }
 
 static bool frec_filter_is_blank(char c)

@@ -66,6 +66,39 @@ struct frec_filter_env {
 	void *ctx;
 };
 
+/*
+ * A ring's name: 1 to FREC_FILTER_GLOB_MAX bytes of [A-Za-z0-9_-], ASCII
+ * only.  The one rule: frec_ring_create() takes no other name, the black
+ * box region's reader and frec-decode's raw reader skip a ring entry
+ * naming another (with its records, alone), and a ring glob is built of
+ * these bytes and the wildcards.  Not the kernel's isalnum(): its ctype
+ * table counts Latin-1 letters (0xc0-0xff) too, which no reader takes.
+ */
+static inline bool frec_ring_name_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+/**
+ * frec_ring_name_ok() - is this a name a ring may have?
+ * @name: the name, NUL-terminated within @size bytes.
+ * @size: bytes of @name that may be read: a buffer's size, or one more
+ *	than the longest name taken.
+ *
+ * Context: Any context.
+ * Return: true for 1 to @size - 1 bytes of [A-Za-z0-9_-] and a NUL.
+ */
+static inline bool frec_ring_name_ok(const char *name, size_t size)
+{
+	size_t i;
+
+	for (i = 0; i < size && name[i]; i++)
+		if (!frec_ring_name_char(name[i]))
+			return false;
+	return i > 0 && i < size;
+}
+
 void frec_filter_init(struct frec_filter *f);
 int frec_filter_parse(struct frec_filter *f, const char *line,
 		      const struct frec_filter_env *env, char *msg, size_t msg_size);

@@ -21,6 +21,7 @@
 #include "frec_user.h"
 #endif
 
+#include "frec_filter.h"
 #include "frec_region_image.h"
 
 /* The layout is read on other machines and by other builds: it must not move. */
@@ -261,9 +262,14 @@ static u32 frec_region_csum_bytes(u32 crc, const struct frec_region_bytes *b)
  * @ring: where the ring goes.
  * @where: where the entry's offset goes.
  *
+ * A name that breaks the rule of ring names (frec_ring_name_ok()) is
+ * corrupt too, whatever its checksum says: no kernel creates such a ring,
+ * and every reader after this one takes ring names by that rule.
+ *
  * Context: Any context.
  * Return: 1 with @ring filled, 0 if the entry is unused or past the table,
- * -1 if it is corrupt (checksum, or parts outside the parts section).
+ * -1 if it is corrupt (checksum, a field out of range, its name, or parts
+ * outside the parts section).
  */
 int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 			 struct frec_region_ring_info *ring, u64 *where)
@@ -294,7 +300,7 @@ int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 	    ring->nr_slots > frec_region_get64(&v->hdr->region_bytes) / FREC_SLOT_BYTES ||
 	    ring->parts_offset % FREC_SLOT_BYTES ||
 	    ring->parts_offset < v->sect_off[FREC_REGION_PARTS] ||
-	    !ring->name[0] || ring->name[FREC_REGION_RING_NAME_LEN - 1])
+	    !frec_ring_name_ok(ring->name, sizeof(ring->name)))
 		return -1;
 	part = ring->nr_slots * FREC_SLOT_BYTES;
 	if (ring->nr_cpus > frec_region_get64(&v->hdr->region_bytes) / part ||

@@ -203,7 +203,7 @@ static int frec_region_dump_rings(struct frec_region_dump *d,
 		ret = frec_region_ring_get(v, i, &d->rings[d->nr_rings], &where);
 		if (ret < 0) {
 			frec_region_tell(rep, where, "ring entry",
-					 "corrupt (checksum or bounds), its records skipped");
+					 "corrupt (checksum, bounds or name), its records skipped");
 			d->bad_rings++;
 		}
 		if (ret == 1)

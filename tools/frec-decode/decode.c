@@ -21,6 +21,7 @@
  * be defined anywhere before its first record).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,18 +263,81 @@ static bool ring_in_dump(void *ctx, const char *name)
 	size_t i;
 
 	for (i = 0; i < d->rings_cap; i++)
-		if (d->rings[i].used && !strcmp(d->rings[i].name, name))
+		if (d->rings[i].used && !d->rings[i].skipped &&
+		    !strcmp(d->rings[i].name, name))
 			return true;
 	return false;
+}
+
+/* A new ring of id @id in the table, unnamed; NULL with @err set if not. */
+static struct frec_ring_info *ring_new(struct frec_decoder *d, unsigned int id,
+				       unsigned long long at, struct frec_err *err)
+{
+	struct frec_ring_info *ring;
+	size_t i;
+
+	if (d->nr_rings >= FREC_DECODE_RINGS_MAX) {
+		frec_errf(err, at, "more than %u rings", FREC_DECODE_RINGS_MAX);
+		return NULL;
+	}
+	if (ring_grow(d)) {
+		frec_errf(err, at, "out of memory");
+		return NULL;
+	}
+	for (i = ring_slot(d->rings_cap, id); d->rings[i].used;
+	     i = (i + 1) & (d->rings_cap - 1))
+		;
+	ring = &d->rings[i];
+	ring->used = true;
+	ring->id = id;
+	ring->track = UINT_MAX;
+	d->nr_rings++;
+	return ring;
+}
+
+/*
+ * A ring entry the raw reader found bad (@why says what, and where): it
+ * names no ring.  An id no good entry defined yet is skipped, its records
+ * read and checked as any, but not printed (decode_print()) unless a
+ * later entry of the id is good; an id a good entry defined keeps it.
+ * Nothing else is lost: the entries after it are read as if it were not
+ * there.  Reported once, though a dump may be read twice.
+ */
+static int decode_bad_ring(struct frec_decoder *d, const struct frec_raw_item *item,
+			   const struct frec_err *why, struct frec_err *err)
+{
+	struct frec_ring_info *ring = ring_find(d, item->ring_id);
+	bool told = item->offset < d->bad_rings_told;
+
+	if (!told)
+		d->bad_rings_told = item->offset + 1;
+	if (ring) {
+		if (!told)
+			frec_warn(d, "offset %llu: %s: ring entry skipped%s", why->where,
+				  why->msg, ring->skipped ? "" : "; the ring keeps its earlier entry");
+		return 0;
+	}
+	ring = ring_new(d, item->ring_id, item->offset, err);
+	if (!ring)
+		return -1;
+	ring->skipped = true;
+	if (!told)
+		frec_warn(d, "offset %llu: %s: ring entry skipped, with its records",
+			  why->where, why->msg);
+	return 0;
 }
 
 /* A ring entry: a new ring, or a new name for a known id. */
 static int decode_ring(struct frec_decoder *d, const struct frec_raw_item *item,
 		       struct frec_err *err)
 {
-	struct frec_ring_info *ring = ring_find(d, item->ring_id);
-	size_t i;
+	struct frec_ring_info *ring;
+	struct frec_err why;
 
+	if (item->ring_bad) {
+		why = *err;
+		return decode_bad_ring(d, item, &why, err);
+	}
 	/*
 	 * Merged by seq, a per-CPU seq would tie records of every CPU: the
 	 * order would be wrong, and no check could tell.
@@ -283,20 +347,16 @@ static int decode_ring(struct frec_decoder *d, const struct frec_raw_item *item,
 		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, order),
 				 "ring %s numbers its records per CPU, in a dump merged by seq",
 				 item->ring_name);
+	ring = ring_find(d, item->ring_id);
 	if (!ring) {
-		if (d->nr_rings >= FREC_DECODE_RINGS_MAX)
-			return frec_errf(err, item->offset, "more than %u rings",
-					 FREC_DECODE_RINGS_MAX);
-		if (ring_grow(d))
-			return frec_errf(err, item->offset, "out of memory");
-		for (i = ring_slot(d->rings_cap, item->ring_id); d->rings[i].used;
-		     i = (i + 1) & (d->rings_cap - 1))
-			;
-		ring = &d->rings[i];
-		ring->used = true;
-		ring->id = item->ring_id;
-		ring->track = (unsigned int)d->nr_rings++;
+		ring = ring_new(d, item->ring_id, item->offset, err);
+		if (!ring)
+			return -1;
 	}
+	/* tracks for the rings printed: a skipped one leaves no hole */
+	if (ring->track == UINT_MAX)
+		ring->track = (unsigned int)d->nr_tracks++;
+	ring->skipped = false;
 	ring->kind = item->ring_kind;
 	ring->order = item->ring_order;
 	memcpy(ring->name, item->ring_name, sizeof(ring->name));
@@ -661,6 +721,10 @@ static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 	struct frec_decoded r;
 	int n;
 
+	if (ring->skipped) {
+		d->skipped++;
+		return;
+	}
 	if (!ring->selected || (f && !frec_filter_record(f, rec->cpu, rec->seq, rec->ts)))
 		return;
 	/* Every field set here or below: no memset() of it per record. */
@@ -786,9 +850,14 @@ static int decode_stats(struct frec_decoder *d)
 	v = calloc(d->nr_sources ? d->nr_sources : 1, sizeof(*v));
 	if (!v)
 		return -1;
-	for (i = 0; i < d->sources_cap; i++)
-		if (d->sources[i].used)
+	for (i = 0; i < d->sources_cap; i++) {
+		if (!d->sources[i].used)
+			continue;
+		if (ring_find(d, d->sources[i].ring)->skipped)
+			d->skipped += d->sources[i].records;
+		else
 			v[n++] = &d->sources[i];
+	}
 	qsort(v, n, sizeof(*v), source_cmp);
 	fprintf(d->out, "# frec-decode stats: clock=%s order=%s\n"
 		"# ring id cpu records first_seq last_seq missing before\n",
@@ -807,7 +876,8 @@ static int decode_stats(struct frec_decoder *d)
 		fprintf(d->out, "%llu %llu\n", missing,
 			(unsigned long long)v[i]->min_seq - 1);
 	}
-	fprintf(d->out, "# total records %llu missing %llu\n", d->records, total_missing);
+	fprintf(d->out, "# total records %llu missing %llu\n", d->records - d->skipped,
+		total_missing);
 	free(v);
 	return 0;
 }
@@ -971,6 +1041,9 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 	} else {
 		ret = decode_records(d, &r, in, start, &err);
 	}
+	if (d->skipped)
+		frec_warn(d, "%llu records of rings whose entries were skipped left out",
+			  d->skipped);
 	if (ret < 0 && d->errs)
 		fprintf(d->errs, "frec-decode: %s: offset %llu: %s\n",
 			in_name, err.where, err.msg);

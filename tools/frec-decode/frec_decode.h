@@ -75,7 +75,11 @@ int frec_errf(struct frec_err *err, unsigned long long where,
  * @ring_id: FREC_RAW_RING: the id records use.
  * @ring_kind: FREC_RAW_RING: 0 events, 1 records.
  * @ring_order: FREC_RAW_RING: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
- * @ring_name: FREC_RAW_RING: the name, NUL-terminated, checked.
+ * @ring_name: FREC_RAW_RING: the name, NUL-terminated, checked unless
+ *	@ring_bad.
+ * @ring_bad: FREC_RAW_RING: the entry is whole, but its kind, order or
+ *	name is bad (frec_raw_next()'s @err says which, and where): it
+ *	defines no ring, and its records are to be skipped with it.
  * @rec: FREC_RAW_EVENT, FREC_RAW_TEXT: the record.
  * @text: FREC_RAW_TEXT: rec.len bytes of text (inside the reader).
  */
@@ -86,6 +90,7 @@ struct frec_raw_item {
 	unsigned int ring_kind;
 	unsigned int ring_order;
 	char ring_name[FREC_RAW_RING_NAME_LEN];
+	bool ring_bad;
 	struct frec_raw_record rec;
 	const char *text;
 };
@@ -475,7 +480,8 @@ struct frec_decoded {
  * @env: lookups for frec_format.c.
  * @rings: the ring table, by id (open addressing).
  * @rings_cap: its size, a power of two.
- * @nr_rings: rings in it.
+ * @nr_rings: rings in it, skipped ones too.
+ * @nr_tracks: rings given a track (skipped ones have none).
  * @json_rings: JSON: per ring, by its track number, its tracks' state
  *	(write_json.c).
  * @json_rings_cap: its size.
@@ -505,6 +511,8 @@ struct frec_decoded {
  * @prev_ts: timestamp of the last record printed.
  * @printed: records printed.
  * @records: records read.
+ * @skipped: records of skipped rings (struct frec_ring_info) left out.
+ * @bad_rings_told: bad ring entries before this offset were reported.
  * @warnings: warnings given.
  * @line: a line's buffer.
  * @block: lines the text writer formatted, not written out yet.
@@ -529,6 +537,7 @@ struct frec_decoder {
 	struct frec_ring_info *rings;
 	size_t rings_cap;
 	size_t nr_rings;
+	size_t nr_tracks;
 	struct frec_json_ring *json_rings;
 	size_t json_rings_cap;
 	struct frec_missing *missing;
@@ -555,6 +564,8 @@ struct frec_decoder {
 	u64 prev_ts;
 	unsigned long long printed;
 	unsigned long long records;
+	unsigned long long skipped;
+	unsigned long long bad_rings_told;
 	unsigned long long warnings;
 	char line[FREC_FORMAT_LINE_MAX];
 	char block[64 * FREC_FORMAT_LINE_MAX];
@@ -576,11 +587,14 @@ struct frec_decoder {
  * @order: FREC_RING_ORDER_CPU or FREC_RING_ORDER_GLOBAL.
  * @track: its position among the dump's rings, from 0 (JSON's pid less one).
  * @name: its name.
+ * @skipped: no good entry defines it, only a bad one (struct
+ *	frec_raw_item's @ring_bad): its records are read, not printed.
  */
 struct frec_ring_info {
 	unsigned int id;
 	bool used;
 	bool selected;
+	bool skipped;
 	unsigned int kind;
 	unsigned int order;
 	unsigned int track;

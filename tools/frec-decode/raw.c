@@ -101,19 +101,10 @@ static const unsigned char *raw_take(struct frec_raw_reader *r, size_t n,
 	return NULL;
 }
 
-/* A ring name or clock name: 1 to @max - 1 bytes of [A-Za-z0-9_-], NUL. */
+/* A clock name: 1 to @max - 1 bytes of [A-Za-z0-9_-], NUL, as a ring's. */
 static bool raw_name_ok(const char *name, size_t max)
 {
-	size_t i;
-
-	for (i = 0; i < max && name[i]; i++) {
-		char c = name[i];
-
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
-			return false;
-	}
-	return i > 0 && i < max;
+	return frec_ring_name_ok(name, max);
 }
 
 /**
@@ -209,6 +200,13 @@ static int raw_skip(struct frec_raw_reader *r, size_t n, unsigned long long at,
 	return 0;
 }
 
+/*
+ * A ring entry.  One too short to hold its fields is an error; one whose
+ * kind, order or name is bad is read all the same, with @item->ring_bad
+ * set and @err saying what and where: the entry is whole and the entries
+ * after it are where their sizes say, so the decoder skips that ring, and
+ * its records, alone.
+ */
 static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
 		    const unsigned char *entry, size_t bytes, struct frec_err *err)
 {
@@ -219,22 +217,27 @@ static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
 				 "ring entry of %zu bytes, %zu needed",
 				 bytes, sizeof(ring));
 	memcpy(&ring, entry, sizeof(ring));
+	item->ring_bad = false;
 	item->ring_id = raw_get32(r, ring.id);
 	item->ring_kind = raw_get32(r, ring.kind);
-	if (item->ring_kind > 1)
-		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, kind),
-				 "ring kind %u, expected 0 or 1", item->ring_kind);
 	item->ring_order = raw_get32(r, ring.order);
-	if (item->ring_order > FREC_RING_ORDER_GLOBAL)
-		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, order),
-				 "ring order %u, expected %u (per CPU) or %u (global)",
-				 item->ring_order, FREC_RING_ORDER_CPU,
-				 FREC_RING_ORDER_GLOBAL);
-	if (!raw_name_ok(ring.name, sizeof(ring.name)))
-		return frec_errf(err, item->offset + offsetof(struct frec_raw_ring, name),
-				 "ring name is not 1-%zu characters of [A-Za-z0-9_-]",
-				 sizeof(ring.name) - 1);
 	memcpy(item->ring_name, ring.name, sizeof(ring.name));
+	item->ring_name[sizeof(item->ring_name) - 1] = '\0';
+	if (item->ring_kind > 1) {
+		frec_errf(err, item->offset + offsetof(struct frec_raw_ring, kind),
+			  "ring kind %u, expected 0 or 1", item->ring_kind);
+		item->ring_bad = true;
+	} else if (item->ring_order > FREC_RING_ORDER_GLOBAL) {
+		frec_errf(err, item->offset + offsetof(struct frec_raw_ring, order),
+			  "ring order %u, expected %u (per CPU) or %u (global)",
+			  item->ring_order, FREC_RING_ORDER_CPU, FREC_RING_ORDER_GLOBAL);
+		item->ring_bad = true;
+	} else if (!frec_ring_name_ok(ring.name, sizeof(ring.name))) {
+		frec_errf(err, item->offset + offsetof(struct frec_raw_ring, name),
+			  "ring name is not 1-%zu characters of [A-Za-z0-9_-]",
+			  sizeof(ring.name) - 1);
+		item->ring_bad = true;
+	}
 	return 1;
 }
 
@@ -305,7 +308,8 @@ static int raw_clock(struct frec_raw_reader *r, unsigned long long at,
  * @err: what is wrong, and the offset, on failure.
  *
  * Skips entries of unknown types, and keeps the clock entry's offset in
- * @r->trace_clock.
+ * @r->trace_clock.  A ring entry whose kind, order or name is bad comes
+ * back with @item->ring_bad set and @err saying why (see raw_ring()).
  *
  * Context: userspace.
  * Return: 1 with @item set, 0 at the end of the dump, or -1 with @err set.

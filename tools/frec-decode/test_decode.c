@@ -1298,6 +1298,139 @@ static void region_layout_and_state(struct ht_case *c)
 	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), -EINVAL);
 }
 
+/*
+ * One rule for a ring's name (frec_filter.h): the kernel creates no ring
+ * by another, and the region's reader and the raw reader skip an entry
+ * naming another, the same names: what the region reader passes on, the
+ * raw reader takes.  A Latin-1 letter is refused, though the kernel's
+ * isalnum() calls it a letter.
+ */
+static void ring_names_one_rule_everywhere(struct ht_case *c)
+{
+	static const struct {
+		char name[FREC_RAW_RING_NAME_LEN];
+		bool ok;
+	} names[] = {
+		{ "events", true }, { "a", true }, { "hanoi_moves-2_X", true },
+		{ "0123456789012345678901234567890", true },	/* 31 */
+		{ "", false }, { "bad name", false }, { "caf\xe9", false },
+		{ "\xc0", false }, { "a/b", false }, { "dot.ted", false },
+		{ "tab\t", false }, { "new\nline", false },
+		{ "01234567890123456789012345678901", false },	/* 32, no NUL */
+	};
+	static u8 img[16 * FREC_REGION_BLOCK];
+	struct frec_region_geometry geo = {
+		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
+		.release = "6.1.0-test", .rings_max = 4, .sites_max = 10,
+		.texts_max = 10, .pool_bytes = 100,
+	};
+	struct frec_region_header *h = (void *)img;
+	struct frec_region_ring *e;
+	struct frec_region_ring_info ring;
+	struct frec_region_view v;
+	char msg[FREC_REGION_MSG_MAX];
+	struct frec_raw_reader r;
+	struct frec_raw_item item;
+	struct frec_err err;
+	struct dump d;
+	u64 where;
+	size_t i;
+	FILE *f;
+
+	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), 0);
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	e = (void *)(img + v.sect_off[FREC_REGION_RINGS]);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct frec_raw_ring rr = {
+			.head = { FREC_RAW_RING, sizeof(rr) }, .id = 8,
+		};
+
+		HT_EXPECT(c, frec_ring_name_ok(names[i].name, sizeof(names[i].name)) ==
+			  names[i].ok, "rule, name %zu", i);
+		memset(e, 0, sizeof(*e));
+		e->nr_cpus = htole32(1);
+		e->nr_slots = htole64(2);
+		e->parts_offset = htole64(v.sect_off[FREC_REGION_PARTS]);
+		memcpy(e->name, names[i].name, sizeof(e->name));
+		frec_region_ring_seal(e);
+		HT_EXPECT_EQ(c, frec_region_ring_get(&v, 0, &ring, &where), names[i].ok ? 1 : -1);
+
+		dump_header(&d);
+		memcpy(rr.name, names[i].name, sizeof(rr.name));
+		dump_put(&d, &rr, sizeof(rr));
+		f = fmemopen(d.bytes, d.len, "rb");
+		HT_EXPECT_EQ(c, frec_raw_open(&r, f, &err), 0);
+		HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
+		HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 1);
+		HT_EXPECT(c, item.type == FREC_RAW_RING && item.ring_id == 8 &&
+			  item.ring_bad == !names[i].ok, "raw reader, name %zu", i);
+		if (!names[i].ok)
+			HT_EXPECT(c, err.where == 104 + offsetof(struct frec_raw_ring, name) &&
+				  strstr(err.msg, "ring name is not"), "name %zu: %llu: %s",
+				  i, err.where, err.msg);
+		HT_EXPECT_EQ(c, frec_raw_next(&r, &item, &err), 0);
+		frec_raw_close(&r);
+		fclose(f);
+	}
+}
+
+/*
+ * A bad ring entry among good ones is skipped with its records, alone:
+ * the others print as they would have, whether the dump is kept whole or
+ * read twice; a bad entry of an id a good one defined leaves it be.
+ */
+static void decoder_skips_a_bad_ring_alone(struct ht_case *c)
+{
+	struct frec_raw_ring bad = {
+		.head = { FREC_RAW_RING, sizeof(bad) }, .id = 9, .name = "bad name",
+	};
+	struct frec_raw_ring again = {
+		.head = { FREC_RAW_RING, sizeof(again) }, .id = 7, .name = "caf\xe9",
+	};
+	struct frec_raw_record rec = {
+		.head = { FREC_RAW_EVENT, sizeof(rec) }, .seq = 1, .ts = 12027638150ULL,
+		.site = F(0x2006), .ring = 9,
+	};
+	struct frec_decode_opts json = { .output = FREC_OUT_JSON };
+	struct dump d;
+	struct run run;
+
+	dump_header(&d);
+	dump_event(&d, 1, 12027638123ULL, F(0x1000), 0xffffffff81000110ULL, 1, (u64)-3, 255);
+	dump_put(&d, &bad, sizeof(bad));
+	dump_put(&d, &rec, sizeof(rec));
+	dump_put(&d, &again, sizeof(again));
+	dump_event(&d, 2, 12027638200ULL, F(0x2006), 0xffffffffc0a00005ULL, 0, 0, 0);
+	run_decoder(c, &run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_WARNINGS);
+	HT_EXPECT(c, !strcmp(run.out,
+		"# frec dump: clock=local order=time\n"
+		"# seq [seconds] cpu ring: caller message\n"
+		"1 [   12.027638123] cpu1 events: do_work+0x10/0x80 irq -3 status 0xff\n"
+		"2 [   12.027638200] cpu0 events: frec_fn+0x5/0x100 [frec] world\n"),
+		"got:\n%s", run.out);
+	HT_EXPECT(c, !strcmp(run.errs,
+		"frec-decode: mem: offset 216: ring name is not 1-31 characters of "
+		"[A-Za-z0-9_-]: ring entry skipped, with its records\n"
+		"frec-decode: mem: offset 360: ring name is not 1-31 characters of "
+		"[A-Za-z0-9_-]: ring entry skipped; the ring keeps its earlier entry\n"
+		"frec-decode: mem: 1 records of rings whose entries were skipped left out\n"),
+		"errs:\n%s", run.errs);
+	/* JSON: the skipped ring takes no process, the one after it pid 2 */
+	bad.id = 10;
+	bad.name[3] = '_';
+	dump_put(&d, &bad, sizeof(bad));
+	rec.ring = 10;
+	rec.seq = 3;
+	rec.ts = 12027638300ULL;
+	dump_put(&d, &rec, sizeof(rec));
+	run_decoder(c, &run, &d, &json);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_WARNINGS);
+	HT_EXPECT(c, strstr(run.out, "\"pid\":2") && !strstr(run.out, "\"pid\":3") &&
+		  strstr(run.out, "bad_name"), "json:\n%s", run.out);
+}
+
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_errors_name_the_line),
@@ -1326,6 +1459,8 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_refuses_other_versions),
 	HT_CASE(region_csum_is_crc32c),
 	HT_CASE(region_layout_and_state),
+	HT_CASE(ring_names_one_rule_everywhere),
+	HT_CASE(decoder_skips_a_bad_ring_alone),
 };
 
 int main(int argc, char **argv)

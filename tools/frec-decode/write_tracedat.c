@@ -12,7 +12,8 @@
  * cmdlines, the trace clock, then per CPU the kernel ring buffer's pages (a page header with the timestamp of
  * its first event and the bytes committed, then events with 5-bit
  * type_len / 27-bit time_delta headers, and a time-extend entry where the
- * delta since the previous event does not fit in 27 bits).
+ * delta since the previous event does not fit in 27 bits; a new page where
+ * it does not fit in a time extend's 59).
  *
  * The events carry the tracepoints' fields (ring, seq, cpu, caller, and
  * for frec_record fmt and the four arguments); frec_record gets one field
@@ -65,6 +66,16 @@
 
 /* Event header: type_len in the low 5 bits, time delta in the high 27. */
 #define TRACEDAT_DELTA_BITS	27
+/*
+ * A time extend: the delta's low 27 bits in its header, the next 32 in its
+ * word, 59 in all.  A longer delta starts a new page, whose header holds
+ * a whole 64-bit timestamp.  Not an absolute time stamp (type 31):
+ * libtraceevent reads one as such only since July 2020 (before, as a
+ * 16-byte entry to skip, misreading what follows it), and even then takes
+ * its top 5 bits from the time before it: it cannot cross a multiple of
+ * 2^59 ns either.
+ */
+#define TRACEDAT_EXTEND_BITS	(TRACEDAT_DELTA_BITS + 32)
 #define TRACEDAT_TYPE_TIME_EXTEND	30
 /* Data longer than this has type_len 0 and its length in a word. */
 #define TRACEDAT_SMALL_DATA	(28 * 4)
@@ -648,6 +659,7 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	/* header, a length word for long data, a time extend at most */
 	need = 4 + (end > TRACEDAT_SMALL_DATA ? 4 : 0) + end;
 	if (!c->nr_pages || lost || ts < c->last_ts ||
+	    (ts - c->last_ts) >> TRACEDAT_EXTEND_BITS ||
 	    c->used + need + 8 > c->room) {
 		tracedat_close_page(c);
 		if (tracedat_new_page(c, ts, lost))

@@ -11,10 +11,12 @@ are refused with their message and offset; a region cut short, or with a
 corrupt block of slots, a corrupt site, text or ring entry, or corrupt
 state copies, loses only what is corrupt: every line printed is one of the
 expected lines, the counts reconcile, and what is lost is named by offset
-inside the damage.  On every image the decoder reads, --previous=dump
-(the module's frec/previous/dump code, kmod/lib/frec_region_dump.c)
-prints exactly the decoder's text; on the whole one --previous=sites and
---previous=formats list the generator's sites and texts, and
+inside the damage.  A ring entry sealed with a name no ring may have (a
+blank, a Latin-1 letter) is skipped alone, in an image and in a raw dump
+alike: every other ring's line prints.  On every image the decoder
+reads, --previous=dump (the module's frec/previous/dump code,
+kmod/lib/frec_region_dump.c) prints exactly the decoder's text; on the
+whole one --previous=sites and --previous=formats list the generator's sites and texts, and
 --previous=stats counts every record.  Prints "N passed, M failed".
 """
 import os
@@ -53,6 +55,87 @@ class Checker(checker.Checker):
 def sect(img, i):
     off, size, entry, nr = struct.unpack_from("<QQII", img, SECT_OFF + 24 * i)
     return off, size, entry, nr
+
+
+def crc32c(data):
+    """The region's checksum (kmod/lib/frec_region_csum.c), written apart."""
+    crc = 0xffffffff
+    for b in data:
+        crc ^= b
+        for _ in range(8):
+            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
+    return crc ^ 0xffffffff
+
+
+TEXT_RING = re.compile(rb"^\d+ \[ *\d+\.\d{9}\] cpu\d+ (\S+): ")
+
+
+def without_ring(text, ring):
+    """TEXT (a dump's text) without the lines of RING."""
+    lines = text.split(b"\n")[:-1]
+    return b"".join(l + b"\n" for l in lines
+                    if not (TEXT_RING.match(l) and TEXT_RING.match(l).group(1) == ring))
+
+
+def raw_rename_ring(raw, old, new):
+    """A raw dump with ring OLD's entry named NEW; and where that entry is."""
+    raw = bytearray(raw)
+    at = struct.unpack_from("<I", raw, 16)[0]	# header_bytes
+    while at < len(raw):
+        typ, size = struct.unpack_from("<II", raw, at)
+        if typ == 1 and raw[at + 24:at + 56].rstrip(b"\0") == old:
+            raw[at + 24:at + 56] = new.ljust(32, b"\0")
+            return bytes(raw), at
+        at += size
+    raise ValueError(f"no ring {old!r}")
+
+
+def check_ring_names(c, prefix, img, want):
+    """A ring entry whole, its checksum right, named what no ring can be: a
+    blank, or a Latin-1 letter (which the kernel's isalnum() takes): that
+    ring is skipped with its records, alone, naming the entry's offset;
+    every other ring's lines print as they would have.  In a region image,
+    and in a raw dump (kept whole from standard input, and read twice from
+    a file)."""
+    rings_off, _, ring_bytes, _ = sect(img, RINGS)
+    at = rings_off + ring_bytes * 1
+    old = img[at + 40:at + 72].rstrip(b"\0")
+    with open(prefix + ".raw", "rb") as f:
+        raw = f.read()
+    with open(prefix + ".txt", "rb") as f:
+        want_raw = f.read()
+    tables = ["-f", prefix + ".formats", "-S", prefix + ".sites", "-k", prefix + ".kallsyms"]
+    for label, name in (("a blank", b"bad name"), ("a Latin-1 letter", b"caf\xe9")):
+        bad = bytearray(img)
+        bad[at + 40:at + 72] = name.ljust(32, b"\0")
+        struct.pack_into("<I", bad, at + 84, 0)
+        struct.pack_into("<I", bad, at + 84, crc32c(bytes(bad[at:at + 88])))
+        rc, out, err = c.decode(bytes(bad))
+        others = without_ring(want, old)
+        rec, _ = report(err)
+        c.check(f"region, ring named with {label}: the other rings' lines, all of them",
+                rc == 3 and out == others and len(others) < len(want),
+                f"exit {rc}, {len(out)} bytes, expected {len(others)}; {err[:400]}")
+        c.check(f"region, ring named with {label}: its entry reported at its offset",
+                f"offset {at}: ring entry: corrupt" in err and
+                rec == len(lines_of(others)), err[:400])
+        braw, entry = raw_rename_ring(raw, old, name)
+        path = os.path.join(c.dir, "ring-name.raw")
+        with open(path, "wb") as f:
+            f.write(braw)
+        others = without_ring(want_raw, old)
+        for how in ("read twice", "kept whole"):
+            if how == "read twice":
+                rc, out, err = c.run_decoder([*tables, path])
+            else:
+                with open(path, "rb") as f:
+                    rc, out, err = c.run_decoder([*tables, "-"], stdin=f)
+            c.check(f"raw dump {how}, ring named with {label}: the other rings' lines, all",
+                    rc == 3 and out == others and len(others) < len(want_raw),
+                    f"exit {rc}, {len(out)} bytes, expected {len(others)}; {err[:400]}")
+            c.check(f"raw dump {how}, ring named with {label}: skipped at its offset",
+                    f"offset {entry + 24}: ring name is not 1-31 characters" in err and
+                    "skipped, with its records" in err, err[:400])
 
 
 def report(err):
@@ -195,6 +278,8 @@ def main():
                                  renamed=what != "ring")
         c.check(f"corrupt {what} entry: reported at its offset",
                 f"offset {off + entry * idx}: {what} entry: corrupt" in err, err[:300])
+
+    check_ring_names(c, a, img, want)
 
     # both state copies damaged: the end is unknown, the records are whole
     bad = bytearray(img)

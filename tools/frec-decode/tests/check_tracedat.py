@@ -6,8 +6,10 @@
 
 For dumps frec-gen writes (many records on several CPUs, events and text
 records, rings that lost records, gaps of seconds that need the ring
-buffer's time-extend entries, global rings merged by seq, many CPUs) and
-for a black box region image, frec-decode writes a trace.dat and its text;
+buffer's time-extend entries, global rings merged by seq, many CPUs), for
+a crafted dump with gaps of 2^59 - 1 ns (the most a time extend holds),
+2^59 ns and more, up to 2^63, and for a black box region image,
+frec-decode writes a trace.dat and its text;
 `trace-cmd report -i FILE` must print every record exactly once, on its
 CPU, with the text's timestamp (to the ns with -t, and rounded to the
 microsecond without), the text's message, ring, seq and caller (named
@@ -243,6 +245,31 @@ def main():
                 if line.lstrip().startswith(b"stepback.dat:") and b"frec_record:" in line)
     c.check("stepback: trace-cmd report of it and another file prints every record",
             shown == len(recs) - 1, f"{shown} of the {len(recs)} less the one after the real loss")
+
+    # gaps a time extend cannot hold: 27 + 32 bits of delta are 2^59 - 1 ns
+    # at most.  One of exactly that (an extend with every bit set), one of
+    # exactly 2^59, and larger ones, up to 2^63, between records of one
+    # CPU: each must be at its own timestamp, to the ns
+    gaps = [2**59 - 1, 2**59, 2**60 + 12345, 7, 2**63, 2**59 + 1]
+    raw = struct.pack("<8sIIIIII16s", b"FRECRAW\0", 0x01020304, 3, 48, 64, 8, 1, b"local")
+    raw += struct.pack("<IIIIII32s", 1, 56, 7, 0, 0, 0, b"events")
+    ts = [10**9 + 123]
+    for g in gaps:
+        ts.append(ts[-1] + g)
+    for seq, t in enumerate(ts, 1):
+        raw += struct.pack("<IIQQQQIIII4Q", 2, 88, seq, t, 0xffffffffc0a80000,
+                           0xffffffff81000010, 7, 0, 0, 0, seq, 2, 0, 0)
+    # and CPU 1: a first record late, then one 2^59 ns after it
+    raw += struct.pack("<IIQQQQIIII4Q", 2, 88, 1, ts[-1], 0xffffffffc0a80000,
+                       0xffffffff81000010, 7, 1, 0, 0, 1, 2, 0, 0)
+    raw += struct.pack("<IIQQQQIIII4Q", 2, 88, 2, ts[-1] + 2**59, 0xffffffffc0a80000,
+                       0xffffffff81000010, 7, 1, 0, 0, 1, 2, 0, 0)
+    hg = c.dir + "/huge-gaps.raw"
+    with open(hg, "wb") as f:
+        f.write(raw)
+    recs, _ = check_input(c, "huge-gaps", [*small, hg])
+    c.check("huge-gaps: the text holds every gap, to the ns",
+            sorted(v[0] for k, v in recs.items() if k[1] == 0) == ts, str(sorted(recs.items())[:3]))
 
     # a filter: records left out are not lost
     p = c.dir + "/lose"

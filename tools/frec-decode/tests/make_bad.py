@@ -98,14 +98,34 @@ CASES = {
                     "offset 48: truncated entry: 16 of 4096 bytes"),
     "ring-short": (header() + struct.pack("<II", 1, 16) + b"\0" * 8, 1,
                    "offset 48: ring entry of 16 bytes, 56 needed"),
-    "ring-kind": (header() + ring(kind=5) + record(1), 1,
-                  "offset 60: ring kind 5, expected 0 or 1"),
-    "ring-name": (header() + ring(name=b"bad name") + record(1), 1,
-                  "offset 72: ring name is not 1-31 characters"),
-    "ring-name-empty": (header() + ring(name=b"") + record(1), 1,
-                        "offset 72: ring name"),
-    "ring-order": (header() + ring(order=5) + record(1), 1,
-                   "offset 64: ring order 5, expected 0 (per CPU) or 1 (global)"),
+    # a ring entry whole but for a field: that ring is skipped with its
+    # records, alone; ring 7's record before and after it still prints
+    "ok-ring-kind": (header() + ring() + record(1) + ring(rid=8, kind=5)
+                     + record(1, rid=8) + record(2, ts=2000), 3,
+                     "offset 204: ring kind 5, expected 0 or 1: ring entry skipped, "
+                     "with its records"),
+    "ok-ring-name": (header() + ring() + record(1) + ring(rid=8, name=b"bad name")
+                     + record(1, rid=8) + record(2, ts=2000), 3,
+                     "offset 216: ring name is not 1-31 characters of [A-Za-z0-9_-]: "
+                     "ring entry skipped, with its records"),
+    # a Latin-1 letter: the kernel's isalnum() takes it, ring names do not
+    "ok-ring-name-latin1": (header() + ring() + record(1) + ring(rid=8, name=b"caf\xe9")
+                            + record(1, rid=8) + record(2, ts=2000), 3,
+                            "offset 216: ring name is not 1-31 characters"),
+    "ok-ring-name-empty": (header() + ring(name=b"") + ring() + record(1), 3,
+                           "offset 72: ring name is not 1-31 characters"),
+    "ok-ring-name-unterminated": (header() + ring() + ring(rid=8, name=b"x" * 32)
+                                  + record(1), 3,
+                                  "offset 128: ring name is not 1-31 characters"),
+    "ok-ring-order": (header() + ring() + ring(rid=8, order=5) + record(1, rid=8)
+                      + record(1), 3,
+                      "offset 120: ring order 5, expected 0 (per CPU) or 1 (global): "
+                      "ring entry skipped, with its records"),
+    # a bad entry of a ring a good one defined: the ring keeps the good one
+    "ok-ring-name-again": (header() + ring() + ring(name=b"bad name") + record(1), 3,
+                           "offset 128: ring name is not 1-31 characters of "
+                           "[A-Za-z0-9_-]: ring entry skipped; the ring keeps its "
+                           "earlier entry"),
     "ring-order-cpu-by-seq": (header(flags=MERGE_BY_SEQ) + ring(order=0) + record(1), 1,
                               "offset 64: ring events numbers its records per CPU, "
                               "in a dump merged by seq"),
