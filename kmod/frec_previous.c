@@ -143,7 +143,8 @@ static size_t frec_previous_describe(char *s, size_t size,
 	if (!v->state_ok)
 		n += scnprintf(s + n, size - n, "end: unknown (no valid state copy)\n");
 	if (built)
-		return n + scnprintf(s + n, size - n, "records: not counted (no memory)\n");
+		return n + scnprintf(s + n, size - n, "records: not read: %s (at byte %llu)\n",
+				     d->msg, d->where);
 	for (i = 0; i < d->nr_rings; i++)
 		n += scnprintf(s + n, size - n, "ring: %s, %u cpus, %llu slots each\n",
 			       d->rings[i].name, d->rings[i].nr_cpus, d->rings[i].nr_slots);
@@ -297,6 +298,9 @@ int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 	    !frec_previous_not_previous(info, FREC_PREVIOUS_INFO_MAX, v, &when)) {
 		built = frec_region_dump_build(&frec_previous_dump, v, NULL);
 		frec_previous_found = !built;
+		if (built)
+			pr_warn("region: previous boot's records not read: %s (at byte %llu)\n",
+				frec_previous_dump.msg, frec_previous_dump.where);
 	}
 	frec_previous_info.data = info;
 	frec_previous_info.size = frec_previous_describe(info, FREC_PREVIOUS_INFO_MAX, v,

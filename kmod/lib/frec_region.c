@@ -93,6 +93,17 @@ static const struct {
 	[FREC_REGION_PARTS] = { 0, "parts" },
 };
 
+/*
+ * How many of a table's @nr entries of @entry bytes at @off lie in the
+ * first @len bytes of the image.
+ */
+static u32 frec_region_entries_in(u64 off, u32 entry, u32 nr, u64 len)
+{
+	if (!entry || off >= len)
+		return 0;
+	return min_t(u64, nr, (len - off) / entry);
+}
+
 /* Take the newer valid state copy of the header's boot, if any. */
 static void frec_region_read_state(struct frec_region_view *v)
 {
@@ -134,7 +145,9 @@ static void frec_region_read_state(struct frec_region_view *v)
  * @where: where the byte offset the reason is about goes.
  *
  * A region with a good header may still hold corrupt entries and records:
- * those are found, one at a time, by the _get() functions below.
+ * those are found, one at a time, by the _get() functions below.  A table
+ * the header says runs past the image's end is read up to it: @v's
+ * @nr_entries counts the entries there are.
  *
  * Context: Any context; reads only the image.
  * Return: FREC_REGION_VALID, or the enum frec_region_verdict that refuses
@@ -214,7 +227,7 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 		}
 		v->sect_off[i] = off;
 		v->sect_bytes[i] = bytes;
-		v->nr_entries[i] = nr;
+		v->nr_entries[i] = frec_region_entries_in(off, entry, nr, v->len);
 		end = off + bytes;
 	}
 	frec_region_read_state(v);
@@ -269,14 +282,15 @@ static u32 frec_region_csum_bytes(u32 crc, const struct frec_region_bytes *b)
  * Context: Any context.
  * Return: 1 with @ring filled, 0 if the entry is unused or past the table,
  * -1 if it is corrupt (checksum, a field out of range, its name, or parts
- * outside the parts section).
+ * outside the parts section); with @ring filled but for @cpus_in_image and
+ * @slots_in_image then.
  */
 int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 			 struct frec_region_ring_info *ring, u64 *where)
 {
 	const struct frec_region_ring *e;
 	const u8 *p = frec_region_entry(v, FREC_REGION_RINGS, i, where);
-	u64 part;
+	u64 part, in, whole;
 
 	if (!p || frec_region_all_zero(p, sizeof(*e)))
 		return 0;
@@ -307,6 +321,16 @@ int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 	    !frec_region_inside(ring->parts_offset - v->sect_off[FREC_REGION_PARTS],
 				part * ring->nr_cpus, v->sect_bytes[FREC_REGION_PARTS]))
 		return -1;
+	/*
+	 * What a reader may index: the header vouches for the parts' place
+	 * in the region, the image's length for what of them was read.
+	 */
+	in = ring->parts_offset < v->len ? v->len - ring->parts_offset : 0;
+	whole = min_t(u64, ring->nr_cpus, in / part);
+	ring->cpus_in_image = min_t(u64, ring->nr_cpus, (in + part - 1) / part);
+	ring->slots_in_image = whole * ring->nr_slots;
+	if (ring->cpus_in_image > whole)
+		ring->slots_in_image += (in - whole * part) / FREC_SLOT_BYTES;
 	return 1;
 }
 
@@ -514,6 +538,18 @@ int frec_region_record_get(const struct frec_region_view *v,
 	}
 	rec->slots = k;
 	return k;
+}
+
+/**
+ * frec_region_sect_name() - a section's name, as the reader's messages say it
+ * @sect: enum frec_region_sect.
+ *
+ * Context: Any context.
+ * Return: a constant string; "unknown" for a value not a section.
+ */
+const char *frec_region_sect_name(unsigned int sect)
+{
+	return sect < FREC_REGION_NR_SECT ? frec_region_sects[sect].name : "unknown";
 }
 
 /**

@@ -18,10 +18,15 @@
  * it, a %s by the texts' string holding its address; anything else prints
  * as the formatter prints an address it cannot name.
  *
- * Bounds: ring entries whose parts overlap an earlier ring's are corrupt
- * (the builder gives each ring parts of its own), so the records kept are
- * at most the parts section's slots; every table is at most its section's
- * entries.  Memory and time are linear in the image's size.
+ * Bounds: the header's counts are claims (anyone can compute a checksum),
+ * so nothing is sized by them: every table is at most the entries of its
+ * section that lie in the image (frec_region_open()), every ring at most
+ * its parts that start in the image, and, since ring entries whose parts
+ * overlap an earlier ring's are corrupt (the builder gives each ring parts
+ * of its own), the records kept are at most the image's whole slots.
+ * Memory and time are linear in the image's size.  An honest region can
+ * still be too large to index where kvmalloc() refuses more than INT_MAX
+ * bytes: it is refused, with the size asked for.
  */
 #ifdef __KERNEL__
 #include <linux/kernel.h>
@@ -91,22 +96,62 @@ static void frec_region_bytes_trim(struct frec_region_bytes *b)
 	b->len = strnlen(b->s, b->len);
 }
 
+/*
+ * Zeroed room for @n entries of @size bytes, for @what, a table of the
+ * section at @where; NULL with *@err -EFBIG (more than
+ * FREC_REGION_ALLOC_MAX bytes) or -ENOMEM, and @d->msg and @d->where
+ * saying which table and how large.  Does nothing once *@err is set, so
+ * that a run of allocations is checked once, and tells the first failure.
+ */
+static void *frec_region_dump_alloc(struct frec_region_dump *d, u64 n, size_t size,
+				    const char *what, u64 where, int *err)
+{
+	void *p;
+
+	if (*err)
+		return NULL;
+	if (n > FREC_REGION_ALLOC_MAX / size) {
+		d->where = where;
+		snprintf(d->msg, sizeof(d->msg),
+			 "%s: %llu entries of %zu bytes, more than can be allocated (%llu bytes)",
+			 what, (unsigned long long)n, size,
+			 (unsigned long long)FREC_REGION_ALLOC_MAX);
+		*err = -EFBIG;
+		return NULL;
+	}
+	p = kvcalloc(n, size, GFP_KERNEL | __GFP_NOWARN);
+	if (!p) {
+		d->where = where;
+		snprintf(d->msg, sizeof(d->msg), "%s: no memory for %llu entries of %zu bytes",
+			 what, (unsigned long long)n, size);
+		*err = -ENOMEM;
+	}
+	return p;
+}
+
 /* The sites' validity, their callers and the texts, with the longest string. */
 static int frec_region_dump_names(struct frec_region_dump *d)
 {
 	const struct frec_region_view *v = d->v;
 	u32 nr_sites = v->nr_entries[FREC_REGION_SITES];
 	u32 nr_texts = v->nr_entries[FREC_REGION_TEXTS], i;
+	u64 sites_off = v->sect_off[FREC_REGION_SITES];
+	u64 texts_off = v->sect_off[FREC_REGION_TEXTS];
 	struct frec_region_site_info s;
 	struct frec_region_text_info t;
 	size_t longest = 0;
 	u64 where;
+	int err = 0;
 
-	d->site_ok = kvcalloc(nr_sites + 1, sizeof(*d->site_ok), GFP_KERNEL);
-	d->callers = kvmalloc_array(nr_sites + 1, sizeof(*d->callers), GFP_KERNEL);
-	d->texts = kvmalloc_array(nr_texts + 1, sizeof(*d->texts), GFP_KERNEL);
-	if (!d->site_ok || !d->callers || !d->texts)
-		return -ENOMEM;
+	/* Counts in u64: one more than a u32 count must not wrap to none. */
+	d->site_ok = frec_region_dump_alloc(d, (u64)nr_sites + 1, sizeof(*d->site_ok),
+					    "site index", sites_off, &err);
+	d->callers = frec_region_dump_alloc(d, (u64)nr_sites + 1, sizeof(*d->callers),
+					    "caller index", sites_off, &err);
+	d->texts = frec_region_dump_alloc(d, (u64)nr_texts + 1, sizeof(*d->texts),
+					  "text index", texts_off, &err);
+	if (err)
+		return err;
 	for (i = 1; i < nr_sites; i++) {
 		if (frec_region_site_get(v, i, &s, &where) != 1)
 			continue;
@@ -134,10 +179,13 @@ static int frec_region_dump_names(struct frec_region_dump *d)
 	d->nr_callers = frec_region_names_sort(d->callers, d->nr_callers);
 	d->nr_texts = frec_region_names_sort(d->texts, d->nr_texts);
 	d->fmt_size = longest + 1;
-	d->fmt = kvmalloc(d->fmt_size, GFP_KERNEL);
-	d->payload = kvmalloc(FREC_REGION_PAYLOAD_MAX, GFP_KERNEL);
-	d->text = kvmalloc(FREC_RECORD_ARGS_TEXT_MAX + 1, GFP_KERNEL);
-	return d->fmt && d->payload && d->text ? 0 : -ENOMEM;
+	d->fmt = frec_region_dump_alloc(d, d->fmt_size, 1, "format",
+					v->sect_off[FREC_REGION_POOL], &err);
+	d->payload = frec_region_dump_alloc(d, FREC_REGION_PAYLOAD_MAX, 1, "payload",
+					    v->sect_off[FREC_REGION_PARTS], &err);
+	d->text = frec_region_dump_alloc(d, FREC_RECORD_ARGS_TEXT_MAX + 1, 1, "text",
+					 v->sect_off[FREC_REGION_PARTS], &err);
+	return err;
 }
 
 /**
@@ -194,11 +242,13 @@ static int frec_region_dump_rings(struct frec_region_dump *d,
 	u32 nr = v->nr_entries[FREC_REGION_RINGS], i, kept = 0;
 	struct frec_region_ring_info *r;
 	u64 where, end = 0;
-	int ret;
+	int ret = 0;
 
-	d->rings = kvmalloc_array(nr + 1, sizeof(*d->rings), GFP_KERNEL);
-	if (!d->rings)
-		return -ENOMEM;
+	/* One more than the entries: the last one read may be unused or corrupt. */
+	d->rings = frec_region_dump_alloc(d, (u64)nr + 1, sizeof(*d->rings), "ring index",
+					  v->sect_off[FREC_REGION_RINGS], &ret);
+	if (ret)
+		return ret;
 	for (i = 0; i < nr; i++) {
 		ret = frec_region_ring_get(v, i, &d->rings[d->nr_rings], &where);
 		if (ret < 0) {
@@ -370,18 +420,23 @@ static void frec_region_dump_part(struct frec_region_dump *d, struct frec_region
 /* The parts' records merged into @d->order, as every reader merges. */
 static int frec_region_dump_merge(struct frec_region_dump *d)
 {
+	u64 parts_off = d->v->sect_off[FREC_REGION_PARTS];
 	struct frec_merge_item *items;
 	struct frec_merge m;
 	u64 *next, n = 0, i;
 	unsigned int src;
+	int err = 0;
 
-	items = kvmalloc_array(d->nr_parts + 1, sizeof(*items), GFP_KERNEL);
-	next = kvmalloc_array(d->nr_parts + 1, sizeof(*next), GFP_KERNEL);
-	d->order = kvmalloc_array(d->nr_recs + 1, sizeof(*d->order), GFP_KERNEL);
-	if (!items || !next || !d->order) {
+	items = frec_region_dump_alloc(d, d->nr_parts + 1, sizeof(*items), "merge",
+				       parts_off, &err);
+	next = frec_region_dump_alloc(d, d->nr_parts + 1, sizeof(*next), "merge",
+				      parts_off, &err);
+	d->order = frec_region_dump_alloc(d, d->nr_recs + 1, sizeof(*d->order),
+					  "record order", parts_off, &err);
+	if (err) {
 		kvfree(items);
 		kvfree(next);
-		return -ENOMEM;
+		return err;
 	}
 	frec_merge_init(&m, items, d->nr_parts, d->by_seq);
 	for (i = 0; i < d->nr_parts; i++) {
@@ -444,14 +499,20 @@ static int frec_region_dump_symbol(void *ctx, char *buf, size_t size, u64 addr, 
  *	records of each reason, and every part cut by the image's end), or
  *	NULL.
  *
+ * A ring's parts that lie past the end of an image cut short are not
+ * read: they are told once per ring, and counted as cut, one each.
+ *
  * Context: Process context; may sleep (allocates, and reschedules in
  * long loops).
- * Return: 0, or -ENOMEM.
+ * Return: 0; or -ENOMEM, or -EFBIG for a region too large to index, with
+ * @d->msg saying what could not be allocated and @d->where its section.
  */
 int frec_region_dump_build(struct frec_region_dump *d,
 			   const struct frec_region_view *v,
 			   const struct frec_region_report *rep)
 {
+	const struct frec_region_ring_info *r;
+	char what[FREC_REGION_RING_NAME_LEN + 32];
 	u64 slots = 0, n = 0;
 	u32 i, cpu;
 	bool all_global = true;
@@ -468,17 +529,35 @@ int frec_region_dump_build(struct frec_region_dump *d,
 	if (err)
 		return err;
 	for (i = 0; i < d->nr_rings; i++) {
-		d->nr_parts += d->rings[i].nr_cpus;
-		slots += d->rings[i].nr_cpus * d->rings[i].nr_slots;
-		all_global &= d->rings[i].order == FREC_RING_ORDER_GLOBAL;
+		r = &d->rings[i];
+		d->nr_parts += r->cpus_in_image;
+		slots += r->slots_in_image;
+		all_global &= r->order == FREC_RING_ORDER_GLOBAL;
+		if (r->cpus_in_image == r->nr_cpus)
+			continue;
+		d->rejected[FREC_REGION_REJ_CUT] += r->nr_cpus - r->cpus_in_image;
+		snprintf(what, sizeof(what), "ring %s cpus %u-%u", r->name, r->cpus_in_image,
+			 r->nr_cpus - 1);
+		frec_region_tell(rep, r->parts_offset +
+				 (u64)r->cpus_in_image * r->nr_slots * FREC_SLOT_BYTES,
+				 what, "parts past the end of the image, not read");
 	}
 	d->by_seq = d->nr_rings && all_global;
-	d->parts = kvcalloc(d->nr_parts + 1, sizeof(*d->parts), GFP_KERNEL);
-	d->recs = kvmalloc_array(slots + 1, sizeof(*d->recs), GFP_KERNEL);
-	if (!d->parts || !d->recs)
-		return -ENOMEM;
+	/* The merge's sources are unsigned int. */
+	if (d->nr_parts > U32_MAX) {
+		d->where = v->sect_off[FREC_REGION_PARTS];
+		snprintf(d->msg, sizeof(d->msg), "%llu parts, more than can be merged",
+			 (unsigned long long)d->nr_parts);
+		return -EFBIG;
+	}
+	d->parts = frec_region_dump_alloc(d, d->nr_parts + 1, sizeof(*d->parts), "part index",
+					  v->sect_off[FREC_REGION_PARTS], &err);
+	d->recs = frec_region_dump_alloc(d, slots + 1, sizeof(*d->recs), "record index",
+					 v->sect_off[FREC_REGION_PARTS], &err);
+	if (err)
+		return err;
 	for (i = 0; i < d->nr_rings; i++)
-		for (cpu = 0; cpu < d->rings[i].nr_cpus; cpu++, n++) {
+		for (cpu = 0; cpu < d->rings[i].cpus_in_image; cpu++, n++) {
 			d->parts[n].ring = i;
 			d->parts[n].cpu = cpu;
 			frec_region_dump_part(d, &d->parts[n], n, rep);
@@ -645,7 +724,8 @@ static void frec_region_counts_add(struct frec_region_counts *sum,
 /**
  * frec_region_dump_totals() - the counts of every part, added up
  * @d: a dump built.
- * @sum: where they go (@sum->last_seq is the sum of the parts').
+ * @sum: where they go (@sum->last_seq is the sum of the parts'); a part
+ *	past the end of the image counts as one record cut.
  *
  * Context: Any context.
  */
@@ -653,10 +733,14 @@ void frec_region_dump_totals(const struct frec_region_dump *d,
 			     struct frec_region_counts *sum)
 {
 	u64 i;
+	u32 r;
 
 	memset(sum, 0, sizeof(*sum));
 	for (i = 0; i < d->nr_parts; i++)
 		frec_region_counts_add(sum, &d->parts[i].counts);
+	for (r = 0; r < d->nr_rings; r++)
+		sum->rejected[FREC_REGION_REJ_CUT] +=
+			d->rings[r].nr_cpus - d->rings[r].cpus_in_image;
 }
 
 /**
@@ -665,27 +749,39 @@ void frec_region_dump_totals(const struct frec_region_dump *d,
  * @out: where the lines go: per valid ring, "ring NAME", a line per CPU
  *	and one for all its CPUs, in the layout of a live ring's stats:
  *	"cpu0  recovered=N torn=N bad_length=N no_site=N cut=N
- *	not_decoded=N seq=N", seq the highest recovered.
+ *	not_decoded=N seq=N", seq the highest recovered.  The CPUs whose
+ *	parts lie past the end of an image cut short share one line,
+ *	"cpuA-B", each counted as one record cut.
  *
  * Context: Any context @out may be written from.
  */
 void frec_region_dump_stats(const struct frec_region_dump *d,
 			    const struct frec_text_sink *out)
 {
-	struct frec_region_counts all;
-	char who[FREC_REGION_RING_NAME_LEN + 8];
+	const struct frec_region_ring_info *ring;
+	struct frec_region_counts all, past;
+	char who[FREC_REGION_RING_NAME_LEN + 24];
 	u64 i = 0;
 	u32 r;
 	int n;
 
 	for (r = 0; r < d->nr_rings; r++) {
-		n = snprintf(who, sizeof(who), "ring %s\n", d->rings[r].name);
+		ring = &d->rings[r];
+		n = snprintf(who, sizeof(who), "ring %s\n", ring->name);
 		out->write(out->ctx, who, n);
 		memset(&all, 0, sizeof(all));
 		for (; i < d->nr_parts && d->parts[i].ring == r; i++) {
 			snprintf(who, sizeof(who), "cpu%u", d->parts[i].cpu);
 			frec_region_stats_line(out, who, &d->parts[i].counts);
 			frec_region_counts_add(&all, &d->parts[i].counts);
+		}
+		if (ring->cpus_in_image < ring->nr_cpus) {
+			memset(&past, 0, sizeof(past));
+			past.rejected[FREC_REGION_REJ_CUT] = ring->nr_cpus - ring->cpus_in_image;
+			snprintf(who, sizeof(who), "cpu%u-%u", ring->cpus_in_image,
+				 ring->nr_cpus - 1);
+			frec_region_stats_line(out, who, &past);
+			frec_region_counts_add(&all, &past);
 		}
 		frec_region_stats_line(out, "all", &all);
 	}

@@ -109,7 +109,11 @@ enum frec_region_verdict {
  * @version: the version it says it is (when the magic is there).
  * @sect_off: each section's offset, checked to lie inside the image.
  * @sect_bytes: each section's size.
- * @nr_entries: each table's entries (0 for the pool and parts).
+ * @nr_entries: each table's entries that lie in the image (0 for the pool
+ *	and parts): the header's count, less those past the end of an image
+ *	cut short.  The count is only a claim, which a checksum anyone can
+ *	compute vouches for; every loop over a table, and every allocation
+ *	by one, is bounded by the bytes actually there.
  * @state: the current state copy, host byte order, if @state_ok.
  * @state_ok: a valid state copy of this boot was found.
  * @truncated: the image is shorter than the region; @len is the image's.
@@ -154,6 +158,10 @@ struct frec_region_bytes {
  * @nr_slots: slots per part.
  * @parts_offset: CPU 0's part, checked: all parts lie in the parts section.
  * @name: NUL-terminated, checked.
+ * @cpus_in_image: the parts that start inside the image (@nr_cpus, unless
+ *	the image is cut short).
+ * @slots_in_image: the whole slots of those parts inside the image: at
+ *	most @nr_cpus * @nr_slots, and at most the image's size in slots.
  */
 struct frec_region_ring_info {
 	u32 id;
@@ -164,6 +172,8 @@ struct frec_region_ring_info {
 	u64 nr_slots;
 	u64 parts_offset;
 	char name[FREC_REGION_RING_NAME_LEN];
+	u32 cpus_in_image;
+	u64 slots_in_image;
 };
 
 /**
@@ -249,6 +259,7 @@ int frec_region_record_get(const struct frec_region_view *v,
 			   const struct frec_region_ring_info *ring, u32 cpu,
 			   u64 slot, struct frec_region_record *rec,
 			   u8 *buf, u32 buf_len);
+const char *frec_region_sect_name(unsigned int sect);
 const char *frec_region_end_name(u32 end);
 const char *frec_region_reject_name(u32 why);
 

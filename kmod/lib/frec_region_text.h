@@ -133,6 +133,9 @@ struct frec_region_rec {
  * @args_env: the lookup a frec_printk() record of arguments is formatted
  *	with: its %s strings are copies in its own payload.
  * @text: such a record's message, formatted (FREC_RECORD_ARGS_TEXT_MAX + 1 bytes).
+ * @msg: why frec_region_dump_build() failed, if it did: which table, of
+ *	how many entries, could not be allocated.
+ * @where: the byte offset @msg is about (the table's section).
  */
 struct frec_region_dump {
 	const struct frec_region_view *v;
@@ -158,10 +161,27 @@ struct frec_region_dump {
 	struct frec_format_env env;
 	struct frec_format_env args_env;
 	char *text;
+	char msg[FREC_REGION_MSG_MAX];
+	u64 where;
 };
 
 /* The longest payload a record may have to be shown; longer: bad length. */
 #define FREC_REGION_PAYLOAD_MAX	65536
+
+/*
+ * The largest table frec_region_dump_build() allocates, in bytes: the
+ * kernel's kvmalloc() refuses more than INT_MAX (and warns, which
+ * panic_on_warn makes a panic), so a region too large to index is
+ * refused before, with its size.  Userspace has no such bound; a test
+ * may set a lower one.
+ */
+#ifndef FREC_REGION_ALLOC_MAX
+#ifdef __KERNEL__
+#define FREC_REGION_ALLOC_MAX	((u64)INT_MAX)
+#else
+#define FREC_REGION_ALLOC_MAX	((u64)PTRDIFF_MAX)
+#endif
+#endif
 
 int frec_region_dump_build(struct frec_region_dump *d,
 			   const struct frec_region_view *v,

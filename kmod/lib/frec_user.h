@@ -29,10 +29,12 @@
  *   do_div, min, min_t, max_t   their plain C meaning
  *   div64_u64, __fls            their plain C meaning (__fls: the index of
  *                               the highest bit set, of a value not 0)
- *   kvmalloc, kvmalloc_array,   malloc(), calloc(), free() (the GFP flags
- *   kvcalloc, kvfree            ignored); sort() is qsort() (no swap
- *   sort, cond_resched          function); cond_resched() does nothing
- *   U64_MAX, NSEC_PER_SEC       <linux/limits.h>'s, <linux/time64.h>'s
+ *   kvmalloc, kvmalloc_array,   malloc(), calloc(), free() (the GFP flags,
+ *   kvcalloc, kvfree            __GFP_NOWARN too, ignored); sort() is
+ *   sort, cond_resched          qsort() (no swap function); cond_resched()
+ *                               does nothing
+ *   U64_MAX, U32_MAX,           <linux/limits.h>'s, <linux/time64.h>'s
+ *   NSEC_PER_SEC
  *   frec_rb_nmi_refused         false, unless a harness test simulates an
  *                               NMI on a kernel whose cmpxchg is not NMI-safe
  *
@@ -71,6 +73,7 @@ typedef __s64 s64;
 #define cpu_to_le64(x)		htole64(x)
 
 #define U64_MAX			((u64)~0ULL)
+#define U32_MAX			((u32)~0U)
 #define NSEC_PER_SEC		1000000000L
 
 #define min(a, b)		((a) < (b) ? (a) : (b))
@@ -79,6 +82,7 @@ typedef __s64 s64;
 
 /* Allocation and sorting, for the region reader's tables. */
 #define GFP_KERNEL			0
+#define __GFP_NOWARN			0
 #define kvmalloc(n, gfp)		malloc(n)
 #define kvmalloc_array(n, size, gfp)	calloc((n), (size))
 #define kvcalloc(n, size, gfp)		calloc((n), (size))

@@ -8,8 +8,12 @@
 #                       filters, black box region images whole and damaged,
 #                       trace.dat against trace-cmd report (skipped without it),
 #                       the crafted bad inputs in testdata/, and
-#                       a libFuzzer smoke run of FUZZ_SMOKE_SECONDS
+#                       libFuzzer smoke runs: fuzz_decode for
+#                       FUZZ_SMOKE_SECONDS, fuzz_region (region images
+#                       built from choices, checksums valid) for
+#                       FUZZ_REGION_SMOKE_SECONDS
 #   make fuzz           libFuzzer for FUZZ_RUNS executions (at least 1M)
+#                       of fuzz_decode, FUZZ_REGION_RUNS of fuzz_region
 #   make bench-decode   records/s for a generated dump of BENCH_RECORDS
 #   make install        frec-decode and its man page into DESTDIR/PREFIX
 
@@ -41,7 +45,13 @@ FUZZ_CC ?= clang
 # calls it a C2x extension in -std=gnu11, gcc says nothing.
 FUZZ_NO_C2X := -Wno-c2x-extensions
 FUZZ_SMOKE_SECONDS ?= 20
+FUZZ_REGION_SMOKE_SECONDS ?= 15
+# fuzz_region: a run is one image of at most 96 KiB, read in milliseconds
+# with memory of a few times its size; more of either is a finding.
+FUZZ_REGION_FLAGS := -max_len=4096 -len_control=0 -timeout=10 -malloc_limit_mb=64
 FUZZ_RUNS ?= 1100000
+# About 600 a second here, under ASan+UBSan: half an hour.
+FUZZ_REGION_RUNS ?= $(FUZZ_RUNS)
 BENCH_RECORDS ?= 3000000
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -57,13 +67,23 @@ $(DEC_O)/frec-decode-asan: $(DEC_DIR)/main.c $(DEC_DEPS) | $(DEC_O)
 $(DEC_O)/frec-gen: $(DEC_DIR)/frec-gen.c $(DEC_DEPS) | $(DEC_O)
 	$(CC) $(DEC_CFLAGS) -O2 -o $@ $< $(DEC_KSRCS)
 
+# The unit tests index regions with a bound of 1 MiB, as the kernel's is
+# INT_MAX bytes (frec_region_text.h), so that a region too large to index
+# can be tested without allocating gigabytes.
+DEC_TEST_CFLAGS := '-DFREC_REGION_ALLOC_MAX=(1ULL << 20)'
+
 $(DEC_O)/test_decode: $(DEC_DIR)/test_decode.c $(DEC_DEPS) $(HARNESS_LIB) | $(DEC_O)
-	$(CC) $(DEC_CFLAGS) -O2 -o $@ $< $(DEC_SRCS) harness/harness_test.c
+	$(CC) $(DEC_CFLAGS) $(DEC_TEST_CFLAGS) -O2 -o $@ $< $(DEC_SRCS) harness/harness_test.c
 
 $(DEC_O)/test_decode-asan: $(DEC_DIR)/test_decode.c $(DEC_DEPS) $(HARNESS_LIB) | $(DEC_O)
-	$(CC) $(DEC_CFLAGS) $(DEC_ASAN) -o $@ $< $(DEC_SRCS) harness/harness_test.c
+	$(CC) $(DEC_CFLAGS) $(DEC_TEST_CFLAGS) $(DEC_ASAN) -o $@ $< $(DEC_SRCS) \
+		harness/harness_test.c
 
 $(DEC_O)/fuzz_decode: $(DEC_DIR)/fuzz_decode.c $(DEC_DEPS) | $(DEC_O)
+	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
+
+$(DEC_O)/fuzz_region: $(DEC_DIR)/fuzz_region.c $(DEC_DEPS) | $(DEC_O)
 	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
 
@@ -84,7 +104,7 @@ $(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*) \
 
 decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O)/test_decode $(DEC_O)/test_decode-asan $(DEC_O)/fuzz_decode \
-		$(DEC_O)/fuzz-seeds/.done
+		$(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done
 	@rc=0; \
 	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
 	echo "== decode/test_decode-asan"; $(DEC_O)/test_decode-asan || rc=1; \
@@ -108,15 +128,28 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-smoke.log; \
 		     echo "1 passed, 0 failed"; } \
 		|| { tail -n 30 $(DEC_O)/fuzz-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
+	echo "== decode/fuzz-region-smoke ($(FUZZ_REGION_SMOKE_SECONDS) s)"; \
+	mkdir -p $(DEC_O)/fuzz-region-corpus; \
+	nice -n 19 $(DEC_O)/fuzz_region -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
+		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
+		> $(DEC_O)/fuzz-region-smoke.log 2>&1 \
+		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-region-smoke.log; \
+		     echo "1 passed, 0 failed"; } \
+		|| { tail -n 30 $(DEC_O)/fuzz-region-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
 	exit $$rc
 
-fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz-seeds/.done
-	mkdir -p $(DEC_O)/fuzz-corpus
+fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done
+	mkdir -p $(DEC_O)/fuzz-corpus $(DEC_O)/fuzz-region-corpus
 	@rc=0; nice -n 19 $(DEC_O)/fuzz_decode -runs=$(FUZZ_RUNS) -max_len=8192 \
 		-print_final_stats=1 $(DEC_O)/fuzz-corpus $(DEC_O)/fuzz-seeds \
 		> $(DEC_O)/fuzz.log 2>&1 || rc=$$?; \
 	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz.log; \
-	echo "log: $(DEC_O)/fuzz.log"; exit $$rc
+	echo "log: $(DEC_O)/fuzz.log"; \
+	nice -n 19 $(DEC_O)/fuzz_region -runs=$(FUZZ_REGION_RUNS) $(FUZZ_REGION_FLAGS) \
+		-print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
+		> $(DEC_O)/fuzz-region.log 2>&1 || rc=$$?; \
+	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz-region.log; \
+	echo "log: $(DEC_O)/fuzz-region.log"; exit $$rc
 
 bench-decode: $(DEC_O)/frec-decode $(DEC_O)/frec-gen
 	BENCH_RECORDS=$(BENCH_RECORDS) sh $(DEC_DIR)/tests/bench.sh $(DEC_O) \

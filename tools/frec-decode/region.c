@@ -100,16 +100,26 @@ int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
 	struct frec_region_report rep = { warn_at, rd };
 	struct frec_text_sink sink = { file_write, NULL };
 	struct frec_region_counts sum;
-	char msg[FREC_REGION_MSG_MAX];
+	char msg[FREC_REGION_MSG_MAX], what[32];
 	struct frec_raw_header h;
 	FILE *raw, *sites, *formats;
 	u64 where, p = 0;
-	u32 i;
+	u32 i, claimed;
 
 	if (frec_region_open(&rd->v, data, len, msg, sizeof(msg), &where))
 		return frec_errf(err, where, "%s", msg);
 	if (rd->v.truncated)
 		warn_at(rd, rd->v.len, "image", "ends before the region does: what lies beyond is lost");
+	/* A table that runs past the image's end: what it claimed, what was read. */
+	for (i = 0; i < FREC_REGION_NR_SECT; i++) {
+		claimed = le32_to_cpu(rd->v.hdr->sect[i].nr_entries);
+		if (claimed == rd->v.nr_entries[i])
+			continue;
+		snprintf(what, sizeof(what), "%s section", frec_region_sect_name(i));
+		snprintf(msg, sizeof(msg), "%u entries claimed, %u in the image", claimed,
+			 rd->v.nr_entries[i]);
+		warn_at(rd, offsetof(struct frec_region_header, sect[i].nr_entries), what, msg);
+	}
 	raw = open_memstream(&rd->raw, &rd->raw_len);
 	sites = open_memstream(&rd->sites_text, &rd->sites_len);
 	formats = open_memstream(&rd->formats_text, &rd->formats_len);
@@ -119,8 +129,12 @@ int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
 	rd->bad_entries += frec_region_sites_write(&rd->v, &sink, &rep);
 	sink.ctx = formats;
 	rd->bad_entries += frec_region_texts_write(&rd->v, &sink, &rep);
-	if (frec_region_dump_build(&rd->dump, &rd->v, &rep))
-		goto oom;
+	if (frec_region_dump_build(&rd->dump, &rd->v, &rep)) {
+		fclose(raw);
+		fclose(sites);
+		fclose(formats);
+		return frec_errf(err, rd->dump.where, "%s", rd->dump.msg);
+	}
 	rd->bad_entries += rd->dump.bad_rings;
 	frec_region_dump_totals(&rd->dump, &sum);
 	rd->recovered = sum.recovered;

@@ -1431,6 +1431,99 @@ static void decoder_skips_a_bad_ring_alone(struct ht_case *c)
 		  strstr(run.out, "bad_name"), "json:\n%s", run.out);
 }
 
+/*
+ * What a region's header claims is bounded by the image: a table of 2^32 - 1
+ * entries in an image of half a MiB is read as the entries the image
+ * holds, and indexing it allocates for those.
+ */
+static void region_tables_bounded_by_the_image(struct ht_case *c)
+{
+	static u8 img[FREC_REGION_MIN_BYTES + (512 << 10)];
+	struct frec_region_geometry geo = {
+		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
+		.release = "6.1.0-test", .rings_max = 1, .sites_max = 1, .texts_max = 1,
+	};
+	struct frec_region_header *h = (void *)img;
+	u64 rings = 0xffffffffULL * sizeof(struct frec_region_ring), off, where;
+	char msg[FREC_REGION_MSG_MAX];
+	struct frec_region_view v;
+	struct frec_region_dump d;
+	unsigned int i;
+
+	memset(img, 0, sizeof(img));
+	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), 0);
+	/* the rings section grown to 2^32 - 1 entries, the others after it */
+	rings = (rings + FREC_REGION_BLOCK - 1) / FREC_REGION_BLOCK * FREC_REGION_BLOCK;
+	h->sect[FREC_REGION_RINGS].bytes = htole64(rings);
+	h->sect[FREC_REGION_RINGS].nr_entries = htole32(0xffffffffU);
+	for (off = FREC_REGION_BLOCK + rings, i = FREC_REGION_SITES; i < FREC_REGION_NR_SECT; i++) {
+		h->sect[i].offset = htole64(off);
+		off += le64toh(h->sect[i].bytes);
+	}
+	h->region_bytes = htole64(FREC_REGION_MAX_BYTES);
+	h->csum = 0;
+	h->csum = htole32(frec_region_csum(h, sizeof(*h)));
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT(c, v.truncated, "an image of half a MiB of a 1 TiB region");
+	HT_EXPECT_EQ(c, v.nr_entries[FREC_REGION_RINGS],
+		     (sizeof(img) - FREC_REGION_BLOCK) / sizeof(struct frec_region_ring));
+	HT_EXPECT_EQ(c, v.nr_entries[FREC_REGION_SITES], 0);
+	HT_EXPECT_EQ(c, v.nr_entries[FREC_REGION_TEXTS], 0);
+	HT_EXPECT_EQ(c, frec_region_dump_build(&d, &v, NULL), 0);
+	HT_EXPECT_EQ(c, d.nr_rings, 0);
+	frec_region_dump_free(&d);
+}
+
+/*
+ * An honest region too large to index (in the kernel, tables of more than
+ * INT_MAX bytes, which kvmalloc() refuses with a warning; this test is
+ * built with a bound of 1 MiB) is refused before anything is allocated,
+ * saying which table, how large, and its section; an image of the same
+ * region cut short indexes only what it holds.
+ */
+static void region_too_large_to_index_is_refused(struct ht_case *c)
+{
+	static u8 img[FREC_REGION_MIN_BYTES + (2 << 20)];
+	struct frec_region_geometry geo = {
+		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
+		.release = "6.1.0-test", .rings_max = 1, .sites_max = 1, .texts_max = 1,
+	};
+	struct frec_region_header *h = (void *)img;
+	struct frec_region_ring *e = (void *)(img + FREC_REGION_BLOCK);
+	char msg[FREC_REGION_MSG_MAX], want[FREC_REGION_MSG_MAX];
+	struct frec_region_view v;
+	struct frec_region_dump d;
+	u64 where, parts;
+
+	HT_EXPECT_EQ(c, FREC_REGION_ALLOC_MAX, 1ULL << 20);
+	memset(img, 0, sizeof(img));
+	HT_EXPECT_EQ(c, frec_region_layout(h, &geo), 0);
+	parts = le64toh(h->sect[FREC_REGION_PARTS].offset);
+	e->nr_cpus = htole32(1);
+	e->nr_slots = htole64(32768);
+	e->parts_offset = htole64(parts);
+	strcpy(e->name, "big");
+	frec_region_ring_seal(e);
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT_EQ(c, frec_region_dump_build(&d, &v, NULL), -EFBIG);
+	snprintf(want, sizeof(want),
+		 "record index: 32769 entries of %zu bytes, more than can be allocated (%llu bytes)",
+		 sizeof(struct frec_region_rec), 1ULL << 20);
+	HT_EXPECT(c, !strcmp(d.msg, want), "msg: %s", d.msg);
+	HT_EXPECT_EQ(c, d.where, parts);
+	frec_region_dump_free(&d);
+
+	/* cut after 1 MiB of parts (a smaller region= this boot) */
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, parts + (1 << 20), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT_EQ(c, frec_region_dump_build(&d, &v, NULL), 0);
+	HT_EXPECT(c, d.nr_rings == 1 && d.rings[0].slots_in_image == 16384 &&
+		  d.rings[0].cpus_in_image == 1, "%u rings", d.nr_rings);
+	frec_region_dump_free(&d);
+}
+
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_errors_name_the_line),
@@ -1461,6 +1554,8 @@ static struct ht_case cases[] = {
 	HT_CASE(region_layout_and_state),
 	HT_CASE(ring_names_one_rule_everywhere),
 	HT_CASE(decoder_skips_a_bad_ring_alone),
+	HT_CASE(region_tables_bounded_by_the_image),
+	HT_CASE(region_too_large_to_index_is_refused),
 };
 
 int main(int argc, char **argv)

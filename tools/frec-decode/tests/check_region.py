@@ -13,11 +13,16 @@ state copies, loses only what is corrupt: every line printed is one of the
 expected lines, the counts reconcile, and what is lost is named by offset
 inside the damage.  A ring entry sealed with a name no ring may have (a
 blank, a Latin-1 letter) is skipped alone, in an image and in a raw dump
-alike: every other ring's line prints.  On every image the decoder
+alike: every other ring's line prints.  Headers with valid checksums whose
+counts claim more than the image holds (a table of about 2^32 entries, a
+ring of 2^30 CPUs or 2^33 slots, on a 45 KiB image that says it is a 1 TiB
+region) are read, as what the image holds, within a second and without a
+sanitizer report, saying what the claim was.  On every image the decoder
 reads, --previous=dump (the module's frec/previous/dump code,
 kmod/lib/frec_region_dump.c) prints exactly the decoder's text; on the
-whole one --previous=sites and --previous=formats list the generator's sites and texts, and
---previous=stats counts every record.  Prints "N passed, M failed".
+whole one --previous=sites and --previous=formats list the generator's
+sites and texts, and --previous=stats counts every record.  Prints "N
+passed, M failed".
 """
 import os
 import random
@@ -25,6 +30,7 @@ import re
 import struct
 import subprocess
 import sys
+import time
 
 import checker
 
@@ -33,6 +39,38 @@ BLOCK = 4096
 # struct frec_region_header: magic, version @16, ..., sect[5] @176, 24 bytes each
 SECT_OFF = 176
 RINGS, SITES, TEXTS, POOL, PARTS = range(5)
+SECT_NAMES = ("rings", "sites", "texts", "pool", "parts")
+HEADER_BYTES = 304
+REGION_MAX = 1 << 40
+# struct frec_region_ring: nr_cpus @12, nr_slots @24, parts_offset @32, csum @84
+RING_BYTES = 88
+
+
+def _crc32c_table():
+    table = []
+    for n in range(256):
+        for _ in range(8):
+            n = (n >> 1) ^ (0x82F63B78 if n & 1 else 0)
+        table.append(n)
+    return table
+
+
+CRC32C = _crc32c_table()
+
+
+def crc32c(data):
+    """frec_region_csum(): CRC-32C."""
+    crc = 0xFFFFFFFF
+    for b in data:
+        crc = CRC32C[(crc ^ b) & 0xFF] ^ (crc >> 8)
+    return crc ^ 0xFFFFFFFF
+
+
+def seal(img, off, size):
+    """The entry of SIZE bytes at OFF checksummed as the module seals it:
+    the crc of the entry with its last 4 bytes (the crc) 0."""
+    struct.pack_into("<I", img, off + size - 4, 0)
+    struct.pack_into("<I", img, off + size - 4, crc32c(bytes(img[off:off + size])))
 
 
 class Checker(checker.Checker):
@@ -55,19 +93,6 @@ class Checker(checker.Checker):
 def sect(img, i):
     off, size, entry, nr = struct.unpack_from("<QQII", img, SECT_OFF + 24 * i)
     return off, size, entry, nr
-
-
-def crc32c(data):
-    """The region's checksum (kmod/lib/frec_region_csum.c), written apart."""
-    crc = 0xffffffff
-    for b in data:
-        crc ^= b
-        for _ in range(8):
-            crc = (crc >> 1) ^ (0x82f63b78 if crc & 1 else 0)
-    return crc ^ 0xffffffff
-
-
-TEXT_RING = re.compile(rb"^\d+ \[ *\d+\.\d{9}\] cpu\d+ (\S+): ")
 
 
 def without_ring(text, ring):
@@ -138,6 +163,27 @@ def check_ring_names(c, prefix, img, want):
                     "skipped, with its records" in err, err[:400])
 
 
+def claimed(img, counts=None, region=REGION_MAX, parts_to_end=False):
+    """IMG with a header that claims more than IMG holds, sealed: section i
+    made COUNTS[i] entries long (its bytes grown to hold them, the
+    sections after it moved along), the region REGION bytes, the parts
+    section to its end if PARTS_TO_END."""
+    out = bytearray(img)
+    off = BLOCK
+    for i in range(5):
+        _, size, entry, nr = sect(img, i)
+        if counts and i in counts:
+            nr = counts[i]
+            size = (nr * entry + BLOCK - 1) // BLOCK * BLOCK
+        if i == PARTS and parts_to_end:
+            size = region - off
+        struct.pack_into("<QQII", out, SECT_OFF + 24 * i, off, size, entry, nr)
+        off += size
+    struct.pack_into("<Q", out, 32, region)
+    seal(out, 0, HEADER_BYTES)
+    return out
+
+
 def report(err):
     m = re.search(r"(\d+) records recovered, (\d+) rejected", err)
     return (int(m.group(1)), int(m.group(2))) if m else (None, None)
@@ -175,6 +221,86 @@ def check_damaged(c, name, img, want_lines, total, lo, hi, rc_want=3, renamed=Fa
     c.check(f"{name}: what is lost is named inside the damage", offs and
             all(lo <= o < hi for o in offs), f"{offs[:10]} not in [{lo}, {hi}); {err[:300]}")
     return got, err
+
+
+def decode_timed(c, img, args, name, limit=20):
+    """frec-decode ARGS on IMG: (exit code or None if still running after
+    LIMIT s, stdout, stderr, seconds taken)."""
+    path = os.path.join(c.dir, name)
+    with open(path, "wb") as f:
+        f.write(img)
+    start = time.monotonic()
+    try:
+        p = subprocess.run([c.decoder, *args, path], capture_output=True, timeout=limit)
+    except subprocess.TimeoutExpired:
+        return None, b"", f"still running after {limit} s", time.monotonic() - start
+    return p.returncode, p.stdout, p.stderr.decode(errors="replace"), time.monotonic() - start
+
+
+def gist(err):
+    """What to quote of a failed run's stderr: a sanitizer's verdict and
+    the first frames, or the decoder's first and last lines."""
+    lines = err.splitlines()
+    san = [i for i, l in enumerate(lines) if "ERROR: AddressSanitizer" in l or
+           "runtime error" in l]
+    if san:
+        return " | ".join(lines[san[0]:san[0] + 6])
+    return " | ".join(lines[:2] + lines[-2:])
+
+
+def check_claims(c):
+    """A 45 KiB image whose header, checksum valid, says it is a 1 TiB
+    region holding tables, rings or slots far past the image's end: read
+    as what the image holds, within a second, saying what was claimed."""
+    small = c.make("claims", "-n", "20", "-c", "1", "--no-expected")
+    with open(small + ".region", "rb") as f:
+        img = f.read()
+    cases = []
+    for s, nr in ((RINGS, 0xFFFFFFFF), (SITES, 0xFFFFFFFE), (TEXTS, 0xFFFFFFFF)):
+        name = SECT_NAMES[s]
+        cases.append((f"{name} section claims {nr} entries", claimed(img, {s: nr}),
+                      rf"offset {SECT_OFF + 24 * s + 20}: {name} section: {nr} entries "
+                      r"claimed, \d+ in the image"))
+    # the ring whose parts come last grown to the end of the region, in
+    # CPUs or in slots; the other rings, untouched, lose nothing
+    base = claimed(img, parts_to_end=True)
+    rings_off = sect(img, RINGS)[0]
+    last = rings_off + RING_BYTES * max(
+        range(3), key=lambda r: struct.unpack_from("<Q", img, rings_off + RING_BYTES * r + 32))
+    nr_slots, parts_at = struct.unpack_from("<QQ", base, last + 24)
+    name = base[last + 40:last + 72].rstrip(b"\0").decode()
+    part = nr_slots * 64
+    cpus = min((REGION_MAX - parts_at) // part, 0xFFFFFFFF)
+    many_cpus = bytearray(base)
+    struct.pack_into("<I", many_cpus, last + 12, cpus)
+    seal(many_cpus, last, RING_BYTES)
+    shown = (len(img) - parts_at + part - 1) // part
+    cases.append((f"a ring of {cpus} CPUs", many_cpus,
+                  rf"offset {parts_at + shown * part}: ring {name} cpus {shown}-{cpus - 1}: "
+                  r"parts past the end of the image.*20 records recovered"))
+    many_slots = bytearray(base)
+    struct.pack_into("<Q", many_slots, last + 24, 1 << 33)
+    seal(many_slots, last, RING_BYTES)
+    cases.append(("a ring of 2^33 slots", many_slots,
+                  rf"offset \d+: ring {name} cpu 0: record: past the end of the image"))
+
+    for what, bad, want in cases:
+        rc, out, err, took = decode_timed(c, bad, [], "claimed.region")
+        c.check(f"{what}: read as what the image holds, within a second",
+                rc == 3 and took < 1 and "Sanitizer" not in err and
+                re.search(r"\d+ records recovered", err) and
+                "image: ends before the region does" in err,
+                f"exit {rc} after {took:.1f} s: {gist(err)[:600]}")
+        c.check(f"{what}: the claim is reported", re.search(want, err, re.S),
+                f"no {want!r} in: {gist(err)[:300]}")
+        if rc != 3:
+            continue
+        for prev in ("dump", "sites", "formats", "stats"):
+            rc, out, err, took = decode_timed(c, bad, [f"--previous={prev}"],
+                                              "claimed.region")
+            c.check(f"{what}: --previous={prev} within a second",
+                    rc == 3 and took < 1 and "Sanitizer" not in err,
+                    f"exit {rc} after {took:.1f} s: {gist(err)[:600]}")
 
 
 def main():
@@ -318,6 +444,8 @@ def main():
     cpus = [int(x) for x in re.findall(rb"^cpu\d+ +recovered=(\d+) ", out, re.M)]
     c.check("--previous=stats: every record, per ring and CPU", rc == 0 and
             len(alls) == 3 and sum(alls) == total and sum(cpus) == total, out[:300])
+
+    check_claims(c)
 
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0
