@@ -95,6 +95,9 @@ def sect(img, i):
     return off, size, entry, nr
 
 
+TEXT_RING = re.compile(rb"^\d+ \[ *\d+\.\d{9}\] cpu\d+ (\S+): ")
+
+
 def without_ring(text, ring):
     """TEXT (a dump's text) without the lines of RING."""
     lines = text.split(b"\n")[:-1]
