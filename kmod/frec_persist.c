@@ -101,6 +101,29 @@ static u8 *frec_persist_sect(unsigned int i, u64 *bytes)
 	return (u8 *)hdr + le64_to_cpu(hdr->sect[i].offset);
 }
 
+/* persist_rings= parsed into a new filter in *@out; logged if bad. */
+static int frec_persist_parse(struct frec_filter **out)
+{
+	char msg[FREC_FILTER_MSG_MAX];
+	struct frec_filter *f;
+
+	if (!frec_region_wanted()) {
+		pr_err("persist_rings=%.64s: no region (region= or region_label=)\n",
+		       persist_rings);
+		return -EINVAL;
+	}
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	if (frec_filter_parse_ring_list(f, persist_rings, msg, sizeof(msg))) {
+		pr_err("persist_rings=%.64s: %s\n", persist_rings, msg);
+		kfree(f);
+		return -EINVAL;
+	}
+	*out = f;
+	return 0;
+}
+
 /**
  * frec_persist_check() - is the persist_rings= parameter one frec can take?
  *
@@ -112,60 +135,29 @@ static u8 *frec_persist_sect(unsigned int i, u64 *bytes)
  */
 int frec_persist_check(void)
 {
-	char msg[FREC_FILTER_MSG_MAX];
-	struct frec_filter *f;
+	struct frec_filter *f = NULL;
 	int err;
 
 	if (!persist_rings || !*persist_rings)
 		return 0;
-	if (!frec_region_wanted()) {
-		pr_err("persist_rings=%.64s: no region (region= or region_label=)\n",
-		       persist_rings);
-		return -EINVAL;
-	}
-	f = kzalloc(sizeof(*f), GFP_KERNEL);
-	if (!f)
-		return -ENOMEM;
-	err = frec_filter_parse_ring_list(f, persist_rings, msg, sizeof(msg));
+	err = frec_persist_parse(&f);
 	kfree(f);
-	if (err) {
-		pr_err("persist_rings=%.64s: %s\n", persist_rings, msg);
-		return -EINVAL;
-	}
-	return 0;
+	return err;
 }
 
 /**
  * frec_persist_init() - take the persist_rings= parameter
  *
- * Context: Process context, module load, after frec_region_init().
+ * Context: Process context, module load, after frec_persist_check() and
+ * frec_region_init().
  * Return: 0, -EINVAL for a bad glob list or one without a region (logged
  * with the value), -ENOMEM.
  */
 int frec_persist_init(void)
 {
-	char msg[FREC_FILTER_MSG_MAX];
-	int err;
-
 	if (!persist_rings || !*persist_rings)
 		return 0;
-	if (!frec_region_mapped()) {
-		pr_err("persist_rings=%.64s: no region (region= or region_label=)\n",
-		       persist_rings);
-		return -EINVAL;
-	}
-	frec_persist_filter = kzalloc(sizeof(*frec_persist_filter), GFP_KERNEL);
-	if (!frec_persist_filter)
-		return -ENOMEM;
-	err = frec_filter_parse_ring_list(frec_persist_filter, persist_rings, msg,
-					  sizeof(msg));
-	if (err) {
-		pr_err("persist_rings=%.64s: %s\n", persist_rings, msg);
-		kfree(frec_persist_filter);
-		frec_persist_filter = NULL;
-		return -EINVAL;
-	}
-	return 0;
+	return frec_persist_parse(&frec_persist_filter);
 }
 
 /**
