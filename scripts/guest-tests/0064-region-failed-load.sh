@@ -6,6 +6,7 @@
 # cmdline: memmap=1M$0x20000000
 # timeout: 300
 . /frec/guest/lib.sh
+. /frec/run.conf
 R=1M@0x20000000
 
 case $FREC_PHASE in
