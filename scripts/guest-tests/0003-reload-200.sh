@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: insmod/rmmod 200 times leaves no module, no debugfs entry and no slab growth
-# kernels: 6.1 6.12-rt
+# kernels: 6.1
 # timeout: 300
 . /frec/guest/lib.sh
 frec_reset
