@@ -283,7 +283,9 @@ kunit_results() { # out_dir
 #   again from its first boot, and the run says so;
 # - a panic's lines reach the console and the failure quotes it
 #   (FREC_GUEST_TEST_NMI_PANIC: the first test panics in an NMI, where
-#   printk leaves its lines to panic()'s console flush).
+#   printk leaves its lines to panic()'s console flush);
+# - a console test run twice in one output directory (make check run
+#   twice in one tree) is judged each time by its own console.
 guest_retry() {
 	local out=$logs/guest-retry n=${FREC_STOCK_KERNELS%% *} rc bad=0
 	local t1=$FREC_ROOT/scripts/guest-tests/0001-insmod.sh t2=$FREC_ROOT/scripts/guest-tests/0002-rmmod.sh
@@ -325,6 +327,19 @@ guest_retry() {
 		echo "PASS guest-retry:reboot-hang: $(grep -m1 "^NOTE guest: boot 1 hung" "$out-reboot.log")"
 	else
 		echo "FAIL guest-retry:reboot-hang: boot 1's hung second boot not found, or the run again failed (see $out-reboot.log)"
+		bad=1
+	fi
+	# make check run twice in one tree: a console test judged in the
+	# directory of an earlier run is judged by its own console.
+	local t28=$FREC_ROOT/scripts/guest-tests/0028-console-no-raw-addresses.sh
+	FREC_KVER=$n "$FREC_ROOT/scripts/guest-run.sh" -k stock -M "$FREC_BUILD/stock-$n/ko" \
+		-o "$out-again" "$t28" > "$out-again.log" 2>&1
+	FREC_KVER=$n "$FREC_ROOT/scripts/guest-run.sh" -k stock -M "$FREC_BUILD/stock-$n/ko" \
+		-o "$out-again" "$t28" >> "$out-again.log" 2>&1
+	if [ "$(grep -c '^PASS 0028-console-no-raw-addresses' "$out-again.log")" = 2 ]; then
+		echo "PASS guest-retry:same-dir: a console test run twice in one directory passes twice"
+	else
+		echo "FAIL guest-retry:same-dir: the second run of 0028 in the first's directory failed (see $out-again.log)"
 		bad=1
 	fi
 	FREC_KVER=$n FREC_GUEST_TEST_NMI_PANIC=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \

@@ -158,7 +158,9 @@ fi
 cmdline="console=ttyS0 panic=-1 softlockup_panic=1 tsc=reliable loglevel=7 ${FREC_GUEST_CMDLINE:-}"
 serial_tap=(-serial "file:$out/tap.log")
 [ "$mode" = shell ] && serial_tap=()
-rm -f "$out/console.log" "$out/tap.log"
+# console.txt is judge.sh's text of console.log: a run in a directory
+# used before must not be judged by the last run's console.
+rm -f "$out/console.log" "$out/tap.log" "$out/console.txt"
 set +e
 if [ "$mode" = shell ]; then
 	qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nodefaults -no-user-config \
@@ -275,7 +277,7 @@ rerun=${FREC_GUEST_RERUN:-0}	# which rerun this is (below)
 boot=1
 rm -rf "$out/boot1" "$out/boots.log"
 while :; do
-	rm -f "$out/console.log" "$out/tap.log" "$out/qemu.rc"
+	rm -f "$out/console.log" "$out/tap.log" "$out/qemu.rc" "$out/console.txt"
 	bootline=$cmdline
 	# Only to test the retry itself: boot 1 panics before /init.
 	[ $boot = 1 ] && [ -n "${FREC_GUEST_TEST_EARLY_DEATH:-}" ] && bootline="$cmdline rdinit=/frec-none"
