@@ -33,9 +33,12 @@
 #
 # Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name"
 # (guest tests as KERNEL:TEST, e.g. "PASS stock-6.12-rt:0007-hanoi-dump");
-# a guest boot retried prints a NOTE line.  The run ends with the failures
-# again and the plain line "N passed, N failed" (", N skipped"), and exits
-# non-zero on any failure.  FREC_CHECK_PARTS="lint build compile-fail
+# a guest boot retried prints a NOTE line.  The run ends with a budget
+# table (each part's seconds, and the cold total against FREC_BUDGET_S,
+# 45 minutes: budget_table), the failures again and the plain line "N
+# passed, N failed" (", N skipped"), and exits non-zero on any failure.
+# FREC_MATRIX=full runs every guest test on every kernel it can run on
+# (lib.sh, guest_tests_for), for a release.  FREC_CHECK_PARTS="lint build compile-fail
 # arch harness decode kernelshark package guest-stock dkms guest-debug guest-retry" picks
 # parts; guest-stock is every stock kernel, guest-stock-6.12 one.
 set -uo pipefail
