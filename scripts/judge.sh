@@ -225,6 +225,11 @@ if [ -n "${FREC_JUDGE_CUT:-}" ] && [ "$rc" != 124 ]; then
 fi
 if ! grep -q '^# frec-guest-done' "$tap" 2>/dev/null; then
 	panicked=$(tr -d '\r' < "$console" 2>/dev/null | grep -m1 -o 'Kernel panic - not syncing: .*')
+	# CI keeps only what make check prints: the first report's opening
+	# lines go with the failure, so a death seen only there can be read.
+	tr -d '\r' < "$console" 2>/dev/null |
+		awk '!on && /Oops|BUG:|WARNING:|Kernel panic|rcu: INFO|watchdog: |general protection fault/ { on = 1 }
+			on && n++ < 60 { print "NOTE console| " $0 }'
 	fail "guest: runner did not finish${panicked:+ ($panicked)} (see $console and $tap)"
 fi
 case $rc in

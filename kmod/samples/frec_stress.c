@@ -15,10 +15,18 @@
  * N events per CPU as fast as it can, from process context (tests that
  * need full rings of a million records); extra_rings=N creates N more
  * rings of 128 bytes per CPU with one record each (tests of many rings).
+ *
+ * Writing 1 to /sys/module/frec_stress/parameters/stop stops every
+ * writer and keeps the rings: a test then reads still rings without
+ * switching frec off.  Switching it off (debugfs enable) patches the
+ * static key at every call site while the writers run through them,
+ * which QEMU's TCG can turn into a CPU stuck on a stale int3 (see
+ * doc/testing.md).
  */
 #include <linux/hrtimer.h>
 #include <linux/kthread.h>
 #include <linux/module.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
 #include <linux/workqueue.h>
@@ -120,6 +128,54 @@ static void frec_stress_start_timer(void *unused)
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
+static DEFINE_MUTEX(frec_stress_writers_lock);
+static bool frec_stress_started;
+
+/* Stops the threads and the timers; the rings stay.  Idempotent. */
+static void frec_stress_stop_writers(void)
+{
+	struct frec_stress_cpu *sc;
+	int cpu;
+
+	mutex_lock(&frec_stress_writers_lock);
+	if (frec_stress_started) {
+		for_each_online_cpu(cpu) {
+			sc = per_cpu_ptr(&frec_stress_cpus, cpu);
+			if (!IS_ERR_OR_NULL(sc->thread))
+				kthread_stop(sc->thread);
+			sc->thread = NULL;
+			hrtimer_cancel(&sc->timer);
+		}
+		frec_stress_started = false;
+	}
+	mutex_unlock(&frec_stress_writers_lock);
+}
+
+static bool stop;
+
+static int frec_stress_stop_set(const char *val, const struct kernel_param *kp)
+{
+	bool want;
+
+	if (kstrtobool(val, &want) || !want) {
+		pr_err("frec_stress: stop: \"%s\" refused: want 1\n", val);
+		return -EINVAL;
+	}
+	/* Not at insmod: the writers start after the parameters are set. */
+	if (!frec_stress_started)
+		return -EINVAL;
+	frec_stress_stop_writers();
+	stop = true;
+	return 0;
+}
+
+static const struct kernel_param_ops frec_stress_stop_ops = {
+	.set = frec_stress_stop_set,
+	.get = param_get_bool,
+};
+module_param_cb(stop, &frec_stress_stop_ops, &stop, 0644);
+MODULE_PARM_DESC(stop, "write 1: stop every writer, keep the rings");
+
 static int __init frec_stress_init(void)
 {
 	struct frec_stress_cpu *sc;
@@ -163,21 +219,17 @@ static int __init frec_stress_init(void)
 		if (!IS_ERR(sc->thread))
 			wake_up_process(sc->thread);
 	}
+	mutex_lock(&frec_stress_writers_lock);
+	frec_stress_started = true;
+	mutex_unlock(&frec_stress_writers_lock);
 	return 0;
 }
 
 static void __exit frec_stress_exit(void)
 {
-	struct frec_stress_cpu *sc;
 	unsigned int i;
-	int cpu;
 
-	for_each_online_cpu(cpu) {
-		sc = per_cpu_ptr(&frec_stress_cpus, cpu);
-		if (!IS_ERR_OR_NULL(sc->thread))
-			kthread_stop(sc->thread);
-		hrtimer_cancel(&sc->timer);
-	}
+	frec_stress_stop_writers();
 	if (ring_kib) {
 		frec_ring_destroy(frec_stress_text);
 		frec_ring_destroy(frec_stress_events);
