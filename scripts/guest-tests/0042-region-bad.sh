@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: black box, bad regions: a persisted ring's parts of random bytes load, records rejected by reason, none shown in previous/dump, counted in previous/stats; another layout version and garbage are "none found" with the reason, and previous/dump, sites, formats and stats are empty; a region copied to another address is "moved", nothing shown; region= smaller than the region written (cut mid-ring) keeps the header and rings, the rest "past the end of the image"; region= over System RAM is refused naming the value, nothing mapped; the region is damaged through frec_crash_test's phys parameter, so the debug kernel runs it too
+# description: black box, bad regions: a persisted ring's parts of random bytes load, records rejected by reason, none shown in previous/dump, counted in previous/stats; another layout version and garbage are "none found" with the reason, and previous/dump, sites, formats and stats are empty; a region copied to another address is "moved", nothing shown; region= smaller than the region written (cut mid-ring) keeps the header and rings, the rest "past the end of the image"; region= over System RAM, or over a range no memmap= on the command line set aside, is refused naming the value, nothing mapped; the region is damaged through frec_crash_test's phys parameter, so the debug kernel runs it too
 # kernels: 6.1 debug
 # boot: alone
 # cmdline: memmap=2M$0x20000000
@@ -94,6 +94,15 @@ frec_unload
 insmod "$FREC_MODULES/frec.ko" region=1M@0x10000000 2> /dev/null && fail "region= over System RAM loaded"
 dmesg | grep -q 'region=1M@0x10000000: the range is System RAM' ||
 	fail "no log line naming region=1M@0x10000000"
+frec_loaded && fail "frec loaded"
+grep -q 'frec region' /proc/iomem && fail "a frec region left in /proc/iomem"
+
+# region= over a range that no memmap= set aside: above the guest's RAM,
+# neither System RAM nor busy, as firmware's reserved ranges are not:
+# refused, the range named, nothing requested or mapped.
+insmod "$FREC_MODULES/frec.ko" region=1M@0x100000000 2> /dev/null && fail "region= not set aside loaded"
+dmesg | grep -q 'region=1M@0x100000000: no memmap=SIZE\$ADDR on this boot.s command line sets \[mem 0x100000000-0x1000fffff\] aside' ||
+	fail "no log line naming region=1M@0x100000000 as not set aside"
 frec_loaded && fail "frec loaded"
 grep -q 'frec region' /proc/iomem && fail "a frec region left in /proc/iomem"
 true
