@@ -78,13 +78,24 @@
  *   frec_trigger_set:B  the bit set by a fully ordered cmpxchg
  *	pairs with
  *   frec_trigger_claim:C  the fully ordered cmpxchg that takes the bit,
- *   frec_trigger_claim:D  then the word loaded: the word armed with it.
- *   frec_trigger_set:G  the trigger word, stored before (smp_wmb) the
+ *   frec_trigger_claim:D  then the word loaded: the word armed with it,
+ *	or a later arming's, when control armed the site again after the
+ *	bit was taken (a threshold word then fires nothing here: it is the
+ *	span end's, and fires there once).
+ *   frec_trigger_set:G  the trigger word, stored before (smp_mb) the
  *	site's threshold copy
  *	pairs with
  *   frec_trigger_span:H  the copy, loaded by the span end, before (smp_rmb)
  *	the word: a span over a threshold it read finds the word armed with
- *	it (or a later one).
+ *	it (or a later one);
+ *	and pairs with
+ *   frec_trigger_span_copy:K  the copy, stored by a span end that fired
+ *	(or by frec_trigger_set()), before (smp_mb) the word loaded again:
+ *	of two such stores the later one's CPU then loads the other's word,
+ *	or a later one, and stores its copy again if that differs (the R
+ *	pattern: both barriers full), so the last copy stored is the last
+ *	word's.  A span end that fired and dropped the copy after an arming
+ *	on another CPU stored its own restores it.
  *   frec_trigger_note:E  the note's fields, written by the claimant of
  *	frec_frozen.state, published with a release
  *	pairs with
@@ -148,6 +159,28 @@ struct frec_frozen_note {
 };
 
 static struct frec_frozen_note frec_frozen;
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void (*frec_trigger_test_hook)(enum frec_trigger_hook where, struct frec_site *site);
+EXPORT_SYMBOL_GPL(frec_trigger_test_hook);
+
+/*
+ * The suite puts a whole frec_trigger_set() between two steps of a firing,
+ * an interleaving two CPUs reach only by chance; process context there.
+ */
+static void frec_trigger_test(enum frec_trigger_hook where, struct frec_site *site)
+{
+	void (*hook)(enum frec_trigger_hook where, struct frec_site *site);
+
+	hook = READ_ONCE(frec_trigger_test_hook);
+	if (hook)
+		hook(where, site);
+}
+#else
+static inline void frec_trigger_test(enum frec_trigger_hook where, struct frec_site *site)
+{
+}
+#endif
 
 /**
  * frec_trigger_parse() - parse one arming word of frec/control
@@ -248,8 +281,12 @@ void frec_trigger_set(struct frec_site *site, unsigned int id, u64 word)
 	       !try_cmpxchg(&site->id, &old, old & ~FREC_SITE_TRIGGER))
 		;
 	WRITE_ONCE(frec_triggers[id], word); /* LMM(frec_trigger_set:A) */
-	/* The span end's copy of the threshold, after the word. */
-	smp_wmb(); /* LMM(frec_trigger_set:G) */
+	/*
+	 * The span end's copy of the threshold, after the word: full, as a
+	 * span end that fired stores the copy, then loads the word
+	 * (frec_trigger_span_copy()).
+	 */
+	smp_mb(); /* LMM(frec_trigger_set:G) */
 	WRITE_ONCE(site->span_threshold_inv, thr ? ~thr : 0);
 	if (!word || thr)
 		return;
@@ -362,8 +399,8 @@ static void frec_trigger_freeze(struct frec_ring *ring, unsigned int actions)
  * frec_trigger_fired() once the record is stored.
  *
  * Context: Any context, NMI included, preemption off.
- * Return: the trigger's actions, or 0 if none was armed or another
- * record took it.
+ * Return: the trigger's actions, or 0 if none was armed, another record
+ * took it, or the site was armed again with a threshold meanwhile.
  */
 unsigned int frec_trigger_claim(struct frec_site *site, struct frec_ring *ring)
 {
@@ -375,13 +412,24 @@ unsigned int frec_trigger_claim(struct frec_site *site, struct frec_ring *ring)
 			return 0;
 		taken = id & ~FREC_SITE_TRIGGER;
 	} while (!try_cmpxchg(&site->id, &id, taken)); /* LMM(frec_trigger_claim:C) */
+	frec_trigger_test(FREC_TRIGGER_HOOK_CLAIMED, site);
 	id = taken & ~FREC_SITE_UNSEEN;
 	if (id >= frec_triggers_nr)
 		return 0;
 	w = READ_ONCE(frec_triggers[id]); /* LMM(frec_trigger_claim:D) */
+	/*
+	 * Armed again meanwhile with a threshold (frec_trigger_set() took the
+	 * bit before it stored the word, this record took it first): that
+	 * trigger is the span end's, and the one whose bit this took is gone.
+	 */
+	if (frec_trigger_threshold(w))
+		return 0;
 	frec_trigger_freeze(ring, w);
 	return w & FREC_TRIGGER_ACTIONS;
 }
+
+/* For the KUnit suite, which plays the record path's slow case. */
+EXPORT_SYMBOL_GPL(frec_trigger_claim);
 
 /* Note the first freeze since the last clear; count the others. */
 static void frec_trigger_note(unsigned int id, struct frec_ring *ring, u64 word,
@@ -445,6 +493,30 @@ void frec_trigger_fired(struct frec_site *site, struct frec_ring *ring,
 		frec_trigger_dump(site, id, false, 0);
 }
 
+/*
+ * A span end that took @site's trigger (id @id) drops the site's copy of
+ * the threshold, so that the span end stops calling frec_trigger_span()
+ * until the site is armed again.  An arming on another CPU may have
+ * stored its word and copy after this CPU took the word, and its copy
+ * before this one's drop: the word is loaded again after each store of
+ * the copy (full barrier, as in frec_trigger_set()), and the copy stored
+ * again until it is the word's.  Each round needs a frec_trigger_set()
+ * meanwhile (control, process context): it ends.
+ */
+static void frec_trigger_span_copy(struct frec_site *site, unsigned int id)
+{
+	u64 thr = 0, now;
+
+	for (;;) {
+		WRITE_ONCE(site->span_threshold_inv, thr ? ~thr : 0);
+		smp_mb(); /* LMM(frec_trigger_span_copy:K) */
+		now = frec_trigger_threshold(READ_ONCE(frec_triggers[id]));
+		if (now == thr)
+			return;
+		thr = now;
+	}
+}
+
 /**
  * frec_trigger_span() - fire a site's threshold trigger if a span was slow
  * @site: the site of a span's end, whose record was just stored.
@@ -480,8 +552,9 @@ bool frec_trigger_span(struct frec_site *site, struct frec_ring *ring, u64 durat
 		return false;
 	if (!try_cmpxchg(&frec_triggers[id], &w, 0))
 		return false;
+	frec_trigger_test(FREC_TRIGGER_HOOK_SPAN_TAKEN, site);
 	/* Fired: the span end stops calling this until the site is re-armed. */
-	WRITE_ONCE(site->span_threshold_inv, 0);
+	frec_trigger_span_copy(site, id);
 	frec_trigger_freeze(ring, w);
 	frec_trigger_note(id, ring, w, false, 0, true, duration_ns);
 	if (w & FREC_TRIGGER_DUMP)
