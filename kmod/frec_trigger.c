@@ -143,6 +143,9 @@ static unsigned int frec_triggers_nr;
  * @has_seq: @seq is the firing record's.
  * @has_duration: a threshold trigger: @duration and @threshold are set.
  * @ring: the firing record's ring, or "" if unknown.
+ * @site_gone: @site was given to another site since: @where names it.
+ * @where: "FILE:LINE [MODULE]FUNCTION" of the site that fired, kept when
+ *	its id was given again (frec_trigger_forget()).
  * @seq: the firing record's seq (its CPU's, in @ring).
  * @ts: local_clock() when it fired.
  * @duration: the span's duration, ns.
@@ -153,8 +156,11 @@ struct frec_frozen_note {
 	atomic_t later;
 	unsigned int site, actions;
 	int cpu;
-	bool has_seq, has_duration;
+	bool has_seq, has_duration, site_gone;
 	char ring[FREC_RING_NAME_MAX + 1];
+	char where[sizeof_field(struct frec_site_texts, file) +
+		   sizeof_field(struct frec_site_texts, modname) +
+		   sizeof_field(struct frec_site_texts, func) + 16];
 	u64 seq, ts, duration, threshold;
 };
 
@@ -363,13 +369,36 @@ void frec_trigger_show(struct seq_file *m, u64 word, const char *first)
  * frec_trigger_forget() - drop the trigger of an id being given to a site
  * @id: the id.
  *
- * Context: Any context (frec_site_register()), before the site is
- * published under @id.
+ * Also keeps, for frec/frozen, the texts of the site that had @id if it
+ * is the one that fired.
+ *
+ * Context: Any context for a new id (frec_site_register()); for an id
+ * given again, process context with frec_sites_lock held.  Before the new
+ * site is published under @id.
  */
 void frec_trigger_forget(unsigned int id)
 {
+	struct frec_frozen_note *f = &frec_frozen;
+	const struct frec_site_texts *t;
+	const struct frec_site *site;
+
 	if (id < frec_triggers_nr)
 		WRITE_ONCE(frec_triggers[id], 0);
+	/*
+	 * frozen names the site that fired by its id, which now goes to
+	 * another: its texts are kept first.  A noted id was given before,
+	 * so this is its reuse: process context, frec_sites_lock held
+	 * (frec_sites_coming()), the old site still in the table.
+	 */
+	if (atomic_read_acquire(&f->state) != FREC_FROZEN_NOTED || f->site != id)
+		return;
+	site = frec_site_locked(id);
+	if (!site)
+		return;
+	t = frec_site_texts(site);
+	snprintf(f->where, sizeof(f->where), "%s:%u [%s]%s", t->file, site->line,
+		 t->modname, t->func);
+	WRITE_ONCE(f->site_gone, true);
 }
 
 /* Freeze @ring, or every ring, as @actions say.  Any context. */
@@ -445,6 +474,7 @@ static void frec_trigger_note(unsigned int id, struct frec_ring *ring, u64 word,
 		return;
 	}
 	f->site = id;
+	f->site_gone = false;
 	f->actions = word & FREC_TRIGGER_ACTIONS;
 	f->cpu = raw_smp_processor_id();
 	f->ts = local_clock();
@@ -591,7 +621,9 @@ static int frec_frozen_show(struct seq_file *m, void *unused)
 	mutex_lock(&frec_sites_lock);
 	site = frec_site_locked(f->site);
 	seq_printf(m, "fired: site %u", f->site);
-	if (site) {
+	if (READ_ONCE(f->site_gone)) {
+		seq_printf(m, " %s", f->where);
+	} else if (site) {
 		t = frec_site_texts(site);
 		seq_printf(m, " %s:%u [%s]%s", t->file, site->line, t->modname, t->func);
 	}
