@@ -16,10 +16,12 @@
  *
  *   frec_hist_slot[id]          pool                    the site
  *   ------------------          ----                    --------
- *   0 -> CLAIMING (cmpxchg)     n = next++ (atomic),
- *                               n <= hist_sites
- *   n, release            (A)   (zeroed at load:        span_hist = the
- *                               nothing to publish)     counts of n
+ *   0 -> CLAIMING (cmpxchg)     n: a bit clear in
+ *                               frec_hist_used, set by
+ *                               test_and_set_bit()
+ *   n + 1, release        (A)   (zeroed at load, reset  span_hist = the
+ *                               when given back:        counts of n
+ *                               nothing to publish)
  *
  * A span-end site claims its histogram when it is given its id
  * (frec_hist_site_registered()): for the sites of a module, when the
@@ -33,13 +35,20 @@
  * that never ended has a histogram of count 0.  A site without an id (a
  * full sites table) has no histogram either.  A reader acquires the slot
  * (B), pairing with (A), only to know which histograms are in use; the
- * counts' own ordering is frec_hist.c's.
+ * counts' own ordering is frec_hist.c's.  A histogram given back is reset
+ * (its base loaded from the counts) before its bit is cleared with a
+ * release (C), pairing with the fully ordered test_and_set_bit() of the
+ * claim that takes it (D), before the new site's first add: no add of the
+ * new site is in the base.
  *
  * A histogram stays with its site id.  After the site's module went, its
  * histogram is still listed (as frec/sites keeps the site) until the id
  * is given to a site of a module loaded later: frec_hist_site_reused()
- * then resets it, before that module's code runs, and the new site is
- * handed it as it registers.
+ * then resets it and gives it back to the pool (clear_bit_unlock(), after
+ * the reset), before that module's code runs; the new site, if a span's
+ * end, claims one as it registers, that one or another.  A pool number is
+ * so bound to one id at a time, and only to an id whose site is a span's
+ * end (live, or kept after its module went).
  *
  * Reads and resets of the pool are serialised by frec_hist_lock, taken
  * after frec_sites_lock where both are held.
@@ -47,6 +56,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/bitmap.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/moduleparam.h>
@@ -81,9 +91,24 @@ static unsigned int frec_hist_ids;		/* its size */
 static unsigned int frec_hist_nr;		/* hist_sites, once allocated */
 static struct frec_hist *frec_hist_shared;	/* [frec_hist_nr] */
 static struct frec_hist_cpu __percpu **frec_hist_pcpu;	/* [frec_hist_nr] */
-static atomic_t frec_hist_next = ATOMIC_INIT(0);
+/* Pool numbers bound to a site id: frec_hist_nr bits. */
+static unsigned long *frec_hist_used;
 static atomic_long_t frec_hist_missed = ATOMIC_LONG_INIT(0);
 static DEFINE_MUTEX(frec_hist_lock);
+
+/* A free histogram's pool number, taken; -1 if none.  Any context, NMI too. */
+static int frec_hist_take(void)
+{
+	unsigned int n;
+
+	/* A bit another context set meanwhile sends this one to the next. */
+	do {
+		n = find_first_zero_bit(frec_hist_used, frec_hist_nr);
+		if (n >= frec_hist_nr)
+			return -1;
+	} while (test_and_set_bit(n, frec_hist_used)); /* LMM(frec_hist_take:D) */
+	return n;
+}
 
 /*
  * The pool number of the histogram of @site, id @id, claiming one; -1 if
@@ -103,13 +128,12 @@ static int frec_hist_claim(struct frec_site *site, unsigned int id)
 	if (slot || frec_rb_nmi_refused() ||
 	    cmpxchg(&frec_hist_slot[id], 0, FREC_HIST_CLAIMING) != 0)
 		return -1;
-	n = atomic_inc_return(&frec_hist_next);
-	if (n > frec_hist_nr) {
+	n = frec_hist_take();
+	if (n < 0) {
 		WRITE_ONCE(frec_hist_slot[id], FREC_HIST_FULL);
 		return -1;
 	}
-	smp_store_release(&frec_hist_slot[id], n); /* LMM(frec_hist_claim:A) */
-	n--;
+	smp_store_release(&frec_hist_slot[id], n + 1); /* LMM(frec_hist_claim:A) */
 found:
 	WRITE_ONCE(site->span_hist, frec_hist_pcpu[n]);
 	return n;
@@ -186,9 +210,13 @@ static int frec_hist_of(unsigned int id)
  * frec_hist_site_reused() - site id @id was given to a new site
  * @id: the id.
  *
- * Resets the histogram the id's old site had, so that the new site's
- * starts empty.  Called with frec_sites_lock held, while the new site's
- * module is coming, before its code runs.
+ * Resets the histogram the id's old site had and gives it back to the
+ * pool: the new site, if a span's end, claims one as it registers
+ * (frec_hist_site_registered()), and a site that is not keeps none.  An
+ * id that found the pool used up may find one now.  Called with
+ * frec_sites_lock held, while the new site's module is coming, before its
+ * code runs; the old site's module is gone: nothing adds to its
+ * histogram.
  *
  * Context: Process context; sleeps.
  */
@@ -200,12 +228,16 @@ void frec_hist_site_reused(unsigned int id)
 	if (!frec_hist_slot || id >= frec_hist_ids)
 		return;
 	n = frec_hist_of(id);
+	/* Readers of the slots hold frec_sites_lock, as this caller does. */
+	WRITE_ONCE(frec_hist_slot[id], 0);
 	if (n < 0)
 		return;
 	frec_hist_cpus(&cpus, n);
 	mutex_lock(&frec_hist_lock);
 	frec_hist_reset(&frec_hist_shared[n], &cpus);
 	mutex_unlock(&frec_hist_lock);
+	/* Free for a claim only once reset: the next site's counts start at 0. */
+	clear_bit_unlock(n, frec_hist_used); /* LMM(frec_hist_site_reused:C) */
 }
 
 static void frec_hist_seq_write(void *ctx, const char *s, size_t len)
@@ -254,7 +286,7 @@ static int frec_hist_show(struct seq_file *m, void *v)
 		return -ENOMEM;
 	seq_puts(m, FREC_HIST_HEADER);
 	seq_printf(m, "# %u of %u histograms in use, %ld spans not counted (no histogram)\n",
-		   min_t(unsigned int, atomic_read(&frec_hist_next), frec_hist_nr), frec_hist_nr,
+		   bitmap_weight(frec_hist_used, frec_hist_nr), frec_hist_nr,
 		   atomic_long_read(&frec_hist_missed));
 	mutex_lock(&frec_sites_lock);
 	mutex_lock(&frec_hist_lock);
@@ -342,7 +374,8 @@ int frec_hist_sites_init(void)
 	frec_hist_slot = vzalloc(array_size(capacity + 1, sizeof(*frec_hist_slot)));
 	frec_hist_shared = vzalloc(array_size(max(hist_sites, 1U), sizeof(*frec_hist_shared)));
 	frec_hist_pcpu = kcalloc(max(hist_sites, 1U), sizeof(*frec_hist_pcpu), GFP_KERNEL);
-	if (!frec_hist_slot || !frec_hist_shared || !frec_hist_pcpu)
+	frec_hist_used = bitmap_zalloc(max(hist_sites, 1U), GFP_KERNEL);
+	if (!frec_hist_slot || !frec_hist_shared || !frec_hist_pcpu || !frec_hist_used)
 		goto nomem;
 	for (n = 0; n < hist_sites; n++) {
 		frec_hist_pcpu[n] = alloc_percpu(struct frec_hist_cpu);
@@ -377,6 +410,8 @@ void frec_hist_sites_exit(void)
 	kfree(frec_hist_pcpu);
 	vfree(frec_hist_shared);
 	vfree(frec_hist_slot);
+	bitmap_free(frec_hist_used);
+	frec_hist_used = NULL;
 	frec_hist_pcpu = NULL;
 	frec_hist_shared = NULL;
 	frec_hist_slot = NULL;

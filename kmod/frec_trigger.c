@@ -78,13 +78,24 @@
  *   frec_trigger_set:B  the bit set by a fully ordered cmpxchg
  *	pairs with
  *   frec_trigger_claim:C  the fully ordered cmpxchg that takes the bit,
- *   frec_trigger_claim:D  then the word loaded: the word armed with it.
- *   frec_trigger_set:G  the trigger word, stored before (smp_wmb) the
+ *   frec_trigger_claim:D  then the word loaded: the word armed with it,
+ *	or a later arming's, when control armed the site again after the
+ *	bit was taken (a threshold word then fires nothing here: it is the
+ *	span end's, and fires there once).
+ *   frec_trigger_set:G  the trigger word, stored before (smp_mb) the
  *	site's threshold copy
  *	pairs with
  *   frec_trigger_span:H  the copy, loaded by the span end, before (smp_rmb)
  *	the word: a span over a threshold it read finds the word armed with
- *	it (or a later one).
+ *	it (or a later one);
+ *	and pairs with
+ *   frec_trigger_span_copy:K  the copy, stored by a span end that fired
+ *	(or by frec_trigger_set()), before (smp_mb) the word loaded again:
+ *	of two such stores the later one's CPU then loads the other's word,
+ *	or a later one, and stores its copy again if that differs (the R
+ *	pattern: both barriers full), so the last copy stored is the last
+ *	word's.  A span end that fired and dropped the copy after an arming
+ *	on another CPU stored its own restores it.
  *   frec_trigger_note:E  the note's fields, written by the claimant of
  *	frec_frozen.state, published with a release
  *	pairs with
@@ -132,6 +143,9 @@ static unsigned int frec_triggers_nr;
  * @has_seq: @seq is the firing record's.
  * @has_duration: a threshold trigger: @duration and @threshold are set.
  * @ring: the firing record's ring, or "" if unknown.
+ * @site_gone: @site was given to another site since: @where names it.
+ * @where: "FILE:LINE [MODULE]FUNCTION" of the site that fired, kept when
+ *	its id was given again (frec_trigger_forget()).
  * @seq: the firing record's seq (its CPU's, in @ring).
  * @ts: local_clock() when it fired.
  * @duration: the span's duration, ns.
@@ -142,12 +156,37 @@ struct frec_frozen_note {
 	atomic_t later;
 	unsigned int site, actions;
 	int cpu;
-	bool has_seq, has_duration;
+	bool has_seq, has_duration, site_gone;
 	char ring[FREC_RING_NAME_MAX + 1];
+	char where[sizeof_field(struct frec_site_texts, file) +
+		   sizeof_field(struct frec_site_texts, modname) +
+		   sizeof_field(struct frec_site_texts, func) + 16];
 	u64 seq, ts, duration, threshold;
 };
 
 static struct frec_frozen_note frec_frozen;
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void (*frec_trigger_test_hook)(enum frec_trigger_hook where, struct frec_site *site);
+EXPORT_SYMBOL_GPL(frec_trigger_test_hook);
+
+/*
+ * The suite puts a whole frec_trigger_set() between two steps of a firing,
+ * an interleaving two CPUs reach only by chance; process context there.
+ */
+static void frec_trigger_test(enum frec_trigger_hook where, struct frec_site *site)
+{
+	void (*hook)(enum frec_trigger_hook where, struct frec_site *site);
+
+	hook = READ_ONCE(frec_trigger_test_hook);
+	if (hook)
+		hook(where, site);
+}
+#else
+static inline void frec_trigger_test(enum frec_trigger_hook where, struct frec_site *site)
+{
+}
+#endif
 
 /**
  * frec_trigger_parse() - parse one arming word of frec/control
@@ -248,8 +287,12 @@ void frec_trigger_set(struct frec_site *site, unsigned int id, u64 word)
 	       !try_cmpxchg(&site->id, &old, old & ~FREC_SITE_TRIGGER))
 		;
 	WRITE_ONCE(frec_triggers[id], word); /* LMM(frec_trigger_set:A) */
-	/* The span end's copy of the threshold, after the word. */
-	smp_wmb(); /* LMM(frec_trigger_set:G) */
+	/*
+	 * The span end's copy of the threshold, after the word: full, as a
+	 * span end that fired stores the copy, then loads the word
+	 * (frec_trigger_span_copy()).
+	 */
+	smp_mb(); /* LMM(frec_trigger_set:G) */
 	WRITE_ONCE(site->span_threshold_inv, thr ? ~thr : 0);
 	if (!word || thr)
 		return;
@@ -326,13 +369,36 @@ void frec_trigger_show(struct seq_file *m, u64 word, const char *first)
  * frec_trigger_forget() - drop the trigger of an id being given to a site
  * @id: the id.
  *
- * Context: Any context (frec_site_register()), before the site is
- * published under @id.
+ * Also keeps, for frec/frozen, the texts of the site that had @id if it
+ * is the one that fired.
+ *
+ * Context: Any context for a new id (frec_site_register()); for an id
+ * given again, process context with frec_sites_lock held.  Before the new
+ * site is published under @id.
  */
 void frec_trigger_forget(unsigned int id)
 {
+	struct frec_frozen_note *f = &frec_frozen;
+	const struct frec_site_texts *t;
+	const struct frec_site *site;
+
 	if (id < frec_triggers_nr)
 		WRITE_ONCE(frec_triggers[id], 0);
+	/*
+	 * frozen names the site that fired by its id, which now goes to
+	 * another: its texts are kept first.  A noted id was given before,
+	 * so this is its reuse: process context, frec_sites_lock held
+	 * (frec_sites_coming()), the old site still in the table.
+	 */
+	if (atomic_read_acquire(&f->state) != FREC_FROZEN_NOTED || f->site != id)
+		return;
+	site = frec_site_locked(id);
+	if (!site)
+		return;
+	t = frec_site_texts(site);
+	snprintf(f->where, sizeof(f->where), "%s:%u [%s]%s", t->file, site->line,
+		 t->modname, t->func);
+	WRITE_ONCE(f->site_gone, true);
 }
 
 /* Freeze @ring, or every ring, as @actions say.  Any context. */
@@ -362,8 +428,8 @@ static void frec_trigger_freeze(struct frec_ring *ring, unsigned int actions)
  * frec_trigger_fired() once the record is stored.
  *
  * Context: Any context, NMI included, preemption off.
- * Return: the trigger's actions, or 0 if none was armed or another
- * record took it.
+ * Return: the trigger's actions, or 0 if none was armed, another record
+ * took it, or the site was armed again with a threshold meanwhile.
  */
 unsigned int frec_trigger_claim(struct frec_site *site, struct frec_ring *ring)
 {
@@ -375,13 +441,24 @@ unsigned int frec_trigger_claim(struct frec_site *site, struct frec_ring *ring)
 			return 0;
 		taken = id & ~FREC_SITE_TRIGGER;
 	} while (!try_cmpxchg(&site->id, &id, taken)); /* LMM(frec_trigger_claim:C) */
+	frec_trigger_test(FREC_TRIGGER_HOOK_CLAIMED, site);
 	id = taken & ~FREC_SITE_UNSEEN;
 	if (id >= frec_triggers_nr)
 		return 0;
 	w = READ_ONCE(frec_triggers[id]); /* LMM(frec_trigger_claim:D) */
+	/*
+	 * Armed again meanwhile with a threshold (frec_trigger_set() took the
+	 * bit before it stored the word, this record took it first): that
+	 * trigger is the span end's, and the one whose bit this took is gone.
+	 */
+	if (frec_trigger_threshold(w))
+		return 0;
 	frec_trigger_freeze(ring, w);
 	return w & FREC_TRIGGER_ACTIONS;
 }
+
+/* For the KUnit suite, which plays the record path's slow case. */
+EXPORT_SYMBOL_GPL(frec_trigger_claim);
 
 /* Note the first freeze since the last clear; count the others. */
 static void frec_trigger_note(unsigned int id, struct frec_ring *ring, u64 word,
@@ -397,6 +474,7 @@ static void frec_trigger_note(unsigned int id, struct frec_ring *ring, u64 word,
 		return;
 	}
 	f->site = id;
+	f->site_gone = false;
 	f->actions = word & FREC_TRIGGER_ACTIONS;
 	f->cpu = raw_smp_processor_id();
 	f->ts = local_clock();
@@ -445,6 +523,30 @@ void frec_trigger_fired(struct frec_site *site, struct frec_ring *ring,
 		frec_trigger_dump(site, id, false, 0);
 }
 
+/*
+ * A span end that took @site's trigger (id @id) drops the site's copy of
+ * the threshold, so that the span end stops calling frec_trigger_span()
+ * until the site is armed again.  An arming on another CPU may have
+ * stored its word and copy after this CPU took the word, and its copy
+ * before this one's drop: the word is loaded again after each store of
+ * the copy (full barrier, as in frec_trigger_set()), and the copy stored
+ * again until it is the word's.  Each round needs a frec_trigger_set()
+ * meanwhile (control, process context): it ends.
+ */
+static void frec_trigger_span_copy(struct frec_site *site, unsigned int id)
+{
+	u64 thr = 0, now;
+
+	for (;;) {
+		WRITE_ONCE(site->span_threshold_inv, thr ? ~thr : 0);
+		smp_mb(); /* LMM(frec_trigger_span_copy:K) */
+		now = frec_trigger_threshold(READ_ONCE(frec_triggers[id]));
+		if (now == thr)
+			return;
+		thr = now;
+	}
+}
+
 /**
  * frec_trigger_span() - fire a site's threshold trigger if a span was slow
  * @site: the site of a span's end, whose record was just stored.
@@ -480,8 +582,9 @@ bool frec_trigger_span(struct frec_site *site, struct frec_ring *ring, u64 durat
 		return false;
 	if (!try_cmpxchg(&frec_triggers[id], &w, 0))
 		return false;
+	frec_trigger_test(FREC_TRIGGER_HOOK_SPAN_TAKEN, site);
 	/* Fired: the span end stops calling this until the site is re-armed. */
-	WRITE_ONCE(site->span_threshold_inv, 0);
+	frec_trigger_span_copy(site, id);
 	frec_trigger_freeze(ring, w);
 	frec_trigger_note(id, ring, w, false, 0, true, duration_ns);
 	if (w & FREC_TRIGGER_DUMP)
@@ -518,7 +621,9 @@ static int frec_frozen_show(struct seq_file *m, void *unused)
 	mutex_lock(&frec_sites_lock);
 	site = frec_site_locked(f->site);
 	seq_printf(m, "fired: site %u", f->site);
-	if (site) {
+	if (READ_ONCE(f->site_gone)) {
+		seq_printf(m, " %s", f->where);
+	} else if (site) {
 		t = frec_site_texts(site);
 		seq_printf(m, " %s:%u [%s]%s", t->file, site->line, t->modname, t->func);
 	}

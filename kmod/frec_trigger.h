@@ -43,6 +43,17 @@ void frec_trigger_fired(struct frec_site *site, struct frec_ring *ring,
 			unsigned int actions, u64 seq);
 bool frec_trigger_span(struct frec_site *site, struct frec_ring *ring, u64 duration_ns);
 
+/* Where frec_trigger_test_hook is called: between a firing's two steps. */
+enum frec_trigger_hook {
+	FREC_TRIGGER_HOOK_CLAIMED,	/* claim took the id bit, before the word */
+	FREC_TRIGGER_HOOK_SPAN_TAKEN,	/* a span end took the word, before the copy */
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The KUnit suite's: re-arms a site inside a firing, as another CPU may. */
+extern void (*frec_trigger_test_hook)(enum frec_trigger_hook where, struct frec_site *site);
+#endif
+
 int frec_trigger_init(struct dentry *dir);
 void frec_trigger_exit(void);
 

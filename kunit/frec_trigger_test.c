@@ -7,6 +7,8 @@
  * at the threshold does not fire it; after it, the site's ring refuses
  * records; clearing frec/frozen and arming again fires it again, once.
  * One end site storing into two rings freezes the ring of the slow end.
+ * A site armed again inside a firing (frec_trigger_test_hook: the
+ * interleaving two CPUs reach only by chance) is armed as written.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -228,9 +230,99 @@ static void trigger_span_freezes_the_end_ring(struct kunit *test)
 	frec_ring_destroy(first);
 }
 
+/* What trig_rearm_hook() writes to control, and where. */
+static const char *trig_rearm_cmd;
+static enum frec_trigger_hook trig_rearm_at;
+
+/* Arm the site again inside a firing, as control on another CPU may. */
+static void trig_rearm_hook(enum frec_trigger_hook where, struct frec_site *site)
+{
+	const char *cmd = trig_rearm_cmd;
+
+	if (site != &trig_site || where != trig_rearm_at || !cmd)
+		return;
+	trig_rearm_cmd = NULL;
+	trig_write(TRIG_CONTROL, cmd);
+}
+
+/*
+ * A ring @name whose first record registers the site, the site armed with
+ * @arm, and trig_rearm_hook() set to arm it with TRIG_ARM at @where.
+ */
+static struct frec_ring *trig_rearm_setup(struct kunit *test, const char *name,
+					  const char *arm, enum frec_trigger_hook where)
+{
+	struct frec_ring *ring = frec_ring_create(name, FREC_RING_EVENTS, 4096, 0);
+
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	KUNIT_ASSERT_EQ(test, trig_record(ring), 0);
+	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, arm), (ssize_t)strlen(arm));
+	trig_rearm_cmd = TRIG_ARM;
+	trig_rearm_at = where;
+	frec_trigger_test_hook = trig_rearm_hook;
+	return ring;
+}
+
+/*
+ * A span end took the threshold trigger; before it dropped the site's
+ * copy of the threshold, the site was armed again (the same words): the
+ * copy must be the new arming's, so that the next slow span end, through
+ * the record path, which tests only the copy, fires it.
+ */
+static void trigger_span_rearmed_while_firing(struct kunit *test)
+{
+	struct frec_ring *ring;
+	int ret;
+
+	ring = trig_rearm_setup(test, "kunit_trigger_rearm", TRIG_ARM,
+				FREC_TRIGGER_HOOK_SPAN_TAKEN);
+	KUNIT_EXPECT_TRUE(test, frec_trigger_span(&trig_site, ring, TRIG_SLOW_NS));
+	frec_trigger_test_hook = NULL;
+	KUNIT_EXPECT_NULL_MSG(test, trig_rearm_cmd, "the hook did not run");
+	KUNIT_EXPECT_EQ_MSG(test, ~READ_ONCE(trig_site.span_threshold_inv), (u64)NSEC_PER_MSEC,
+			    "armed again while firing, the site's copy is not the threshold");
+	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "clear"), 5);
+	preempt_disable();
+	ret = __frec_span_end(ring, &trig_site, _THIS_IP_, local_clock() - TRIG_SLOW_NS, 1, 0, 0);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, ret, 0);
+	KUNIT_EXPECT_TRUE_MSG(test, atomic_read(&ring->stop) & FREC_RING_STOP_FROZEN,
+			      "the trigger armed again never fired on a slow span");
+	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "clear"), 5);
+	KUNIT_EXPECT_EQ(test, trig_write(TRIG_CONTROL, "func trig_span_end -freeze"),
+			(ssize_t)strlen("func trig_span_end -freeze"));
+	frec_ring_destroy(ring);
+}
+
+/*
+ * A record took a plain trigger's bit; before it read the trigger word,
+ * the site was armed again with a threshold: the record must not fire
+ * that (it is a span's), and the threshold fires once, on a slow span.
+ */
+static void trigger_claim_rearmed_with_threshold(struct kunit *test)
+{
+	static const char plain[] = "func trig_span_end freeze";
+	struct frec_ring *ring;
+
+	ring = trig_rearm_setup(test, "kunit_trigger_claim", plain, FREC_TRIGGER_HOOK_CLAIMED);
+	/* Called as the record path would, but preemptible: the hook writes control. */
+	KUNIT_EXPECT_EQ_MSG(test, frec_trigger_claim(&trig_site, ring), 0U,
+			    "a record fired the threshold trigger armed meanwhile");
+	frec_trigger_test_hook = NULL;
+	KUNIT_EXPECT_NULL_MSG(test, trig_rearm_cmd, "the hook did not run");
+	KUNIT_EXPECT_FALSE_MSG(test, atomic_read(&ring->stop) & FREC_RING_STOP_FROZEN,
+			       "a record froze the ring for a threshold trigger");
+	KUNIT_EXPECT_TRUE(test, frec_trigger_span(&trig_site, ring, TRIG_SLOW_NS));
+	KUNIT_EXPECT_FALSE(test, frec_trigger_span(&trig_site, ring, TRIG_SLOW_NS));
+	KUNIT_EXPECT_EQ(test, trig_write(TRIG_FROZEN, "clear"), 5);
+	frec_ring_destroy(ring);
+}
+
 static struct kunit_case frec_trigger_cases[] = {
 	KUNIT_CASE(trigger_span_fires_once),
 	KUNIT_CASE(trigger_span_freezes_the_end_ring),
+	KUNIT_CASE(trigger_span_rearmed_while_firing),
+	KUNIT_CASE(trigger_claim_rearmed_with_threshold),
 	{}
 };
 

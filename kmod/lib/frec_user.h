@@ -44,6 +44,16 @@
 #ifndef _FREC_USER_H
 #define _FREC_USER_H
 
+/*
+ * The shared sources take long as the kernel they run in has it, x86-64's
+ * 64 bits: local_t's counts and sums, __fls() of a u64 value.  A 32-bit
+ * build would truncate both (a histogram's sum past 4.3 s, a duration's
+ * bucket), so it is refused rather than made to print wrong figures.
+ */
+#if __SIZEOF_LONG__ != 8
+#error "frec's userspace tools need a 64-bit long, as the x86-64 kernel's (no 32-bit build)"
+#endif
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>

@@ -7,7 +7,9 @@
 #                       span latency histograms (-F hist),
 #                       filters, black box region images whole and damaged,
 #                       trace.dat against trace-cmd report (skipped without it),
-#                       the crafted bad inputs in testdata/, and
+#                       a 32-bit build refused (skipped without
+#                       gcc-multilib), the crafted bad inputs in
+#                       testdata/, and
 #                       libFuzzer smoke runs: fuzz_decode for
 #                       FUZZ_SMOKE_SECONDS, fuzz_region (region images
 #                       built from choices, checksums valid) for
@@ -118,6 +120,7 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/trace-dat"; python3 $(DEC_DIR)/tests/check_tracedat.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/m32"; $(DEC_DIR)/tests/check_m32.sh "$(CC)" $(ROOT) || rc=1; \
 	echo "== decode/bad-inputs"; python3 $(DEC_DIR)/tests/check_bad.py \
 		$(DEC_DIR)/testdata $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/fuzz-smoke ($(FUZZ_SMOKE_SECONDS) s)"; \

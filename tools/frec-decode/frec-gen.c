@@ -444,8 +444,8 @@ static struct gen_site *add_site(const struct gen_format *gf, bool printk, bool 
 /*
  * A site per format with an id, a second for some (one format used in two
  * places), and some without (the table was full): for events, bad formats
- * and frec_printk() formats; two more span ends; and two sites that never
- * record.
+ * and frec_printk() formats; two more span ends; and three sites that
+ * never record, one a span's end (frec/hist lists it, count=0).
  */
 static void make_sites(void)
 {
@@ -462,9 +462,10 @@ static void make_sites(void)
 		add_site(&bad_formats[i], false, i != 1);
 	for (i = 0; i < NR_PRINTK_FORMATS; i++)
 		add_site(&printk_formats[i], true, i != 2);
-	/* spans end at three sites, one without an id: a histogram each */
+	/* spans end at three sites, one without an id (no histogram) */
 	add_site(SPAN_END, false, true);
 	add_site(SPAN_END, false, false);
+	add_site(SPAN_END, false, true);
 	add_site(&formats[0], false, true);
 	add_site(&printk_formats[0], true, true);
 }
@@ -474,9 +475,9 @@ static struct gen_site *pick_site(const struct gen_format *gf)
 {
 	struct gen_site *site;
 
-	/* the last two sites never record */
+	/* the last three sites never record */
 	do
-		site = &sites[rnd_below(nr_sites - 2)];
+		site = &sites[rnd_below(nr_sites - 3)];
 	while (gf ? site->gf != gf : !site->printk);
 	return site;
 }

@@ -6,24 +6,25 @@
  * Every span end printed (frec_span_end(): a fixed-size event whose
  * format starts with FREC_SPAN_END_FMT) adds its duration,
  * frec_span_dur_ns() of its duration word (0 ns for an end behind its
- * begin's clock), to the histogram of its site word, with the module's
+ * begin's clock), to the histogram of its site id, with the module's
  * own code (kmod/lib/frec_hist.c: one struct frec_hist_cpu per site is
- * enough here).  At the end, the output is
+ * enough here).  As the module does, an end whose site has no id (its
+ * records hold their format's address: the sites table was full) is in
+ * no histogram, only counted; and every span-end site of the sites file
+ * has a histogram, count=0 if it never ended.  At the end, the output is
  *
  *   FREC_HIST_HEADER
- *   # from INPUT: N span ends in M sites (K skewed, counted as 0 ns)
- *   frec_hist_write() of each site, in site word order, named
- *     "ID FILE:LINE FUNCTION [MODULE]"    a site with an id, as the
- *                                         module names it
- *     "- 0xADDR FORMAT"                   a site without one: its records
- *                                         hold their format's address;
- *                                         FORMAT after the span mark,
- *                                         control bytes as \xNN
+ *   # from INPUT: N span ends in M sites (K skewed, counted as 0 ns),
+ *     L not counted (no site id)                            (one line)
+ *   frec_hist_write() of each site, in id order, named
+ *     "ID FILE:LINE FUNCTION [MODULE]" as the module names it
  *
- * so that, when the rings held every span, the lines not starting with
- * '#' are the module's frec/hist byte for byte.  An event whose format is
- * in neither the sites nor the formats file cannot be told to be a span
- * end: it is left out and counted in a warning.
+ * so that, when the rings held every span since frec/hist was last reset
+ * and the module's pool had a histogram for every span end (its "# N of
+ * M histograms in use" below M), the lines not starting with '#' are the
+ * module's frec/hist byte for byte.  An event whose format is in neither
+ * the sites nor the formats file cannot be told to be a span end: it is
+ * left out and counted in a warning.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,16 +38,14 @@
 #define HIST_NAME_MAX	512
 
 /**
- * struct frec_hist_site - the histogram of one site word
- * @key: the site word: a site id, or a format's address.
- * @site: the site, for an id; NULL for an address.
- * @fmt: its format.
+ * struct frec_hist_site - the histogram of one site id
+ * @key: the site id.
+ * @site: the site, NULL if the sites file has none of that id.
  * @counts: the counts (one "CPU": all the records').
  */
 struct frec_hist_site {
 	u64 key;
 	const struct frec_site *site;
-	const char *fmt;
 	struct frec_hist_cpu *counts;
 };
 
@@ -57,6 +56,7 @@ struct frec_hist_site {
  * @nr: sites in it.
  * @ends: span ends counted.
  * @skewed: of them, those whose end was behind its begin's clock.
+ * @noid: span ends of sites without an id, in no histogram.
  * @unknown: events left out, their format unknown.
  * @lost: span ends left out for want of memory.
  */
@@ -66,6 +66,7 @@ struct frec_hist_table {
 	size_t nr;
 	unsigned long long ends;
 	unsigned long long skewed;
+	unsigned long long noid;
 	unsigned long long unknown;
 	unsigned long long lost;
 };
@@ -105,29 +106,42 @@ static bool hist_grow(struct frec_hist_table *t)
 	return true;
 }
 
-/* The histogram of @r's site, made if new; NULL if out of memory. */
-static struct frec_hist_site *hist_site(struct frec_decoder *d,
-					struct frec_hist_table *t,
-					const struct frec_decoded *r)
+/* The histogram of site id @key, made if new; NULL if out of memory. */
+static struct frec_hist_site *hist_site(struct frec_hist_table *t, u64 key,
+					const struct frec_site *site)
 {
 	struct frec_hist_site *s;
 
 	if (t->cap) {
-		s = hist_lookup(t->slots, t->cap, r->site);
+		s = hist_lookup(t->slots, t->cap, key);
 		if (s->counts)
 			return s;
 	}
 	if (2 * (t->nr + 1) > t->cap && !hist_grow(t))
 		return NULL;
-	s = hist_lookup(t->slots, t->cap, r->site);
+	s = hist_lookup(t->slots, t->cap, key);
 	s->counts = calloc(1, sizeof(*s->counts));
 	if (!s->counts)
 		return NULL;
-	s->key = r->site;
-	s->site = d->site;
-	s->fmt = r->rec.fmt;
+	s->key = key;
+	s->site = site;
 	t->nr++;
 	return s;
+}
+
+/* A histogram, empty if new, for every span-end site of the sites file. */
+static void hist_all_sites(struct frec_decoder *d, struct frec_hist_table *t)
+{
+	const struct frec_site *site;
+	size_t i;
+
+	for (i = 0; d->sites && i < d->sites->nr; i++) {
+		site = &d->sites->sites[i];
+		if (frec_span_kind(site->format) == FREC_SPAN_END &&
+		    !hist_site(t, site->key.addr, site))
+			frec_warn(d, "out of memory: site %llu has no histogram",
+				  (unsigned long long)site->key.addr);
+	}
 }
 
 static void hist_begin(struct frec_decoder *d)
@@ -150,12 +164,17 @@ static void hist_record(struct frec_decoder *d, const struct frec_decoded *r)
 	}
 	if (frec_span_kind(r->rec.fmt) != FREC_SPAN_END)
 		return;
-	s = hist_site(d, t, r);
+	word = r->rec.args[FREC_SPAN_END_DUR];
+	/* The module has no histogram for a site without an id either. */
+	if (r->site >= FREC_SITE_ID_LIMIT) {
+		t->noid++;
+		return;
+	}
+	s = hist_site(t, r->site, d->site);
 	if (!s) {
 		t->lost++;
 		return;
 	}
-	word = r->rec.args[FREC_SPAN_END_DUR];
 	frec_hist_add(s->counts, frec_span_dur_ns(word));
 	t->ends++;
 	t->skewed += !!(word & FREC_SPAN_DUR_SKEW);
@@ -168,27 +187,15 @@ static int hist_cmp(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* The name frec/hist gives a site; a site without an id, see above. */
+/* The name frec/hist gives a site. */
 static void hist_name(char *buf, size_t size, const struct frec_hist_site *s)
 {
-	const char *f = s->fmt + strlen(FREC_SPAN_END_FMT);
-	size_t n;
-
-	if (s->site) {
+	if (s->site)
 		snprintf(buf, size, "%u %s:%u %s [%s]", (unsigned int)s->key,
 			 s->site->file, s->site->line, s->site->function,
 			 s->site->module);
-		return;
-	}
-	n = (size_t)snprintf(buf, size, "- 0x%llx ", (unsigned long long)s->key);
-	for (; *f && n + 5 < size; f++) {
-		if ((unsigned char)*f < 0x20 || *f == 0x7f)
-			n += (size_t)snprintf(buf + n, size - n, "\\x%02x",
-					      (unsigned char)*f);
-		else
-			buf[n++] = *f;
-	}
-	buf[n] = '\0';
+	else
+		snprintf(buf, size, "%u ? ? [?]", (unsigned int)s->key);
 }
 
 /* The one copy of a site's counts. */
@@ -227,6 +234,7 @@ static void hist_end(struct frec_decoder *d)
 		frec_warn(d, "out of memory: no histograms");
 		return;
 	}
+	hist_all_sites(d, t);
 	/* Sorted in place: the table is not looked up again. */
 	for (i = 0; i < t->cap; i++)
 		if (t->slots[i].counts)
@@ -238,8 +246,8 @@ static void hist_end(struct frec_decoder *d)
 	fputs(FREC_HIST_HEADER, d->out);
 	fputs("# from ", d->out);
 	hist_put_name(d->out, d->in_name);
-	fprintf(d->out, ": %llu span ends in %zu sites (%llu skewed, counted as 0 ns)\n",
-		t->ends, n, t->skewed);
+	fprintf(d->out, ": %llu span ends in %zu sites (%llu skewed, counted as 0 ns), "
+		"%llu not counted (no site id)\n", t->ends, n, t->skewed, t->noid);
 	for (i = 0; i < n; i++) {
 		cpus = (struct frec_hist_cpus){ hist_get, t->slots[i].counts, 1 };
 		frec_hist_read(&hist_never_reset, &cpus, sum);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 """frec-decode -F hist against a computation of its own, on dumps frec-gen
-writes (span ends on three sites, one without an id; nested; ended on
-other CPUs; some behind their begins' clocks).
+writes (span ends on four sites, one without an id, one that never ends;
+nested; ended on other CPUs; some behind their begins' clocks).
 
     check_hist.py BUILD_DIR DECODER
 
@@ -10,9 +10,11 @@ The values: the dur= of every span end of the text output (0 for a
 skewed one, whose text says dur=0ns skew=...), with the same filter as
 the histograms; the site of each: its record's site word, read from the
 raw dump itself (a small reader of uapi/frec_raw.h here, the record named
-by ring, CPU and seq).  Per site, in site word order: the name (as
-frec/hist names it, from the sites file; "- 0xADDR FORMAT" for a site
-without an id, from the formats file); count, sum, min, max and mean
+by ring, CPU and seq).  As the module's frec/hist: a histogram for every
+span-end site of the sites file, in id order, named from the sites file,
+those that never ended "count=0"; the ends of a site without an id
+(its records hold the format's address) in no histogram, counted on the
+'# from' line as not counted.  Per site: count, sum, min, max and mean
 (sum // count) exact; min, max and each percentile p (p50, p90, p99,
 p99.9) the midpoint of the bucket of the exact figure (for a percentile,
 the value of rank ceil(count * p / 100) among the values sorted), and
@@ -42,7 +44,8 @@ STATS = re.compile(rb"^  count=(\d+)(?: sum=(\d+)ns min=(\d+)ns mean=(\d+)ns "
 BUCKET = re.compile(rb"^  \[(\d+), (\d+|inf)\) (\d+)$")
 PCTS = (5000, 9000, 9900, 9990)
 SPAN_MARK_END = b"\x1f< "
-FROM = re.compile(rb"^# from .*: (\d+) span ends in (\d+) sites \((\d+) skewed")
+FROM = re.compile(rb"^# from .*: (\d+) span ends in (\d+) sites \((\d+) skewed, "
+                  rb"counted as 0 ns\), (\d+) not counted \(no site id\)$")
 
 
 def raw_sites(path):
@@ -72,7 +75,8 @@ def unquote(s):
 
 
 def site_names(prefix):
-    """site word -> the name frec/hist gives it, for span-end sites."""
+    """site id -> the name frec/hist gives it, for every span-end site of
+    the sites file."""
     names = {}
     q = rb'"((?:[^"\\]|\\.)*)"'
     with open(prefix + ".sites", "rb") as f:
@@ -83,14 +87,6 @@ def site_names(prefix):
                 mod, file, fn = (unquote(m.group(i)) for i in (3, 4, 5))
                 names[int(m.group(1))] = b"%s %s:%s %s [%s]" % (
                     m.group(1), file, m.group(2), fn, mod)
-    with open(prefix + ".formats", "rb") as f:
-        for line in f:
-            m = re.match(rb"^0x([0-9a-f]+) : " + q + b"$", line.rstrip(b"\n"))
-            if m and unquote(m.group(2)).startswith(SPAN_MARK_END):
-                fmt = unquote(m.group(2))[len(SPAN_MARK_END):]
-                esc = b"".join(b"\\x%02x" % c if c < 0x20 or c == 0x7f else bytes([c])
-                               for c in fmt)
-                names[int(m.group(1), 16)] = b"- 0x%s %s" % (m.group(1), esc)
     return names
 
 
@@ -176,25 +172,41 @@ def check_dump(c, what, prefix, files, filt=(), want_rc=0):
     c.check(f"{what}: no sanitizer report", "runtime error" not in err and
             "Sanitizer" not in err, err[:300])
     _, text, _ = c.run_decoder([*filt, *files])
-    vals = expected(text, raw_sites(prefix + ".raw"))
+    sites = raw_sites(prefix + ".raw")
+    vals = expected(text, sites)
     names = site_names(prefix)
     hists, comments = parse_hist(out)
     c.check(f"{what}: the header, then the '# from' line", len(comments) == 2 and
             comments[0] == HEADER and FROM.match(comments[1]) is not None, repr(comments))
     m = FROM.match(comments[1]) if len(comments) == 2 else None
+    # the ends of a site without an id: in no histogram, as in frec/hist
+    noid = sum(len(v) for k, v in vals.items() if k not in names)
+    vals = {k: v for k, v in vals.items() if k in names}
     ends = sum(len(v) for v in vals.values())
-    skewed = sum(len(SPAN_END.findall(line)) for line in text.split(b"\n")
-                 if b" skew=-" in line and LINE.match(line))
-    c.check(f"{what}: totals {ends} span ends, {len(vals)} sites, {skewed} skewed",
-            m is not None and (int(m.group(1)), int(m.group(2)), int(m.group(3))) ==
-            (ends, len(vals), skewed), repr(comments))
-    c.check(f"{what}: some span ends, some skewed, several sites",
-            ends > 0 and (skewed > 0 or filt) and len(vals) > 1, f"{ends} {skewed} {len(vals)}")
-    c.check(f"{what}: one histogram per site, in site word order, named as frec/hist",
-            [h[0] for h in hists] == [names.get(k, b"?") for k in sorted(vals)],
-            f"{[h[0] for h in hists]} != {[names.get(k) for k in sorted(vals)]}")
-    for h, key in zip(hists, sorted(vals)):
-        check_site(c, what, h[0].decode(errors="replace"), h, vals[key])
+    skewed = len([1 for line in text.split(b"\n") if b" skew=-" in line and
+                  LINE.match(line) and SPAN_END.search(line) and
+                  sites[(LINE.match(line).group(3), int(LINE.match(line).group(2)),
+                         int(LINE.match(line).group(1)))] in names])
+    c.check(f"{what}: totals {ends} span ends, {len(names)} sites, {skewed} skewed, "
+            f"{noid} not counted",
+            m is not None and tuple(int(m.group(i)) for i in range(1, 5)) ==
+            (ends, len(names), skewed, noid), repr(comments))
+    c.check(f"{what}: some span ends, some skewed, several sites, some without an id",
+            ends > 0 and (skewed > 0 or filt) and len(vals) > 1 and (noid > 0 or filt),
+            f"{ends} {skewed} {len(vals)} {noid}")
+    never = [k for k in names if k not in vals]
+    c.check(f"{what}: a span-end site that never ended", len(never) > 0, repr(never))
+    c.check(f"{what}: one histogram per span-end site of the sites file, in id order, "
+            "named as frec/hist",
+            [h[0] for h in hists] == [names[k] for k in sorted(names)],
+            f"{[h[0] for h in hists]} != {[names[k] for k in sorted(names)]}")
+    for h, key in zip(hists, sorted(names)):
+        if key in vals:
+            check_site(c, what, h[0].decode(errors="replace"), h, vals[key])
+        else:
+            c.check(f"{what}: {h[0].decode(errors='replace')}: never ended: count=0, "
+                    "no buckets", h[1] is not None and h[1].group(0) == b"  count=0" and
+                    not h[2], repr(h[1] and h[1].group(0)))
     return err
 
 
