@@ -24,8 +24,9 @@ pkgs=(
 	# (linux-source) for lint's checkpatch.pl and kernel-doc
 	linux-source-6.12 linux-source flex bison bc libelf-dev libssl-dev
 	dwarves rsync
-	# lint and sanitizers
-	sparse perl python3 clang libclang-rt-14-dev
+	# lint and sanitizers; gcc-multilib: decode-check's -m32 build, which
+	# frec_user.h must refuse (tools/frec-decode/tests/check_m32.sh)
+	sparse perl python3 clang libclang-rt-14-dev gcc-multilib
 	# run in the guest from the host root, to cross-check the tracepoints
 	bpftrace
 	# run in the guest from the host root: kexec -p loads a capture

@@ -27,4 +27,5 @@ if ! grep -q 'frec_user.h.*error: .*64-bit' "$out/err"; then
 	head -n 5 "$out/err"
 	exit 1
 fi
-echo "PASS m32: a 32-bit build is refused: $(grep -o 'error: .*' "$out/err" | head -n 1)"
+# Not the compiler's "error:" itself: make check reads that as a failure.
+echo "PASS m32: a 32-bit build is refused by frec_user.h's #error (64-bit long)"
