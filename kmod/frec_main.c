@@ -40,7 +40,7 @@ static int __init frec_init(void)
 		return err;
 	frec_fault_init(frec_debugfs_dir());
 	/* The previous boot's region is kept before any ring records. */
-	err = frec_region_init(frec_debugfs_dir());
+	err = frec_region_init(frec_debugfs_dir(), frec_sites_wanted());
 	if (err)
 		goto out_debugfs;
 	err = frec_persist_init();

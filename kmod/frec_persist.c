@@ -10,10 +10,13 @@
  *
  * A persisted ring is any ring whose frec_rb_cpu slots point into the
  * region: recording into it costs what recording into any ring costs; its
- * heads and counters stay in ordinary memory.  Parts are bump-allocated
- * (frec_persist_lock, process context: rings are created there) and
- * never given back: a ring freed (its module unloaded, frec unloaded, or
- * resized into a new store) keeps its entry and its records, which the
+ * heads and counters stay in ordinary memory.  A store's entry and parts
+ * are taken first-fit (frec_persist_lock, process context: rings are
+ * created there).  A store replaced by a clear, a resize or an order
+ * change gives them back (frec_persist_parts_retire(), then
+ * frec_persist_parts_free()): its records are thrown away, and the next
+ * boot must not show them as the ring's.  A ring freed (its module
+ * unloaded, or frec unloaded) keeps its entry and its records, which the
  * next boot shows.
  *
  * Every site that gets an id gets its entry at that index when it
@@ -53,6 +56,8 @@
  * the same way.
  *
  * LMM(frec_persist_parts:B)  pairs with frec_region_ring_get()'s crc check
+ * LMM(frec_persist_parts_retire:A) pairs with frec_region_ring_get()'s
+ *                                  crc check
  * LMM(frec_persist_site:A)   pairs with frec_region_site_get()'s crc check
  * LMM(frec_persist_site:B)   pairs with frec_region_site_get()'s crc check
  * LMM(frec_persist_site_caller:A) pairs with frec_region_site_get()'s
@@ -60,8 +65,9 @@
  * LMM(frec_persist_site_caller:B) likewise
  * LMM(frec_persist_text:B)   pairs with frec_region_text_get()'s crc check
  *
- * A ring or text entry is written once, into a free entry (its csum
- * 0), so it has no (A).
+ * A ring or text entry is written into a free entry (its csum 0), so it
+ * has no (A); a ring entry given back is unsealed, (A), before it is
+ * zeroed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -86,7 +92,14 @@ MODULE_PARM_DESC(persist_rings, "rings kept in the black box region, comma-separ
 
 static struct frec_filter *frec_persist_filter;
 static DEFINE_MUTEX(frec_persist_lock);
-static u64 frec_persist_parts_used;	/* under frec_persist_lock */
+/*
+ * The parts of the store of each ring entry, offsets in the parts
+ * section: bytes 0 if the entry has none (free).  Under frec_persist_lock.
+ */
+static struct {
+	u64 off;
+	u64 bytes;
+} frec_persist_ring_parts[FREC_REGION_RINGS_MAX];
 static atomic_t frec_persist_pool_used = ATOMIC_INIT(0);
 static u32 frec_persist_texts_used;	/* the texts sweep's alone */
 
@@ -99,6 +112,38 @@ static u8 *frec_persist_sect(unsigned int i, u64 *bytes)
 		return NULL;
 	*bytes = le64_to_cpu(hdr->sect[i].bytes);
 	return (u8 *)hdr + le64_to_cpu(hdr->sect[i].offset);
+}
+
+/* Table @i of the region: its first entry, and its count in *@nr. */
+static void *frec_persist_table(unsigned int i, u32 *nr)
+{
+	struct frec_region_header *hdr = frec_region_mapped();
+
+	if (!hdr)
+		return NULL;
+	*nr = le32_to_cpu(hdr->sect[i].nr_entries);
+	return (u8 *)hdr + le64_to_cpu(hdr->sect[i].offset);
+}
+
+/*
+ * The lowest offset of @bytes in the parts section (@parts_bytes) that no
+ * entry's parts overlap, or -1.  frec_persist_lock held.
+ */
+static s64 frec_persist_parts_fit(u64 bytes, u64 parts_bytes)
+{
+	u64 off = 0, o, b;
+	u32 i;
+
+again:
+	for (i = 0; i < FREC_REGION_RINGS_MAX; i++) {
+		o = frec_persist_ring_parts[i].off;
+		b = frec_persist_ring_parts[i].bytes;
+		if (b && o < off + bytes && off < o + b) {
+			off = o + b;
+			goto again;
+		}
+	}
+	return off + bytes <= parts_bytes ? off : -1;
 }
 
 /* persist_rings= parsed into a new filter in *@out; logged if bad. */
@@ -190,29 +235,35 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 				     bool global_order, unsigned int *entry)
 {
 	struct frec_region_ring *rings, *e = NULL;
-	u64 bytes = nr_slots * FREC_SLOT_BYTES * nr_cpu_ids, parts_bytes, rings_bytes;
+	u64 bytes = nr_slots * FREC_SLOT_BYTES * nr_cpu_ids, parts_bytes;
+	s64 off = -1;
+	u32 i, nr;
 	u8 *parts;
-	u32 i;
 
 	*entry = 0;
 	if (!frec_persist_filter || !frec_filter_ring(frec_persist_filter, name))
 		return NULL;
 	mutex_lock(&frec_persist_lock);
-	rings = (void *)frec_persist_sect(FREC_REGION_RINGS, &rings_bytes);
+	/* The header's count, as the reader takes it (the table may have more room). */
+	rings = frec_persist_table(FREC_REGION_RINGS, &nr);
 	parts = frec_persist_sect(FREC_REGION_PARTS, &parts_bytes);
-	for (i = 0; i < rings_bytes / sizeof(*rings); i++) {
-		if (!rings[i].csum) {
+	for (i = 0; i < min_t(u32, nr, FREC_REGION_RINGS_MAX); i++) {
+		if (!frec_persist_ring_parts[i].bytes) {
 			e = &rings[i];
 			break;
 		}
 	}
-	if (!e || frec_persist_parts_used + bytes > parts_bytes) {
+	if (e)
+		off = frec_persist_parts_fit(bytes, parts_bytes);
+	if (off < 0) {
 		mutex_unlock(&frec_persist_lock);
 		pr_err("ring %s: no room in the region for %llu bytes of parts%s: not persisted\n",
 		       name, bytes, e ? "" : " (no free ring entry)");
 		return NULL;
 	}
-	parts += frec_persist_parts_used;
+	frec_persist_ring_parts[i].off = off;
+	frec_persist_ring_parts[i].bytes = bytes;
+	parts += off;
 	memset(parts, 0, bytes);
 	memset(e, 0, sizeof(*e));
 	e->id = cpu_to_le32(i);
@@ -226,11 +277,53 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 	/* The entry whole before its checksum. */
 	wmb(); /* LMM(frec_persist_parts:B) */
 	frec_region_ring_seal(e);
-	frec_persist_parts_used += bytes;
 	mutex_unlock(&frec_persist_lock);
 	pr_info("ring %s: recorded into the region (%llu KiB)\n", name, bytes >> 10);
 	*entry = i + 1;
 	return (struct frec_slot *)parts;
+}
+
+/**
+ * frec_persist_parts_retire() - take a replaced store's entry out of the
+ *	region, so that the next boot does not show its records
+ * @entry: the store's entry, as frec_persist_parts() set it (0: none).
+ *
+ * The entry is unsealed and zeroed (unused); its parts stay taken until
+ * frec_persist_parts_free(), as writers that loaded the store may still
+ * record into them.
+ *
+ * Context: Process context; the store is no longer the ring's.
+ */
+void frec_persist_parts_retire(unsigned int entry)
+{
+	struct frec_region_ring *rings;
+	u32 nr;
+
+	if (!entry)
+		return;
+	rings = frec_persist_table(FREC_REGION_RINGS, &nr);
+	mutex_lock(&frec_persist_lock);
+	WRITE_ONCE(rings[entry - 1].csum, 0);
+	/* The cleared checksum before the entry changes. */
+	wmb(); /* LMM(frec_persist_parts_retire:A) */
+	memset(&rings[entry - 1], 0, sizeof(rings[0]));
+	mutex_unlock(&frec_persist_lock);
+}
+
+/**
+ * frec_persist_parts_free() - give back a retired store's entry and parts
+ * @entry: the store's entry (0: none), retired by
+ *	frec_persist_parts_retire().
+ *
+ * Context: Process context, once no writer can be in the store.
+ */
+void frec_persist_parts_free(unsigned int entry)
+{
+	if (!entry)
+		return;
+	mutex_lock(&frec_persist_lock);
+	frec_persist_ring_parts[entry - 1].bytes = 0;
+	mutex_unlock(&frec_persist_lock);
 }
 
 /* @len bytes of the pool, from any context: their offset, or -1. */
@@ -250,13 +343,29 @@ static struct frec_region_site *frec_persist_site_entry(unsigned int id,
 							u8 **pool, u64 *pool_bytes)
 {
 	struct frec_region_site *sites;
-	u64 bytes;
+	u32 nr;
 
-	sites = (void *)frec_persist_sect(FREC_REGION_SITES, &bytes);
-	if (!sites || id >= bytes / sizeof(*sites))
+	sites = frec_persist_table(FREC_REGION_SITES, &nr);
+	if (!sites || id >= nr)
 		return NULL;
 	*pool = frec_persist_sect(FREC_REGION_POOL, pool_bytes);
 	return &sites[id];
+}
+
+/**
+ * frec_persist_site_ids() - the highest site id the region's site table
+ *	holds
+ *
+ * Context: Process context, after frec_region_init().
+ * Return: the id, or 0 without a region.
+ */
+unsigned int frec_persist_site_ids(void)
+{
+	u32 nr = 0;
+
+	if (!frec_persist_table(FREC_REGION_SITES, &nr) || !nr)
+		return 0;
+	return nr - 1;
 }
 
 /**
@@ -406,14 +515,15 @@ bool frec_persist_site_names(u64 id, u64 caller)
 int frec_persist_text(u64 addr, u32 kind, const char *text, u32 len)
 {
 	struct frec_region_text *texts, *e;
-	u64 bytes, pool_bytes;
+	u64 pool_bytes;
+	u32 nr;
 	u8 *pool;
 	s64 off;
 
-	texts = (void *)frec_persist_sect(FREC_REGION_TEXTS, &bytes);
+	texts = frec_persist_table(FREC_REGION_TEXTS, &nr);
 	if (!texts)
 		return -ENODEV;
-	if (frec_persist_texts_used >= bytes / sizeof(*texts))
+	if (frec_persist_texts_used >= nr)
 		return -ENOSPC;
 	pool = frec_persist_sect(FREC_REGION_POOL, &pool_bytes);
 	off = frec_persist_pool_take(len, pool_bytes);

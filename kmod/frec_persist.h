@@ -20,6 +20,9 @@ void frec_persist_exit(void);
 struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 				     unsigned int max_record_len,
 				     bool global_order, unsigned int *entry);
+void frec_persist_parts_retire(unsigned int entry);
+void frec_persist_parts_free(unsigned int entry);
+unsigned int frec_persist_site_ids(void);
 void frec_persist_site(const struct frec_site *site, unsigned int id);
 void frec_persist_site_caller(const struct frec_site *site, unsigned int id);
 const struct frec_filter *frec_persist_ring_filter(void);

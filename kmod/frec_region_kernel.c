@@ -74,12 +74,6 @@ MODULE_PARM_DESC(region_reboot_s, "the longest a reboot takes, s (default 300): 
 /* region_reboot_s at most: a day. */
 #define FREC_REGION_REBOOT_MAX_S	86400
 
-/* What a region's tables hold; the parts take the rest. */
-#define FREC_REGION_RINGS_MAX	32
-#define FREC_REGION_SITES_MAX	4096
-#define FREC_REGION_TEXTS_MAX	4096
-#define FREC_REGION_POOL_BYTES	(256 * 1024)
-
 static void *frec_region_base;
 static u64 frec_region_bytes;
 static u64 frec_region_phys;
@@ -335,7 +329,7 @@ static void frec_region_boot_id(u8 id[FREC_REGION_BOOT_ID_LEN])
  * broken first (a reset from here on leaves "not a region", never a mix
  * of two boots), everything else zeroed, the header, then state copy 0.
  */
-static int frec_region_take(void)
+static int frec_region_take(u32 sites_wanted)
 {
 	struct frec_region_geometry geo = {
 		.region_bytes = frec_region_bytes,
@@ -343,15 +337,13 @@ static int frec_region_take(void)
 		.boot_wall_ns = frec_region_boot_wall_ns,
 		.flags = frec_clock_synchronized() ? FREC_REGION_CLOCK_SYNCED : 0,
 		.release = utsname()->release,
-		.rings_max = FREC_REGION_RINGS_MAX,
-		.sites_max = FREC_REGION_SITES_MAX,
-		.texts_max = FREC_REGION_TEXTS_MAX,
-		.pool_bytes = FREC_REGION_POOL_BYTES,
 	};
 	struct frec_region_header hdr;
 	u64 window;
 	int err;
 
+	/* The tables grow with the region: every size from the least fits. */
+	frec_region_tables_fit(&geo, sites_wanted);
 	frec_region_boot_id(geo.boot_id);
 	/* so that the next boot's frec-decode puts the records on ftrace's clock */
 	if (frec_trace_clock_offset(&frec_region_clock.trace_offset, &window)) {
@@ -382,8 +374,9 @@ static int frec_region_take(void)
 	memcpy(frec_region_base, &hdr, sizeof(hdr));
 	frec_region_ended = FREC_REGION_END_NONE;
 	frec_region_state_put(FREC_REGION_END_NONE);
-	pr_info("region: %llu KiB taken for this boot, boot id %16phN\n",
-		frec_region_bytes >> 10, hdr.boot_id);
+	pr_info("region: %llu KiB taken for this boot, boot id %16phN; site ids below %u, %u texts, %llu KiB of parts\n",
+		frec_region_bytes >> 10, hdr.boot_id, geo.sites_max, geo.texts_max,
+		le64_to_cpu(hdr.sect[FREC_REGION_PARTS].bytes) >> 10);
 	return 0;
 }
 
@@ -507,12 +500,15 @@ bool frec_region_wanted(void)
  * frec_region_init() - claim the region the parameters name, keep the
  *	previous boot's content, and take the region for this boot
  * @root: frec's debugfs directory (frec/previous/ goes there).
+ * @sites_wanted: the highest site id this boot may give (sites_max=):
+ *	the region's site table holds it if the region is large enough
+ *	(frec_region_tables_fit()).
  *
  * Context: Process context, module load.
  * Return: 0 (also without a region), -EINVAL for a region that cannot be
  * used (logged with the value).
  */
-int frec_region_init(struct dentry *root)
+int frec_region_init(struct dentry *root, u32 sites_wanted)
 {
 	int err;
 
@@ -532,7 +528,7 @@ int frec_region_init(struct dentry *root)
 				 frec_region_boot_wall_ns,
 				 (u64)(FREC_REGION_HEARTBEAT_S + region_reboot_s) * NSEC_PER_SEC);
 	if (!err)
-		err = frec_region_take();
+		err = frec_region_take(sites_wanted);
 	if (err) {
 		frec_previous_exit();
 		frec_region_release();

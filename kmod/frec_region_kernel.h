@@ -13,7 +13,7 @@
 struct dentry;
 
 bool frec_region_wanted(void);
-int frec_region_init(struct dentry *root);
+int frec_region_init(struct dentry *root, u32 sites_wanted);
 void frec_region_exit(void);
 void frec_region_end(u32 end);
 void frec_region_hold_state(bool hold);

@@ -15,7 +15,9 @@
  * records into whichever store it loaded, and synchronize_rcu() waits
  * for every such writer (NMI handlers included) before the old store's
  * counts are folded into the ring's totals and the store freed.  The
- * records the old store held are counted as cleared.
+ * records the old store held are counted as cleared; a persisted store's
+ * entry leaves the region at the swap and its parts are given back after
+ * (frec_persist.c).
  *
  * The list is also an RCU list, for the one reader that cannot take the
  * rwsem: the console dump of a dying kernel (frec_crash.c), which walks
@@ -600,6 +602,8 @@ static void frec_ring_swap_store(struct frec_ring *ring, struct frec_ring_store 
 	old = frec_ring_store_locked(ring);
 	rcu_assign_pointer(ring->store, store);
 	ring->store_gen++;
+	/* Its records are thrown away: the next boot must not show them. */
+	frec_persist_parts_retire(old->persisted);
 	/* Writers that loaded the old store (preemption off) are done after this. */
 	synchronize_rcu();
 	for_each_possible_cpu(cpu) {
@@ -608,6 +612,8 @@ static void frec_ring_swap_store(struct frec_ring *ring, struct frec_ring_store 
 		frec_ring_store_add_counts(old, cpu, base);
 	}
 	up_write(&frec_rings_rwsem);
+	/* Its entry and parts in the region, for the next store of any ring. */
+	frec_persist_parts_free(old->persisted);
 	frec_ring_store_free(old);
 }
 

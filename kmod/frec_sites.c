@@ -107,7 +107,7 @@
 static unsigned int sites_max = 16384;
 module_param(sites_max, uint, 0444);
 MODULE_PARM_DESC(sites_max,
-		 "call sites frec numbers (default 16384, at most 16777215); later sites record format addresses");
+		 "call sites frec numbers (default 16384, at most 16777215; with a region, at most its site table's); later sites record format addresses");
 
 /**
  * struct frec_site_kept - a site whose module went, as frec keeps it
@@ -701,13 +701,39 @@ int frec_sites_check(void)
 }
 
 /**
- * frec_sites_init() - allocate the table
+ * frec_sites_wanted() - the highest id sites_max= asks for
  *
  * Context: Process context, when frec loads, after frec_sites_check().
+ * Return: sites_max.
+ */
+unsigned int frec_sites_wanted(void)
+{
+	return sites_max;
+}
+
+/**
+ * frec_sites_init() - allocate the table, ids stopping where the
+ *	region's site table does
+ *
+ * Context: Process context, when frec loads, after frec_sites_check() and
+ * frec_region_init().
  * Return: 0, -ENOMEM.
  */
 int frec_sites_init(void)
 {
+	unsigned int limit = frec_persist_site_ids();
+
+	/*
+	 * A site past the region's table records its format's address, as
+	 * a site of a full table does, and the region keeps that format
+	 * among its texts; an id past the table would have no entry, and
+	 * the next boot would reject its records.
+	 */
+	if (limit && sites_max > limit) {
+		pr_warn("sites_max=%u: the region's site table holds ids 1 to %u; later sites record their format's address\n",
+			sites_max, limit);
+		sites_max = limit;
+	}
 	frec_sites_table = vzalloc(array_size(sites_max + 1, sizeof(*frec_sites_table)));
 	frec_sites_free = bitmap_zalloc(sites_max + 1, GFP_KERNEL);
 	if (!frec_sites_table || !frec_sites_free) {

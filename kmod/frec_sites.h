@@ -91,6 +91,7 @@ void frec_sites_seq_quote(struct seq_file *m, const char *s);
 extern struct mutex frec_sites_lock;
 
 int frec_sites_check(void);
+unsigned int frec_sites_wanted(void);
 int frec_sites_init(void);
 void frec_sites_exit(void);
 

@@ -27,6 +27,43 @@ static u64 frec_region_round_block(u64 n)
 	return (n + FREC_REGION_BLOCK - 1) / FREC_REGION_BLOCK * FREC_REGION_BLOCK;
 }
 
+/* @n rounded down to a block, at least one. */
+static u64 frec_region_floor_block(u64 n)
+{
+	return n < FREC_REGION_BLOCK ? FREC_REGION_BLOCK :
+	       n / FREC_REGION_BLOCK * FREC_REGION_BLOCK;
+}
+
+/**
+ * frec_region_tables_fit() - size a region's tables to the region
+ * @geo: the geometry; @region_bytes set, the tables' sizes filled in.
+ * @sites_wanted: the highest site id the boot gives (sites_max=).
+ *
+ * The tables grow with the region, so that any region of at least
+ * FREC_REGION_MIN_BYTES has a block of parts (the smallest: one block
+ * per section), and a 1 MiB region keeps 4096 site and text entries and
+ * a 256 KiB pool: about 5/16 of the region for sites, 1/8 for texts, 1/4
+ * for the pool, each a whole number of blocks.  Each stops at what it can
+ * use: the sites at @sites_wanted + 1 entries (id 0 unused), the texts at
+ * FREC_REGION_TEXTS_MAX, the pool at 64 bytes a site (what a 1 MiB
+ * region gives each of its 4096), and at least 256 KiB; the parts take
+ * the rest.
+ *
+ * Context: Any context.
+ */
+void frec_region_tables_fit(struct frec_region_geometry *geo, u32 sites_wanted)
+{
+	u64 r = geo->region_bytes, sites = (u64)sites_wanted + 1;
+	u64 pool_max = max_t(u64, 256 * 1024, sites * 64);
+
+	geo->rings_max = FREC_REGION_RINGS_MAX;
+	geo->sites_max = min_t(u64, sites, frec_region_floor_block(r / 16 * 5) /
+			       sizeof(struct frec_region_site));
+	geo->texts_max = min_t(u64, FREC_REGION_TEXTS_MAX, frec_region_floor_block(r / 8) /
+			       sizeof(struct frec_region_text));
+	geo->pool_bytes = min_t(u64, pool_max, frec_region_floor_block(r / 4));
+}
+
 /* Place section @i at *@off, for @nr entries of @entry bytes or @bytes. */
 static void frec_region_place(struct frec_region_header *hdr, unsigned int i,
 			      u64 *off, u32 entry, u32 nr, u64 bytes)

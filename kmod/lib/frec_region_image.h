@@ -75,6 +75,14 @@ struct frec_region_trace_clock {
 	u32 flags;
 };
 
+/*
+ * What the tables hold at most, whatever the region's size: rings (one
+ * entry each, reused when a ring's store is replaced) and texts.
+ */
+#define FREC_REGION_RINGS_MAX	32
+#define FREC_REGION_TEXTS_MAX	4096
+
+void frec_region_tables_fit(struct frec_region_geometry *geo, u32 sites_wanted);
 int frec_region_layout(struct frec_region_header *hdr,
 		       const struct frec_region_geometry *geo);
 void frec_region_state_write(struct frec_region_state *copies[2],

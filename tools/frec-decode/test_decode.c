@@ -1299,6 +1299,46 @@ static void region_layout_and_state(struct ht_case *c)
 }
 
 /*
+ * The tables the kernel sizes to its region (frec_region_tables_fit())
+ * leave a block of parts in every region from the smallest up, keep a
+ * 1 MiB region's tables as they were, and hold every site id a boot gives
+ * once the region is large enough.
+ */
+static void region_tables_fit_every_size(struct ht_case *c)
+{
+	struct frec_region_geometry geo = { .release = "6.1.0-test" };
+	struct frec_region_header h;
+	u64 r, parts;
+
+	for (r = FREC_REGION_MIN_BYTES; r <= 64ULL << 20; r += FREC_REGION_BLOCK) {
+		geo.region_bytes = r;
+		frec_region_tables_fit(&geo, 16384);
+		if (frec_region_layout(&h, &geo)) {
+			HT_EXPECT(c, 0, "a %llu-byte region does not fit its tables",
+				  (unsigned long long)r);
+			return;
+		}
+		parts = le64toh(h.sect[FREC_REGION_PARTS].bytes);
+		HT_EXPECT(c, parts >= FREC_REGION_BLOCK && (parts >= r / 4 || r < (128 << 10)),
+			  "a %llu-byte region keeps %llu bytes of parts",
+			  (unsigned long long)r, (unsigned long long)parts);
+		HT_EXPECT(c, geo.sites_max >= 2 && geo.texts_max >= 1, "%llu bytes: no site",
+			  (unsigned long long)r);
+	}
+	geo.region_bytes = 1 << 20;
+	frec_region_tables_fit(&geo, 16384);
+	HT_EXPECT(c, geo.rings_max == 32 && geo.sites_max == 4096 && geo.texts_max == 4096 &&
+		  geo.pool_bytes == 256 * 1024, "1 MiB: %u rings %u sites %u texts %llu pool",
+		  geo.rings_max, geo.sites_max, geo.texts_max,
+		  (unsigned long long)geo.pool_bytes);
+	geo.region_bytes = 8 << 20;
+	frec_region_tables_fit(&geo, 16384);
+	HT_EXPECT_EQ(c, geo.sites_max, 16385);
+	frec_region_tables_fit(&geo, 100);
+	HT_EXPECT_EQ(c, geo.sites_max, 101);
+}
+
+/*
  * One rule for a ring's name (frec_filter.h): the kernel creates no ring
  * by another, and the region's reader and the raw reader skip an entry
  * naming another, the same names: what the region reader passes on, the
@@ -1552,6 +1592,7 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_refuses_other_versions),
 	HT_CASE(region_csum_is_crc32c),
 	HT_CASE(region_layout_and_state),
+	HT_CASE(region_tables_fit_every_size),
 	HT_CASE(ring_names_one_rule_everywhere),
 	HT_CASE(decoder_skips_a_bad_ring_alone),
 	HT_CASE(region_tables_bounded_by_the_image),

@@ -1,0 +1,53 @@
+#!/bin/sh
+# description: black box: a persisted ring cleared 25 times, resized twice and its order changed twice, in README's 1 MiB region, keeps recording into the region (no "no room" in the log); after sysrq-b the next boot lists the ring once and recovers exactly the records it held at the reset, none of the cleared ones
+# kernels: 6.1
+# can-run: 6.1 6.12 6.12-rt
+# boot: twice
+# cmdline: memmap=1M$0x20000000
+# timeout: 300
+. /frec/guest/lib.sh
+. /frec/run.conf
+R=1M@0x20000000
+D=$FREC_DEBUGFS/rings/crash_test
+
+# Record $1 records into crash_test.
+record() {
+	echo "record $1" > /sys/module/frec_crash_test/parameters/trigger || fail "record $1"
+}
+
+case $FREC_PHASE in
+1)
+	frec_load region="$R" persist_rings=crash_test
+	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+	i=0
+	while [ $i -lt 25 ]; do
+		record 50
+		echo 1 > $D/clear || fail "clear $i"
+		i=$((i + 1))
+	done
+	record 50
+	echo 8192 > $D/size || fail "resize to 8192"
+	record 50
+	echo 16384 > $D/size || fail "resize to 16384"
+	record 50
+	echo global > $D/order || fail "order global"
+	record 50
+	echo cpu > $D/order || fail "order cpu"
+	frec_klog | grep 'no room in the region' &&
+		fail "the ring stopped recording into the region"
+	n=$(frec_klog | grep -c 'ring crash_test: recorded into the region')
+	echo "crash_test taken into the region $n times"
+	[ "$n" = 30 ] || fail "crash_test recorded into the region $n times, not 30"
+	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
+	frec_blackbox_keep crash_test
+	frec_blackbox_sysrq_b
+	;;
+2)
+	frec_load region="$R"
+	frec_blackbox_check crash_test "no end marked (a reset or a hang)"
+	n=$(grep -c '^ring: crash_test, ' "$FREC_DEBUGFS/previous/info")
+	[ "$n" = 1 ] || fail "previous/info lists crash_test $n times"
+	frec_unload
+	;;
+*)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
+esac
