@@ -24,7 +24,7 @@ void frec_persist_site(const struct frec_site *site, unsigned int id);
 void frec_persist_site_caller(const struct frec_site *site, unsigned int id);
 const struct frec_filter *frec_persist_ring_filter(void);
 bool frec_persist_site_names(u64 id, u64 caller);
-int frec_persist_text(u64 addr, u32 kind, const char *text, u32 len);
+int frec_persist_text(u64 addr, u64 from, u32 kind, const char *text, u32 len);
 int frec_persist_texts_init(struct dentry *root);
 void frec_persist_texts_sweep(void);
 void frec_persist_texts_exit(void);
