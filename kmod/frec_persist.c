@@ -500,9 +500,30 @@ bool frec_persist_site_names(u64 id, u64 caller)
 }
 
 /**
+ * frec_persist_text_room() - the size of the region's texts section
+ * @entries: its entries.
+ * @pool_bytes: the bytes of its string pool.
+ *
+ * The tables grow with the region (frec_region_tables_fit()), so what the
+ * sweep may spend on later texts is a share of these, not a constant.
+ *
+ * Context: Any context that may call frec_persist_text().
+ * Return: true; false without a region.
+ */
+bool frec_persist_text_room(u32 *entries, u64 *pool_bytes)
+{
+	if (!frec_persist_table(FREC_REGION_TEXTS, entries))
+		return false;
+	return frec_persist_sect(FREC_REGION_POOL, pool_bytes);
+}
+
+/**
  * frec_persist_text() - write a text entry: what a record's address
  *	points to, as the dump prints it
  * @addr: the address records hold.
+ * @from: 0 for @addr's first text; for a later one, the last time (the
+ *	rings' clock) the earlier text was seen there: records stamped
+ *	after it have this text.
  * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
  * @text: the text (not NUL-terminated in the region).
  * @len: its length.
@@ -512,7 +533,7 @@ bool frec_persist_site_names(u64 id, u64 caller)
  * Return: 0; -ENOSPC if the texts table or the pool is full; -ENODEV
  * without a region.
  */
-int frec_persist_text(u64 addr, u32 kind, const char *text, u32 len)
+int frec_persist_text(u64 addr, u64 from, u32 kind, const char *text, u32 len)
 {
 	struct frec_region_text *texts, *e;
 	u64 pool_bytes;
@@ -531,6 +552,7 @@ int frec_persist_text(u64 addr, u32 kind, const char *text, u32 len)
 		return -ENOSPC;
 	e = &texts[frec_persist_texts_used++];
 	e->addr = cpu_to_le64(addr);
+	e->from = cpu_to_le64(from);
 	e->kind = cpu_to_le32(kind);
 	frec_region_str_put(&e->text, pool, off, text, len);
 	/* The entry and its text whole before the checksum. */

@@ -4,18 +4,25 @@
  * copied into the black box region (doc/blackbox.md), so that the next
  * boot and frec-decode print them with no kernel of this boot.
  *
- *   region_texts   texts written, refused for room, unreadable; sweeps
+ *   region_texts   texts written, later texts written, refused for
+ *                  room, unreadable; sweeps
  *
  * An event stores addresses, not text: the format of a site without an
  * id, its %s strings, its caller and its symbol arguments.  The live dump
  * reads what they point to when it prints; after a reset nothing is
  * there.  A sweep does for the region what debugfs formats does for
  * frec-decode: it walks the persisted rings' records
- * (frec_formats_record_refs()) and writes, for each address the region
- * does not have yet, its text as the dump would print it now: a string
- * read with a nofault copy, a code address named as the dump names it
- * ("fn+0x1a/0x80 [mod]").  A caller its site's entry names already (its
- * first caller, frec_persist_site_caller()) is not written again.
+ * (frec_formats_record_refs()) and reads, once a sweep, the text of each
+ * address they hold, as the dump would print it now: a string read with a
+ * nofault copy, a code address named as the dump names it ("fn+0x1a/0x80
+ * [mod]").  An address the region has no text for gets one; an address
+ * whose text is not the one last written (a buffer rewritten, a module
+ * loaded where another was) gets a later one, "from" the last time the
+ * earlier one was seen there, so that each record is shown with the text
+ * of its time (struct frec_region_text).  The text last written is known
+ * by its checksum (frec_region_csum(): a change is missed by a chance of
+ * one in 2^32).  A caller its site's entry names already (its first
+ * caller, frec_persist_site_caller()) is not written again.
  *
  * A sweep runs in process context, off the record path, so a record in a
  * persisted ring costs what it costs in any ring:
@@ -29,13 +36,22 @@
  * So what a reset or a hang can lose is the text an address was first
  * recorded with in the last period: the next boot prints such a %s as
  * the dump prints an unreadable string, "(efault)", and such a caller as
- * an address.  An oops or a panic does not sweep (the text would be read
- * in a dying kernel, under its locks); its records lose the same.
+ * an address; and a text rewritten in the last period: the records since
+ * the last sweep show the text that sweep saw.  A record stored between
+ * two sweeps that saw two texts is shown with the later one (a buffer is
+ * most often written, then recorded).  An oops or a panic does not sweep
+ * (the text would be read in a dying kernel, under its locks); its
+ * records lose the same.
  *
  * Which addresses are in the region is remembered in an open-addressed
  * table of FREC_PERSIST_TEXTS_SEEN slots, allocated at load: the region
  * holds at most FREC_REGION_TEXTS_MAX texts, and a sweep that finds the
- * table or the region full stops looking (counted).
+ * table or the region full stops looking (counted).  A buffer rewritten
+ * for ever would fill the region a text a sweep: later texts take at most
+ * half the texts section's entries and an eighth of its pool (2048 and
+ * 32 KiB in a 1 MiB region; the section grows with the region), past which
+ * an address keeps the text it has (counted as refused), and first texts
+ * have the rest.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -46,6 +62,7 @@
 #include <linux/mutex.h>
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
+#include <linux/sched/clock.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/workqueue.h>
@@ -66,13 +83,33 @@
 #define FREC_PERSIST_TEXTS_SEEN		8192
 /* Longest string kept (the longest debugfs formats lists). */
 #define FREC_PERSIST_TEXTS_STRING_MAX	4096
+/* Later texts: half the region's entries, an eighth of its pool. */
+
+/**
+ * struct frec_persist_texts_seen - an address a record holds, and its text
+ * @addr: the address; 0: the slot is free.
+ * @seen: local_clock() when a sweep last found the region's text there;
+ *	0: the region has none yet.
+ * @csum: frec_region_csum() of that text; 1 while @seen is 0: found
+ *	unreadable (counted once).
+ * @sweep: the last sweep that read its text.
+ */
+struct frec_persist_texts_seen {
+	u64 addr;
+	u64 seen;
+	u32 csum;
+	u32 sweep;
+};
 
 /**
  * struct frec_persist_texts - the sweep's state, under its lock
- * @seen: addresses whose text was written, or found unreadable; 0 free.
+ * @seen: the addresses records held, hashed.
  * @nr_seen: slots of @seen in use.
- * @written: texts written into the region.
- * @refused: texts the region (table or pool) or @seen had no room for.
+ * @written: first texts written into the region.
+ * @later: later texts written (an address whose text changed).
+ * @later_bytes: their bytes.
+ * @refused: texts the region (table or pool), @seen or the bounds of
+ *	later texts had no room for.
  * @unreadable: strings and code addresses with nothing to write.
  * @sweeps: sweeps done.
  * @full: the region or @seen is full: sweeps stop.
@@ -80,9 +117,9 @@
  * @text: the text being written.
  */
 struct frec_persist_texts {
-	u64 *seen;
+	struct frec_persist_texts_seen *seen;
 	unsigned int nr_seen;
-	unsigned long written, refused, unreadable, sweeps;
+	unsigned long written, later, later_bytes, refused, unreadable, sweeps;
 	bool full;
 	char fmt[FREC_FORMAT_FMT_MAX];
 	char text[FREC_PERSIST_TEXTS_STRING_MAX];
@@ -93,38 +130,48 @@ static DEFINE_MUTEX(frec_persist_texts_lock);
 static struct delayed_work frec_persist_texts_work;
 
 /* The slot of @addr in the seen table, or the free slot it would take. */
-static u64 *frec_persist_texts_slot(struct frec_persist_texts *pt, u64 addr)
+static struct frec_persist_texts_seen *frec_persist_texts_slot(struct frec_persist_texts *pt,
+							       u64 addr)
 {
 	size_t i = (size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 51);
 
 	for (;; i = (i + 1) % FREC_PERSIST_TEXTS_SEEN)
-		if (!pt->seen[i] || pt->seen[i] == addr)
+		if (!pt->seen[i].addr || pt->seen[i].addr == addr)
 			return &pt->seen[i];
 }
 
-/* Write the text of one address a record holds, if the region lacks it. */
+/*
+ * Write the text of one address a record holds, if the region lacks it or
+ * has another; read once a sweep.
+ */
 static void frec_persist_texts_ref(struct frec_persist_texts *pt, u64 site,
 				   const struct frec_formats_ref *ref)
 {
+	struct frec_persist_texts_seen *slot;
 	const char *saved;
-	u64 *slot;
-	u32 kind = FREC_REGION_TEXT_SYMBOL;
+	u32 kind = FREC_REGION_TEXT_SYMBOL, csum, entries;
+	u64 now, pool_bytes;
 	int len, err;
 
 	if (!ref->addr ||
 	    (ref->kind == FREC_FORMATS_REF_CALLER && frec_persist_site_names(site, ref->addr)))
 		return;
 	slot = frec_persist_texts_slot(pt, ref->addr);
-	if (*slot)
+	if (slot->addr && slot->sweep == (u32)pt->sweeps)
 		return;
-	/* Half full: the probes stay short, and there is always a free slot. */
-	if (pt->nr_seen >= FREC_PERSIST_TEXTS_SEEN / 2) {
-		pt->refused++;
-		pt->full = true;
-		return;
+	if (!slot->addr) {
+		/* Half full: the probes stay short, and there is always a free slot. */
+		if (pt->nr_seen >= FREC_PERSIST_TEXTS_SEEN / 2) {
+			pt->refused++;
+			pt->full = true;
+			return;
+		}
+		slot->addr = ref->addr;
+		pt->nr_seen++;
 	}
-	*slot = ref->addr;
-	pt->nr_seen++;
+	slot->sweep = pt->sweeps;
+	/* Before the read: the records stamped up to now were stored before it. */
+	now = local_clock();
 	switch (ref->kind) {
 	case FREC_FORMATS_REF_FORMAT:
 	case FREC_FORMATS_REF_STRING:
@@ -142,16 +189,38 @@ static void frec_persist_texts_ref(struct frec_persist_texts *pt, u64 site,
 			len = frec_format_kernel_symbol_name(pt->text, ref->addr, ref->ext);
 	}
 	if (len < 0) {
-		pt->unreadable++;
+		/* Read again by later sweeps: a module may load there. */
+		if (!slot->seen && !slot->csum) {
+			slot->csum = 1;
+			pt->unreadable++;
+		}
 		return;
 	}
-	err = frec_persist_text(ref->addr, kind, pt->text, len);
-	if (!err) {
-		pt->written++;
-	} else {
+	csum = frec_region_csum(pt->text, len);
+	if (slot->seen && csum == slot->csum) {
+		slot->seen = now;
+		return;
+	}
+	if (slot->seen && (!frec_persist_text_room(&entries, &pool_bytes) ||
+			   pt->later >= entries / 2 ||
+			   pt->later_bytes + len > pool_bytes / 8)) {
+		pt->refused++;
+		return;
+	}
+	err = frec_persist_text(ref->addr, slot->seen, kind, pt->text, len);
+	if (err) {
 		pt->refused++;
 		pt->full = true;
+		return;
 	}
+	if (slot->seen) {
+		pt->later++;
+		pt->later_bytes += len;
+	} else {
+		pt->written++;
+	}
+	slot->csum = csum;
+	slot->seen = now;
 }
 
 /* One sweep of the persisted rings' records, in bounded batches. */
@@ -226,8 +295,9 @@ static int frec_persist_texts_show(struct seq_file *m, void *unused)
 	mutex_lock(&frec_persist_texts_lock);
 	pt = frec_persist_texts;
 	if (pt)
-		seq_printf(m, "texts written: %lu\nrefused (no room): %lu\nunreadable: %lu\nsweeps: %lu\n",
-			   pt->written, pt->refused, pt->unreadable, pt->sweeps);
+		seq_printf(m, "texts written: %lu\nlater texts written: %lu\nrefused (no room): %lu\nunreadable: %lu\nsweeps: %lu\n",
+			   pt->written, pt->later, pt->refused, pt->unreadable,
+			   pt->sweeps);
 	mutex_unlock(&frec_persist_texts_lock);
 	return 0;
 }

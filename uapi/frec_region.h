@@ -36,7 +36,7 @@
  * Bumped on any change a reader must know about; a reader rejects a
  * version it does not know, and says which it found.
  */
-#define FREC_REGION_VERSION	1
+#define FREC_REGION_VERSION	2
 
 /* Sections start on this boundary: a page, the unit memory is lost in. */
 #define FREC_REGION_BLOCK	4096
@@ -262,18 +262,21 @@ struct frec_region_site {
  *	a line of debugfs frec/formats; an all-zero entry is unused
  * @addr: the address (a format's, for a site without an id, or a %s
  *	argument's).
+ * @from: the text is that of the records stamped after this time (ns,
+ *	the rings' clock): 0 for the first text of @addr; a later entry of
+ *	the same @addr (a buffer rewritten, a module loaded where another
+ *	was) has the last time the earlier text was seen there.  A record
+ *	takes the text of its address with the highest @from below its
+ *	timestamp, else the first.
  * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
- * @reserved: 0.
  * @text: the string, or the symbol's name as the dump prints it.
- * @pad: 0.
  * @csum: frec_region_csum() of the bytes before it, then of the text.
  */
 struct frec_region_text {
 	__le64 addr;
+	__le64 from;
 	__le32 kind;
-	__le32 reserved;
 	struct frec_region_str text;
-	__le32 pad;
 	__le32 csum;
 };
 

@@ -424,6 +424,7 @@ int frec_region_text_get(const struct frec_region_view *v, u32 i,
 	crc = frec_region_csum_add(FREC_REGION_CSUM_START, p, head);
 	crc = frec_region_csum_bytes(crc, &text->text);
 	text->addr = frec_region_get64(&e->addr);
+	text->from = frec_region_get64(&e->from);
 	text->kind = frec_region_get32(&e->kind);
 	if (frec_region_csum_end(crc) != frec_region_get32(&e->csum) ||
 	    (text->kind != FREC_REGION_TEXT_STRING &&

@@ -16,7 +16,9 @@
  * frec-decode names them through the sites and formats files made of the
  * same image (frec_region_text.c): a caller by the name its site gives
  * it, a %s by the texts' string holding its address; anything else prints
- * as the formatter prints an address it cannot name.
+ * as the formatter prints an address it cannot name.  An address with
+ * texts of several times (a buffer rewritten) gives each record the text
+ * of its time: the one with the highest "from" below its timestamp.
  *
  * Bounds: the header's counts are claims (anyone can compute a checksum),
  * so nothing is sized by them: every table is at most the entries of its
@@ -60,24 +62,34 @@ static int frec_region_name_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
 	return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
-/* Sort @names and keep the first of each address; return how many are left. */
+/*
+ * Sort @names by address and time, and keep the first of each address
+ * and time; return how many are left.
+ */
 static u32 frec_region_names_sort(struct frec_region_name *names, u32 nr)
 {
 	u32 i, kept = 0;
 
 	sort(names, nr, sizeof(*names), frec_region_name_cmp, NULL);
 	for (i = 0; i < nr; i++)
-		if (!kept || names[i].addr != names[kept - 1].addr)
+		if (!kept || names[i].addr != names[kept - 1].addr ||
+		    names[i].from != names[kept - 1].from)
 			names[kept++] = names[i];
 	return kept;
 }
 
-/* The name of the last entry at or below @addr, or NULL. */
+/*
+ * The name at the highest address at or below @addr, or NULL: of that
+ * address's names, the one with the highest @from below @ts, else its
+ * first.
+ */
 static const struct frec_region_name *
-frec_region_name_find(const struct frec_region_name *names, u32 nr, u64 addr)
+frec_region_name_find(const struct frec_region_name *names, u32 nr, u64 addr, u64 ts)
 {
 	u32 lo = 0, hi = nr, mid;
 
@@ -88,7 +100,11 @@ frec_region_name_find(const struct frec_region_name *names, u32 nr, u64 addr)
 		else
 			hi = mid;
 	}
-	return lo ? &names[lo - 1] : NULL;
+	if (!lo)
+		return NULL;
+	while (lo > 1 && names[lo - 2].addr == names[lo - 1].addr && names[lo - 1].from >= ts)
+		lo--;
+	return &names[lo - 1];
 }
 
 static void frec_region_bytes_trim(struct frec_region_bytes *b)
@@ -171,7 +187,7 @@ static int frec_region_dump_names(struct frec_region_dump *d)
 		frec_region_bytes_trim(&t.text);
 		longest = max_t(size_t, longest, t.text.len);
 		d->texts[d->nr_texts++] = (struct frec_region_name){
-			.addr = t.addr, .rank = i,
+			.addr = t.addr, .from = t.from, .rank = i,
 			.symbol = t.kind == FREC_REGION_TEXT_SYMBOL, .text = t.text };
 		if (!(i & 1023))
 			cond_resched();
@@ -192,18 +208,19 @@ static int frec_region_dump_names(struct frec_region_dump *d)
  * frec_region_dump_site_known() - does a site word name what can be printed?
  * @d: a dump built.
  * @site: a record's site word.
+ * @ts: the record's timestamp (which text of an address is its).
  *
  * Context: Any context.
  * Return: true for the id of a valid site entry, or the address of a
  * valid string of the texts (the format of a site without an id).
  */
-bool frec_region_dump_site_known(const struct frec_region_dump *d, u64 site)
+bool frec_region_dump_site_known(const struct frec_region_dump *d, u64 site, u64 ts)
 {
 	const struct frec_region_name *n;
 
 	if (site < FREC_SITE_ID_LIMIT)
 		return site < d->v->nr_entries[FREC_REGION_SITES] && d->site_ok[site];
-	n = frec_region_name_find(d->texts, d->nr_texts, site);
+	n = frec_region_name_find(d->texts, d->nr_texts, site, ts);
 	return n && n->addr == site && !n->symbol;
 }
 
@@ -287,11 +304,15 @@ static int frec_region_rec_cmp(const void *a, const void *b)
 	return x->slot < y->slot ? -1 : x->slot > y->slot;
 }
 
-/* struct frec_format_env's string(): the texts' string holding @addr. */
+/*
+ * struct frec_format_env's string(): the texts' string holding @addr, of
+ * the time of the record being formatted (@d->ts).
+ */
 static int frec_region_dump_string(void *ctx, char *buf, size_t size, u64 addr)
 {
 	struct frec_region_dump *d = ctx;
-	const struct frec_region_name *n = frec_region_name_find(d->texts, d->nr_texts, addr);
+	const struct frec_region_name *n = frec_region_name_find(d->texts, d->nr_texts, addr,
+								 d->ts);
 	size_t off, len;
 
 	if (!n || n->symbol || addr - n->addr > n->text.len)
@@ -382,7 +403,7 @@ static void frec_region_dump_part(struct frec_region_dump *d, struct frec_region
 	for (slot = 0; slot < ring->nr_slots; slot += k > 0 ? k : 1) {
 		k = frec_region_record_get(d->v, ring, p->cpu, slot, &rec, d->payload,
 					   FREC_REGION_PAYLOAD_MAX);
-		if (k > 0 && !frec_region_dump_site_known(d, rec.site))
+		if (k > 0 && !frec_region_dump_site_known(d, rec.site, rec.ts))
 			k = -1 - FREC_REGION_REJ_SITE;
 		if (!(slot & 1023))
 			cond_resched();
@@ -401,6 +422,7 @@ static void frec_region_dump_part(struct frec_region_dump *d, struct frec_region
 				break;
 			continue;
 		}
+		d->ts = rec.ts;
 		if (rec.printk_args && frec_region_dump_unpack(d, &rec, ring->max_record_len) < 0) {
 			p->counts.not_decoded++;
 			continue;
@@ -480,11 +502,11 @@ static int frec_region_dump_symbol(void *ctx, char *buf, size_t size, u64 addr, 
 	    d->site.caller_name.len)
 		return frec_region_dump_put_name(buf, size, &d->site.caller_name);
 	if (ext == 'S' && addr) {
-		n = frec_region_name_find(d->callers, d->nr_callers, addr);
+		n = frec_region_name_find(d->callers, d->nr_callers, addr, d->ts);
 		if (n && n->addr == addr)
 			return frec_region_dump_put_name(buf, size, &n->text);
 	}
-	n = frec_region_name_find(d->texts, d->nr_texts, addr);
+	n = frec_region_name_find(d->texts, d->nr_texts, addr, d->ts);
 	if (n && n->addr == addr && n->symbol)
 		return frec_region_dump_put_name(buf, size, &n->text);
 	return -1;
@@ -638,6 +660,7 @@ const char *frec_region_dump_text(struct frec_region_dump *d,
 		*len = rec->len;
 		return (const char *)d->payload;
 	}
+	d->ts = rec->ts;
 	n = frec_region_dump_unpack(d, rec, ring->max_record_len);
 	*len = n > 0 ? n : 0;
 	return d->text;
@@ -671,6 +694,7 @@ size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 		memset(&rec, 0, sizeof(rec));
 	fr.seq = rec.seq;
 	fr.ts = rec.ts;
+	d->ts = rec.ts;
 	fr.cpu = p->cpu;
 	fr.ring = ring->name;
 	fr.caller = rec.caller;

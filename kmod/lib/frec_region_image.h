@@ -213,11 +213,13 @@ struct frec_region_site_info {
 /**
  * struct frec_region_text_info - a valid texts entry
  * @addr: the address.
+ * @from: its records stamped after this time have this text.
  * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
  * @text: the text.
  */
 struct frec_region_text_info {
 	u64 addr;
+	u64 from;
 	u32 kind;
 	struct frec_region_bytes text;
 };

@@ -122,7 +122,9 @@ u32 frec_region_sites_write(const struct frec_region_view *v,
 /**
  * frec_region_texts_write() - the valid texts, as frec/formats lists them
  * @v: an open view.
- * @out: where the lines go, one per valid text, in the table's order.
+ * @out: where the lines go, one per valid text, in the table's order; a
+ *	text with a "from" time (an address's later text) says it after the
+ *	address: "0xADDR from NS : ...".
  * @rep: where a corrupt entry is told, or NULL.
  *
  * Context: Any context @out may be written from; takes time linear in the
@@ -134,7 +136,7 @@ u32 frec_region_texts_write(const struct frec_region_view *v,
 			    const struct frec_region_report *rep)
 {
 	struct frec_region_text_info t;
-	char num[48];
+	char num[64];
 	u32 i, bad = 0;
 	u64 where;
 	int ret;
@@ -149,9 +151,15 @@ u32 frec_region_texts_write(const struct frec_region_view *v,
 		}
 		if (!ret)
 			continue;
-		snprintf(num, sizeof(num), "0x%llx : %s", (unsigned long long)t.addr,
-			 t.kind == FREC_REGION_TEXT_SYMBOL ? "symbol " : "");
+		/* A later text of an address says from when (frec-decode's formats.c). */
+		if (t.from)
+			snprintf(num, sizeof(num), "0x%llx from %llu : ",
+				 (unsigned long long)t.addr, (unsigned long long)t.from);
+		else
+			snprintf(num, sizeof(num), "0x%llx : ", (unsigned long long)t.addr);
 		frec_text_puts(out, num);
+		if (t.kind == FREC_REGION_TEXT_SYMBOL)
+			frec_text_puts(out, "symbol ");
 		frec_region_quote(out, &t.text);
 		out->write(out->ctx, "\n", 1);
 	}

@@ -50,12 +50,15 @@ u32 frec_region_texts_write(const struct frec_region_view *v,
 /**
  * struct frec_region_name - an address and the text the region gives it
  * @addr: the address.
- * @rank: its entry's index: of two at one address, the lower is used.
+ * @from: the text is its records' stamped after this (0 for a caller).
+ * @rank: its entry's index: of two at one address and time, the lower
+ *	is used.
  * @symbol: the text is a symbol's name, not a string.
  * @text: the text, up to its first NUL.
  */
 struct frec_region_name {
 	u64 addr;
+	u64 from;
 	u32 rank;
 	bool symbol;
 	struct frec_region_bytes text;
@@ -108,8 +111,8 @@ struct frec_region_rec {
  * struct frec_region_dump - an image's records, in the dump's order
  * @v: the image, open.
  * @site_ok: by site id, the site entry is valid.
- * @texts: the valid texts, strings and symbols, by address, one per
- *	address (the lowest entry's).
+ * @texts: the valid texts, strings and symbols, by address and time, one
+ *	per address and time (the lowest entry's).
  * @nr_texts: how many.
  * @callers: the valid sites' callers with a name, by address, the
  *	lowest site id's of each address.
@@ -129,6 +132,7 @@ struct frec_region_rec {
  * @fmt: a format, NUL-terminated, for formatting.
  * @fmt_size: its size: the longest valid string's length, plus one.
  * @site: the site of the record being formatted (its caller's name).
+ * @ts: that record's timestamp (which of an address's texts is its).
  * @env: the lookups formatting names addresses with: the region's own.
  * @args_env: the lookup a frec_printk() record of arguments is formatted
  *	with: its %s strings are copies in its own payload.
@@ -158,6 +162,7 @@ struct frec_region_dump {
 	char *fmt;
 	size_t fmt_size;
 	struct frec_region_site_info site;
+	u64 ts;
 	struct frec_format_env env;
 	struct frec_format_env args_env;
 	char *text;
@@ -187,7 +192,7 @@ int frec_region_dump_build(struct frec_region_dump *d,
 			   const struct frec_region_view *v,
 			   const struct frec_region_report *rep);
 void frec_region_dump_free(struct frec_region_dump *d);
-bool frec_region_dump_site_known(const struct frec_region_dump *d, u64 site);
+bool frec_region_dump_site_known(const struct frec_region_dump *d, u64 site, u64 ts);
 void frec_region_dump_header(const struct frec_region_dump *d,
 			     const struct frec_text_sink *out);
 const char *frec_region_dump_text(struct frec_region_dump *d,

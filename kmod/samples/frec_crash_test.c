@@ -11,6 +11,11 @@
  * strings N  N events into ring crash_test that point to text: a %s of
  *            three literals, a %ps of two of this module's functions (the
  *            black box's texts)
+ * buffer WORD N
+ *            WORD (at most 15 bytes) copied into one buffer of this
+ *            module, then N events into ring crash_test with a %s of it:
+ *            the records of two calls point to one address that held two
+ *            texts (the black box's texts of a rewritten buffer)
  * oops       a work item on this CPU writes through a NULL pointer
  * write      a kthread on this CPU records one event (with frec's
  *            test_fault armed, the write itself faults between reserve and
@@ -100,6 +105,19 @@ static void frec_crash_test_strings(unsigned int n)
 	for (i = 1; i <= n; i++)
 		frec_record(FREC_RING(crash_test), "crash test %s %u of %u from %ps",
 			    colours[i % 3], i, n, fns[i % 2]);
+}
+
+/* Rewritten by each "buffer" command: records of each hold its address. */
+static char frec_crash_test_buf[16];
+
+static void frec_crash_test_buffer(const char *word, unsigned int n)
+{
+	unsigned int i;
+
+	strscpy(frec_crash_test_buf, word, sizeof(frec_crash_test_buf));
+	for (i = 1; i <= n; i++)
+		frec_record(FREC_RING(crash_test), "crash test buffer %s %u of %u",
+			    frec_crash_test_buf, i, n);
 }
 
 static void frec_crash_test_oops(void)
@@ -232,6 +250,10 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		frec_crash_test_strings(n);
 		return 0;
 	}
+	if (sscanf(val, "buffer %15s %u", cmd, &n) == 2) {
+		frec_crash_test_buffer(cmd, n);
+		return 0;
+	}
 	if (sscanf(val, "hang %llx", &phys) == 1)
 		return frec_crash_test_hang(phys);
 	if (sscanf(val, "%15s", cmd) != 1)
@@ -292,7 +314,7 @@ static const struct kernel_param_ops frec_crash_test_trigger_ops = {
 };
 module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger,
-		 "record N | strings N | oops | write | panic | nmi | nmi-panic | console | lockup | triple-fault | hang PHYS");
+		 "record N | strings N | buffer WORD N | oops | write | panic | nmi | nmi-panic | console | lockup | triple-fault | hang PHYS");
 
 #define FREC_CRASH_TEST_PHYS_MAX	SZ_16M
 

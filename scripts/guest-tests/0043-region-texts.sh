@@ -9,18 +9,6 @@
 . /frec/run.conf
 R=1M@0x20000000
 
-# Wait until the texts sweep ran twice more: what was recorded before is in
-# the region.
-texts_swept() {
-	n0=$(sed -n 's/^sweeps: //p' "$FREC_DEBUGFS/region_texts")
-	i=0
-	until [ "$(sed -n 's/^sweeps: //p' "$FREC_DEBUGFS/region_texts")" -ge $((n0 + 2)) ]; do
-		i=$((i + 1))
-		[ $i -lt 300 ] || fail "the texts sweep did not run in 30 s"
-		sleep 0.1
-	done
-}
-
 case $FREC_PHASE in
 1)
 	frec_load region=$R persist_rings=crash_test
@@ -28,7 +16,7 @@ case $FREC_PHASE in
 	echo 'record 100' > /sys/module/frec_crash_test/parameters/trigger
 	echo 'strings 300' > /sys/module/frec_crash_test/parameters/trigger
 	frec_blackbox_keep crash_test
-	texts_swept
+	frec_texts_swept
 	cat "$FREC_DEBUGFS/region_texts"
 	# red, green, blue and the two functions of the %ps; the callers are
 	# their sites'.

@@ -391,6 +391,18 @@ frec_blackbox_check() {
 		fail "previous/stats does not count the $want_n records of $1, none rejected"
 }
 
+# Wait until the black box's texts sweep ran twice more: the texts of what
+# was recorded before are in the region.
+frec_texts_swept() {
+	n0=$(sed -n 's/^sweeps: //p' "$FREC_DEBUGFS/region_texts")
+	i=0
+	until [ "$(sed -n 's/^sweeps: //p' "$FREC_DEBUGFS/region_texts")" -ge $((n0 + 2)) ]; do
+		i=$((i + 1))
+		[ $i -lt 300 ] || fail "the texts sweep did not run in 30 s"
+		sleep 0.1
+	done
+}
+
 # Phase 1's end by sysrq-b: an immediate reset, nothing flushed or marked.
 frec_blackbox_sysrq_b() {
 	sleep 1

@@ -119,6 +119,13 @@ static int decode_symbol(void *ctx, char *buf, size_t size, u64 addr, char ext)
 				strlen(d->site->caller_symbol));
 	c = &d->symbols[(size_t)((addr * 0x9e3779b97f4a7c15ULL) >> 54 ^ (u64)ext) &
 			(FREC_SYMBOL_CACHE - 1)];
+	/* A name of the formats may be of a time: not cached. */
+	if (d->formats && d->formats->timed) {
+		name = module_name(d, addr, ext);
+		if (name)
+			return put_name(buf, size, name, strlen(name));
+		return d->kallsyms ? frec_kallsyms_symbol(d->kallsyms, buf, size, addr, ext) : -1;
+	}
 	if (c->used && c->addr == addr && c->ext == ext)
 		return c->len < 0 ? -1 : put_name(buf, size, c->text, (size_t)c->len);
 	name = module_name(d, addr, ext);
@@ -739,7 +746,9 @@ static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 	r.caller = NULL;
 	r.delta = 0;
 	r.line_len = 0;
-	/* Its site names its format and, usually, its caller. */
+	/* Its time picks its texts, its site names its format and caller. */
+	if (d->formats)
+		frec_formats_at(d->formats, rec->ts);
 	d->site = rec->site < FREC_SITE_ID_LIMIT && d->sites ?
 		  frec_sites_find(d->sites, rec->site) : NULL;
 	if (type == FREC_RAW_EVENT) {

@@ -15,6 +15,16 @@
  *
  *   0xffff888003a1c000 : symbol "hanoi_move+0x1a/0x80 [frec_hanoi]"
  *
+ * A black box region's texts (kmod/lib/frec_region_text.c) may give an
+ * address a later text, for the records stamped after a time (ns, the
+ * records' clock): a buffer rewritten, a module loaded where another was:
+ *
+ *   0xffff888003a1c000 from 5123456789 : "second"
+ *
+ * A record takes the text of its time (frec_formats_at()): of an
+ * address's lines, the last whose time is below its timestamp, else the
+ * first.
+ *
  * The strings are unquoted with frec_format_unquote(), the one the module
  * quotes with, into one block, and found by binary search (addr_table.c).
  * An address inside a string finds the rest of it, as reading memory
@@ -29,6 +39,8 @@
 /**
  * struct frec_formats_entry - one line of the formats file
  * @key: the string's address, and the line.
+ * @from: the text is that of records stamped after this (0: from the
+ *	start).
  * @off: where its text starts in frec_formats.text.
  * @len: its length.
  * @checked: the decoder has checked this format (and reported it if bad).
@@ -36,6 +48,7 @@
  */
 struct frec_formats_entry {
 	struct frec_addr_key key;
+	u64 from;
 	size_t off;
 	size_t len;
 	bool checked;
@@ -49,8 +62,8 @@ struct formats_reading {
 };
 
 /*
- * One line, "0xADDR : \"text\"" or "0xADDR : symbol \"text\"", its text
- * unquoted to the end of the text block.
+ * One line, "0xADDR [from NS ]: [symbol ]\"text\"", its text unquoted to
+ * the end of the text block.
  */
 static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 			size_t line_no, struct frec_err *err)
@@ -58,12 +71,20 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 	static const char sym[] = "symbol ";
 	struct formats_reading *r = ctx;
 	struct frec_formats_entry *e = entry;
-	size_t n = 0;
+	size_t n = 0, m;
 
 	if (len >= 3 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		n = frec_addr_parse_hex(s + 2, len - 2, &e->key.addr);
 	if (n)
 		n += 2;
+	e->from = 0;
+	if (n && len - n > 6 && !memcmp(s + n, " from ", 6)) {
+		n += 6;
+		for (m = 0; n < len && s[n] >= '0' && s[n] <= '9' && m < 20; n++, m++)
+			e->from = e->from * 10 + (u64)(s[n] - '0');
+		if (!m || m == 20 || !e->from)
+			return frec_errf(err, line_no, "expected from <ns, 1 to 19 digits>");
+	}
 
 	if (!n || len - n < 5 || memcmp(s + n, " : ", 3) || s[len - 1] != '"')
 		return frec_errf(err, line_no,
@@ -92,7 +113,8 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
  * @err: the line and what is wrong with it, on failure.
  *
  * Empty lines are skipped.  An address listed twice must have the same
- * string both times.
+ * string both times, unless the later line's time is later than the
+ * earlier's ("from NS"): an address's times rise line by line.
  *
  * Context: userspace.
  * Return: 0, or -1 with @err set (err->where is a line number).
@@ -115,7 +137,14 @@ int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
 		struct frec_formats_entry *prev = &t->entries[kept - 1];
 		struct frec_formats_entry *e = &t->entries[i];
 
-		if (e->key.addr == prev->key.addr) {
+		if (e->key.addr == prev->key.addr && e->from != prev->from) {
+			if (e->from < prev->from)
+				return frec_errf(err, e->key.line,
+						 "0x%llx from %llu after line %zu's later time",
+						 (unsigned long long)e->key.addr,
+						 (unsigned long long)e->from, prev->key.line);
+			t->timed = true;
+		} else if (e->key.addr == prev->key.addr) {
 			if (e->len != prev->len || e->symbol != prev->symbol ||
 			    memcmp(t->text + e->off, t->text + prev->off, e->len))
 				return frec_errf(err, e->key.line,
@@ -129,14 +158,32 @@ int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
 	return 0;
 }
 
-/* The entry whose string holds @addr (its NUL included), or NULL. */
+/*
+ * The entry whose string holds @addr (its NUL included), or NULL: of the
+ * lines at the highest address at or below @addr, the one of @t->at.
+ */
 static struct frec_formats_entry *formats_lookup(const struct frec_formats *t,
 						 u64 addr)
 {
 	struct frec_formats_entry *e = frec_addr_table_find(t->entries, t->nr,
 							    sizeof(*e), addr);
 
+	while (e && e > t->entries && e[-1].key.addr == e->key.addr && e->from >= t->at)
+		e--;
 	return e && addr - e->key.addr <= e->len ? e : NULL;
+}
+
+/**
+ * frec_formats_at() - the time whose texts the lookups give
+ * @t: the table.
+ * @ts: a record's timestamp: an address with lines of several times gives
+ *	the text of the last line whose time is below it, else of its first.
+ *
+ * Context: userspace.
+ */
+void frec_formats_at(struct frec_formats *t, u64 ts)
+{
+	t->at = ts;
 }
 
 /**

@@ -222,12 +222,16 @@ int frec_addr_unquote(char *block, size_t *used, const char *q, size_t n,
  * @nr_symbols: how many of them are saved symbols (lines read, repeats
  *	counted).
  * @text: the unquoted strings, each NUL-terminated.
+ * @timed: an address has lines of several times (a region's later texts).
+ * @at: the time whose texts lookups give (frec_formats_at()).
  */
 struct frec_formats {
 	struct frec_formats_entry *entries;
 	size_t nr;
 	size_t nr_symbols;
 	char *text;
+	bool timed;
+	u64 at;
 };
 
 int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
@@ -236,6 +240,7 @@ const char *frec_formats_find(const struct frec_formats *t, u64 addr);
 const char *frec_formats_symbol(const struct frec_formats *t, u64 addr);
 bool *frec_formats_checked(const struct frec_formats *t, u64 addr);
 int frec_formats_string(void *ctx, char *buf, size_t size, u64 addr);
+void frec_formats_at(struct frec_formats *t, u64 ts);
 void frec_formats_free(struct frec_formats *t);
 
 /* ---- sites.c --------------------------------------------------------- */

@@ -62,6 +62,43 @@ static void formats_parse_and_find(struct ht_case *c)
 	frec_formats_free(&t);
 }
 
+/*
+ * A region's later texts of one address ("0xADDR from NS"): a lookup gives
+ * the text of the time set, the last whose time is below it, else the
+ * first; inside a string too.
+ */
+static void formats_later_texts(struct ht_case *c)
+{
+	static const char f[] = "0x2000 : \"first\"\n0x3000 : \"other\"\n"
+		"0x2000 from 100 : \"second\"\n0x2000 from 250 : \"third!\"\n";
+	struct frec_formats t;
+	struct frec_err err;
+	const char *s;
+
+	HT_EXPECT_EQ(c, frec_formats_parse(&t, f, strlen(f), &err), 0);
+	HT_EXPECT_EQ(c, t.nr, 4);
+	HT_EXPECT(c, t.timed, "timed");
+	frec_formats_at(&t, 50);
+	s = frec_formats_find(&t, 0x2000);
+	HT_EXPECT(c, s && !strcmp(s, "first"), "at 50: %s", s);
+	frec_formats_at(&t, 100);
+	s = frec_formats_find(&t, 0x2000);
+	HT_EXPECT(c, s && !strcmp(s, "first"), "at 100, the time itself: %s", s);
+	frec_formats_at(&t, 101);
+	s = frec_formats_find(&t, 0x2001);
+	HT_EXPECT(c, s && !strcmp(s, "econd"), "at 101, inside: %s", s);
+	frec_formats_at(&t, 1000);
+	s = frec_formats_find(&t, 0x2000);
+	HT_EXPECT(c, s && !strcmp(s, "third!"), "at 1000: %s", s);
+	HT_EXPECT(c, !frec_formats_find(&t, 0x2007), "past the later text's NUL");
+	frec_formats_at(&t, 0);
+	s = frec_formats_find(&t, 0x2000);
+	HT_EXPECT(c, s && !strcmp(s, "first"), "at 0: %s", s);
+	s = frec_formats_find(&t, 0x3000);
+	HT_EXPECT(c, s && !strcmp(s, "other"), "another address: %s", s);
+	frec_formats_free(&t);
+}
+
 static void expect_formats_error(struct ht_case *c, const char *data,
 				 unsigned long long line, const char *msg)
 {
@@ -90,6 +127,10 @@ static void formats_errors_name_the_line(struct ht_case *c)
 	expect_formats_error(c, "\n\n0x10 : \"a\" \n", 3, "expected");
 	expect_formats_error(c, "0x10 : \"a\"\n0x10 : \"b\"\n", 2,
 			     "0x10 listed on line 1 with another string");
+	expect_formats_error(c, "0x10 from 9 : \"a\"\n0x10 from 8 : \"b\"\n", 2,
+			     "0x10 from 8 after line 1's later time");
+	expect_formats_error(c, "0x10 from 0 : \"a\"\n", 1, "expected from");
+	expect_formats_error(c, "0x10 from : \"a\"\n", 1, "expected from");
 	HT_EXPECT(c, frec_formats_parse(&t, nul, sizeof(nul) - 1, &err) == -1 &&
 		  strstr(err.msg, "NUL"), "NUL: %s", err.msg);
 	frec_formats_free(&t);
@@ -1566,6 +1607,7 @@ static void region_too_large_to_index_is_refused(struct ht_case *c)
 
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
+	HT_CASE(formats_later_texts),
 	HT_CASE(formats_errors_name_the_line),
 	HT_CASE(formats_symbols_are_names_not_strings),
 	HT_CASE(sites_parse_and_find),

@@ -335,10 +335,10 @@ def main():
     c.check("random bytes: refused as not a region, offset 0", rc == 1 and not out and
             "offset 0: not a frec region (no magic)" in err, err[:300])
     other = bytearray(img)
-    struct.pack_into("<I", other, 16, 2)
+    struct.pack_into("<I", other, 16, 3)
     rc, out, err = c.decode(bytes(other))
     c.check("another layout version: refused, naming it", rc == 1 and not out and
-            "offset 16: region layout version 2, this reader knows 1" in err, err[:300])
+            "offset 16: region layout version 3, this reader knows 2" in err, err[:300])
     rc, out, err = c.decode(img[:3000])
     c.check("too small: refused", rc == 1 and not out and
             "offset 3000: region shorter than its first block" in err, err[:300])
