@@ -225,7 +225,7 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 	strscpy(e->name, name, sizeof(e->name));
 	/* The entry whole before its checksum. */
 	wmb(); /* LMM(frec_persist_parts:B) */
-	frec_region_ring_seal(e);
+	frec_region_ring_seal(e, frec_region_wb);
 	frec_persist_parts_used += bytes;
 	mutex_unlock(&frec_persist_lock);
 	pr_info("ring %s: recorded into the region (%llu KiB)\n", name, bytes >> 10);
@@ -306,7 +306,7 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 	e->line = cpu_to_le32(site->line);
 	/* The entry and its strings whole before the checksum. */
 	wmb(); /* LMM(frec_persist_site:B) */
-	frec_region_site_seal(e, pool);
+	frec_region_site_seal(e, pool, frec_region_wb);
 }
 
 /**
@@ -354,7 +354,7 @@ void frec_persist_site_caller(const struct frec_site *site, unsigned int id)
 	frec_region_str_put(&e->caller_name, pool, off, sym, len);
 	/* The caller and its name whole before the checksum. */
 	wmb(); /* LMM(frec_persist_site_caller:B) */
-	frec_region_site_seal_caller(e, pool);
+	frec_region_site_seal_caller(e, pool, frec_region_wb);
 }
 
 /**
@@ -425,6 +425,6 @@ int frec_persist_text(u64 addr, u32 kind, const char *text, u32 len)
 	frec_region_str_put(&e->text, pool, off, text, len);
 	/* The entry and its text whole before the checksum. */
 	wmb(); /* LMM(frec_persist_text:B) */
-	frec_region_text_seal(e, pool);
+	frec_region_text_seal(e, pool, frec_region_wb);
 	return 0;
 }

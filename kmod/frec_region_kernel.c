@@ -194,11 +194,6 @@ static void frec_region_release(void)
 	frec_region_requested = false;
 }
 
-static struct frec_region_header *frec_region_hdr(void)
-{
-	return frec_region_base;
-}
-
 /**
  * frec_region_mapped() - the region this boot took
  *
@@ -210,17 +205,41 @@ struct frec_region_header *frec_region_mapped(void)
 	return frec_region_base;
 }
 
-/* Write the state copies: @end, alive now.  Caller holds the state. */
-static void frec_region_state_put(u32 end)
+/**
+ * frec_region_wb() - write a range of the region back from the CPU caches
+ *	to memory, so that a reset that drops dirty lines keeps it
+ * @p: its first byte.
+ * @len: its length.
+ *
+ * Of what the kernel offers, x86 exports clflush_cache_range() (GPL) to
+ * modules on every kernel frec builds for; arch_wb_cache_pmem() is
+ * exported only with CONFIG_ARCH_HAS_PMEM_API.  Other architectures:
+ * nothing exported does it, and the region relies on the reset keeping
+ * the caches' content (as QEMU's does).
+ *
+ * Context: Any context, NMI included.
+ */
+void frec_region_wb(const void *p, u64 len)
 {
-	struct frec_region_state *copies[2] = {
-		frec_region_base + FREC_REGION_STATE_OFF(0),
-		frec_region_base + FREC_REGION_STATE_OFF(1),
-	};
+#ifdef CONFIG_X86
+	u64 off, n;
 
-	frec_region_state_write(copies, frec_region_hdr(), end,
-				ktime_get_real_fast_ns(), local_clock(),
-				&frec_region_clock);
+	for (off = 0; off < len; off += n) {
+		n = min_t(u64, len - off, SZ_1G);
+		clflush_cache_range((void *)p + off, n);
+	}
+#endif
+}
+
+/*
+ * Write the state copies: @end, alive now; then write the region's first
+ * @bytes back.  Caller holds the state.
+ */
+static void frec_region_state_put(u32 end, u64 bytes)
+{
+	frec_region_state_save(frec_region_base, end, ktime_get_real_fast_ns(),
+			       local_clock(), &frec_region_clock, bytes,
+			       frec_region_wb);
 }
 
 /*
@@ -287,45 +306,12 @@ static int frec_region_take(void)
 		       frec_region_bytes);
 		return -EINVAL;
 	}
-	/*
-	 * The next boot reads what a reset left of this (frec_region_open()
-	 * checks the magic, then the header's crc): the magic broken first,
-	 * so that a reset from here leaves "not a region", never the old
-	 * header over new tables; the header last, naming zeroed (unused)
-	 * entries only.  No CPU of this boot reads the region.
-	 */
-	memset(frec_region_base, 0, FREC_REGION_MAGIC_LEN);
-	wmb(); /* LMM(frec_region_take:A) */
-	memset(frec_region_base + FREC_REGION_MAGIC_LEN, 0,
-	       frec_region_bytes - FREC_REGION_MAGIC_LEN);
-	wmb(); /* LMM(frec_region_take:B) */
-	memcpy(frec_region_base, &hdr, sizeof(hdr));
+	frec_region_begin(frec_region_base, &hdr, ktime_get_real_fast_ns(),
+			  local_clock(), &frec_region_clock, frec_region_wb);
 	frec_region_ended = FREC_REGION_END_NONE;
-	frec_region_state_put(FREC_REGION_END_NONE);
 	pr_info("region: %llu KiB taken for this boot, boot id %16phN\n",
 		frec_region_bytes >> 10, hdr.boot_id);
 	return 0;
-}
-
-/*
- * Write the region's first @bytes back from the CPU caches to memory, so
- * that a reset that drops dirty lines keeps them.  Of what the kernel offers, x86
- * exports clflush_cache_range() (GPL) to modules on every kernel frec
- * builds for; arch_wb_cache_pmem() is exported only with
- * CONFIG_ARCH_HAS_PMEM_API.  Other architectures: nothing exported does
- * it, and the region relies on the reset keeping the caches' content (as
- * QEMU's does).
- */
-static void frec_region_writeback(u64 bytes)
-{
-#ifdef CONFIG_X86
-	u64 off, n;
-
-	for (off = 0; off < bytes; off += n) {
-		n = min_t(u64, bytes - off, SZ_1G);
-		clflush_cache_range(frec_region_base + off, n);
-	}
-#endif
 }
 
 /**
@@ -386,8 +372,7 @@ static void frec_region_state_sync(u64 bytes)
 
 	for (;;) {
 		end = READ_ONCE(frec_region_ended);
-		frec_region_state_put(end);
-		frec_region_writeback(bytes);
+		frec_region_state_put(end, bytes);
 		/* Pairs with frec_region_end:B. */
 		atomic_set_release(&frec_region_state_busy, 0); /* LMM(frec_region_state_sync:C) */
 		smp_mb();
@@ -489,8 +474,8 @@ void frec_region_end(u32 end)
 	}
 	/* The holder is stopped or interrupted for good (DOC above). */
 	if (end == FREC_REGION_END_PANIC) {
-		frec_region_state_put(READ_ONCE(frec_region_ended));
-		frec_region_writeback(frec_region_bytes);
+		frec_region_state_put(READ_ONCE(frec_region_ended),
+				      frec_region_bytes);
 	}
 }
 

@@ -15,6 +15,7 @@
 #include <linux/kernel.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <asm/barrier.h>
 #include <asm/byteorder.h>
 #else
 #include "frec_user.h"
@@ -139,6 +140,77 @@ void frec_region_state_write(struct frec_region_state *copies[2],
 	st->csum = cpu_to_le32(frec_region_csum(st, sizeof(*st)));
 }
 
+/* The two state copies of the region at @base. */
+static void frec_region_copies(void *base, struct frec_region_state *copies[2])
+{
+	copies[0] = (void *)((u8 *)base + FREC_REGION_STATE_OFF(0));
+	copies[1] = (void *)((u8 *)base + FREC_REGION_STATE_OFF(1));
+}
+
+static void frec_region_wb(frec_region_wb_t wb, const void *p, u64 len)
+{
+	if (wb)
+		wb(p, len);
+}
+
+/**
+ * frec_region_begin() - take a region for a new boot, over what an
+ *	older boot left in it
+ * @base: the region, the size @hdr says.
+ * @hdr: its new header (frec_region_layout()).
+ * @alive_wall_ns: CLOCK_REALTIME now.
+ * @alive_ts: the ring clock now.
+ * @clock: the ring clock against ftrace's.
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * The magic broken first, everything else zeroed, the header, then
+ * state copy 0 (end none).
+ *
+ * Context: Any context; the module calls it at load.
+ */
+void frec_region_begin(void *base, const struct frec_region_header *hdr,
+		       u64 alive_wall_ns, u64 alive_ts,
+		       const struct frec_region_trace_clock *clock,
+		       frec_region_wb_t wb)
+{
+	struct frec_region_state *copies[2];
+	u8 *p = base;
+
+	memset(p, 0, FREC_REGION_MAGIC_LEN);
+	smp_wmb();
+	memset(p + FREC_REGION_MAGIC_LEN, 0,
+	       le64_to_cpu(hdr->region_bytes) - FREC_REGION_MAGIC_LEN);
+	smp_wmb();
+	memcpy(p, hdr, sizeof(*hdr));
+	frec_region_copies(base, copies);
+	frec_region_state_write(copies, hdr, FREC_REGION_END_NONE, alive_wall_ns,
+				alive_ts, clock);
+}
+
+/**
+ * frec_region_state_save() - write the state and write the region back
+ * @base: the region, taken by frec_region_begin().
+ * @end: enum frec_region_end.
+ * @alive_wall_ns: CLOCK_REALTIME now.
+ * @alive_ts: the ring clock now.
+ * @clock: the ring clock against ftrace's.
+ * @used: the region's first @used bytes are written back.
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * Context: Any context, one caller at a time (frec_region_state_write()).
+ */
+void frec_region_state_save(void *base, u32 end, u64 alive_wall_ns,
+			    u64 alive_ts,
+			    const struct frec_region_trace_clock *clock,
+			    u64 used, frec_region_wb_t wb)
+{
+	struct frec_region_state *copies[2];
+
+	frec_region_copies(base, copies);
+	frec_region_state_write(copies, base, end, alive_wall_ns, alive_ts, clock);
+	frec_region_wb(wb, base, used);
+}
+
 /**
  * frec_region_str_put() - copy a string into the pool and point at it
  * @str: the reference to fill.
@@ -160,10 +232,11 @@ void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
 /**
  * frec_region_ring_seal() - checksum a rings entry, once it is filled
  * @ring: the entry.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
-void frec_region_ring_seal(struct frec_region_ring *ring)
+void frec_region_ring_seal(struct frec_region_ring *ring, frec_region_wb_t wb)
 {
 	ring->csum = 0;
 	ring->csum = cpu_to_le32(frec_region_csum(ring, sizeof(*ring)));
@@ -181,10 +254,12 @@ static u32 frec_region_csum_str(u32 crc, const struct frec_region_str *str,
  * frec_region_site_seal() - checksum a sites entry's texts, once filled
  * @site: the entry; its caller part is sealed apart.
  * @pool: the pool section its strings are in.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
-void frec_region_site_seal(struct frec_region_site *site, const u8 *pool)
+void frec_region_site_seal(struct frec_region_site *site, const u8 *pool,
+			   frec_region_wb_t wb)
 {
 	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, site,
 				       offsetof(struct frec_region_site, csum));
@@ -200,11 +275,12 @@ void frec_region_site_seal(struct frec_region_site *site, const u8 *pool)
  * frec_region_site_seal_caller() - checksum a sites entry's caller part
  * @site: the entry, @caller and @caller_name filled.
  * @pool: the pool section.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
 void frec_region_site_seal_caller(struct frec_region_site *site,
-				  const u8 *pool)
+				  const u8 *pool, frec_region_wb_t wb)
 {
 	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, &site->caller,
 				       sizeof(site->caller) +
@@ -222,10 +298,12 @@ void frec_region_site_seal_caller(struct frec_region_site *site,
  * frec_region_text_seal() - checksum a texts entry, once it is filled
  * @text: the entry.
  * @pool: the pool section its text is in.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
-void frec_region_text_seal(struct frec_region_text *text, const u8 *pool)
+void frec_region_text_seal(struct frec_region_text *text, const u8 *pool,
+			   frec_region_wb_t wb)
 {
 	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, text,
 				       offsetof(struct frec_region_text, csum));
