@@ -215,7 +215,7 @@ struct frec_region_header *frec_region_mapped(void)
  */
 void frec_region_wb(const void *p, u64 len)
 {
-	/* Cast: arch_wb_cache_pmem() takes a plain pointer and writes nothing. */
+	/* Cast: arch_wb_cache_pmem() takes a plain pointer; it changes no byte. */
 	frec_region_cache_wb((void *)p, len);
 }
 
