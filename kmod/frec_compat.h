@@ -2,7 +2,8 @@
 /*
  * frec_compat.h - the differences between the kernels frec builds for
  * (Debian 12's 6.1, 6.12 and 6.12-rt), each handled once, here, with the
- * version that changed and why.  No other file tests LINUX_VERSION_CODE.
+ * version that changed and why; and the one between architectures, the
+ * black box's write-back.  No other file tests LINUX_VERSION_CODE.
  */
 #ifndef _FREC_COMPAT_H
 #define _FREC_COMPAT_H
@@ -128,6 +129,47 @@ static inline int frec_reserve_mem_find(const char *name, phys_addr_t *start,
 					phys_addr_t *size)
 {
 	return -ENOENT;
+}
+#endif
+
+/*
+ * FREC_REGION_MAP and frec_region_cache_wb(p, len) - how the black box
+ * region is mapped, and how a range of it is written back from the CPU
+ * caches to memory (DOC: The region behind write-back caches, in
+ * kmod/lib/frec_region_build.c).  An architecture difference, not a
+ * version one: the same on 6.1 and 6.12.
+ *
+ * With CONFIG_ARCH_HAS_PMEM_API (x86-64 and arm64 select it) the region
+ * is mapped write-back, so that a record costs what it costs in any ring,
+ * and arch_wb_cache_pmem() (exported, GPL) writes a range back: CLWB on
+ * x86 where the CPU has it (the lines stay cached for the next record),
+ * else CLFLUSHOPT or CLFLUSH; DC CVAP or CVAC on arm64.  It orders
+ * nothing by itself: the full barriers around it make the range's earlier
+ * stores reach memory before any later store does.
+ *
+ * Without it nothing exported writes a range back, so the region is
+ * mapped write-combining: a store reaches memory on its own, in the order
+ * the barrier gives.  memremap() refuses to map System RAM so, which a
+ * reserve_mem= range is: region_label= is then refused as "cannot map it".
+ */
+#include <linux/io.h>
+#ifdef CONFIG_ARCH_HAS_PMEM_API
+#include <linux/libnvdimm.h>
+#define FREC_REGION_MAP		MEMREMAP_WB
+static inline void frec_region_cache_wb(void *p, size_t len)
+{
+	/* The range's stores before its write-back (same line: CLWB keeps it). */
+	mb();
+	arch_wb_cache_pmem(p, len);
+	/* The write-back in memory before any later store gets there. */
+	mb();
+}
+#else
+#define FREC_REGION_MAP		MEMREMAP_WC
+static inline void frec_region_cache_wb(void *p, size_t len)
+{
+	/* Write-combined: the earlier stores reach memory before the later. */
+	mb();
 }
 #endif
 

@@ -35,39 +35,41 @@
  * DOC: Ordering of the region's entries
  *
  * The reader of an entry is the next boot, after a reset (or a capture
- * kernel, or frec-decode): no CPU of this boot reads the tables, so the
- * barriers below pair with no load of this boot.  They order the stores
- * as they reach memory, so that the checksum is the last store of an
- * entry and the first one cleared when it is rewritten:
+ * kernel, or frec-decode): no CPU of this boot reads the tables.  What it
+ * reads is what reached memory, and the region is mapped write-back: a
+ * store gets there when its line is evicted, in no order a barrier gives,
+ * or when it is written back (frec_region_wb()).  So the order of an
+ * entry's stores is made with write-backs, so that the checksum is the
+ * last store of an entry to reach memory and the first one cleared there
+ * when it is rewritten:
  *
  *   writer (this boot)                     reader (the next boot)
- *   csum = 0                  (A)
- *   wmb()
+ *   csum = 0; write back      (A)
  *   fields, strings in the pool
- *   wmb()                     (B)
+ *   write back                (seal:A)
  *   csum = crc(fields, strings)            crc(fields, strings) == csum?
+ *   write back                (seal:B)
  *
  * A reset anywhere in between leaves an entry whose checksum does not
  * match its bytes (the cleared one matches them by a one in 2^32
  * chance), which the reader rejects alone; never the old checksum
- * sealing new fields.  On x86,
- * write-back caches keep store order to memory; a reset on real hardware
- * that drops dirty lines drops whole lines, which the checksum catches
- * the same way.
+ * sealing new fields.  The seals (kmod/lib/frec_region_build.c) write
+ * the entry back once sealed, before any record that names it is written
+ * (LMM(frec_region_seal:B)): a record in memory names an entry there.
  *
- * LMM(frec_persist_parts:B)  pairs with frec_region_ring_get()'s crc check
  * LMM(frec_persist_parts_retire:A) pairs with frec_region_ring_get()'s
  *                                  crc check
  * LMM(frec_persist_site:A)   pairs with frec_region_site_get()'s crc check
- * LMM(frec_persist_site:B)   pairs with frec_region_site_get()'s crc check
  * LMM(frec_persist_site_caller:A) pairs with frec_region_site_get()'s
  *                                 caller_csum check
- * LMM(frec_persist_site_caller:B) likewise
- * LMM(frec_persist_text:B)   pairs with frec_region_text_get()'s crc check
+ * LMM(frec_region_seal:A/B) (in the seals) pair with the _get() checks
  *
- * A ring or text entry is written into a free entry (its csum 0), so it
- * has no (A); a ring entry given back is unsealed, (A), before it is
- * zeroed.
+ * A ring or text entry is written into a free entry (its csum 0 in
+ * memory: since the take, or since the entry was given back), so it has
+ * no (A); a ring entry given back is unsealed and written back, (A),
+ * before it is zeroed, and the parts a new entry takes are zeroed and
+ * written back before it is sealed: memory never holds a sealed entry
+ * over a cleared store's records.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -274,9 +276,11 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 	e->nr_slots = cpu_to_le64(nr_slots);
 	e->parts_offset = cpu_to_le64((u8 *)parts - (u8 *)frec_region_mapped());
 	strscpy(e->name, name, sizeof(e->name));
-	/* The entry whole before its checksum. */
-	wmb(); /* LMM(frec_persist_parts:B) */
-	frec_region_ring_seal(e);
+	/* Zeroed in memory before an entry there names them. */
+	frec_region_wb(parts, bytes);
+	frec_region_ring_seal(e, frec_region_wb);
+	/* Written back by the heartbeat from now on. */
+	frec_region_use(le64_to_cpu(e->parts_offset) + bytes);
 	mutex_unlock(&frec_persist_lock);
 	pr_info("ring %s: recorded into the region (%llu KiB)\n", name, bytes >> 10);
 	*entry = i + 1;
@@ -304,9 +308,10 @@ void frec_persist_parts_retire(unsigned int entry)
 	rings = frec_persist_table(FREC_REGION_RINGS, &nr);
 	mutex_lock(&frec_persist_lock);
 	WRITE_ONCE(rings[entry - 1].csum, 0);
-	/* The cleared checksum before the entry changes. */
-	wmb(); /* LMM(frec_persist_parts_retire:A) */
+	/* The cleared checksum in memory before the entry changes. */
+	frec_region_wb(&rings[entry - 1].csum, sizeof(rings[0].csum)); /* LMM(frec_persist_parts_retire:A) */
 	memset(&rings[entry - 1], 0, sizeof(rings[0]));
+	frec_region_wb(&rings[entry - 1], sizeof(rings[0]));
 	mutex_unlock(&frec_persist_lock);
 }
 
@@ -392,8 +397,8 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 	/* An entry rewritten for an id given again: unsealed first. */
 	WRITE_ONCE(e->csum, 0);
 	WRITE_ONCE(e->caller_csum, 0);
-	/* The cleared checksums before the rest changes. */
-	wmb(); /* LMM(frec_persist_site:A) */
+	/* The cleared checksums in memory before the rest changes. */
+	frec_region_wb(e, sizeof(*e)); /* LMM(frec_persist_site:A) */
 	for (i = 0; i < 4; i++) {
 		len[i] = strlen(s[i]);
 		total += len[i];
@@ -413,9 +418,7 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 	e->id = cpu_to_le32(id);
 	e->level = cpu_to_le32(site->code_level);
 	e->line = cpu_to_le32(site->line);
-	/* The entry and its strings whole before the checksum. */
-	wmb(); /* LMM(frec_persist_site:B) */
-	frec_region_site_seal(e, pool);
+	frec_region_site_seal(e, pool, frec_region_wb);
 }
 
 /**
@@ -457,13 +460,14 @@ void frec_persist_site_caller(const struct frec_site *site, unsigned int id)
 	if (off < 0)
 		return;
 	WRITE_ONCE(e->caller_csum, 0);
-	/* The cleared checksum before the caller changes. */
-	wmb(); /* LMM(frec_persist_site_caller:A) */
+	/*
+	 * The cleared checksum in memory before the caller changes:
+	 * LMM(frec_persist_site_caller:A).
+	 */
+	frec_region_wb(&e->caller_csum, sizeof(e->caller_csum));
 	e->caller = cpu_to_le64(caller);
 	frec_region_str_put(&e->caller_name, pool, off, sym, len);
-	/* The caller and its name whole before the checksum. */
-	wmb(); /* LMM(frec_persist_site_caller:B) */
-	frec_region_site_seal_caller(e, pool);
+	frec_region_site_seal_caller(e, pool, frec_region_wb);
 }
 
 /**
@@ -555,8 +559,6 @@ int frec_persist_text(u64 addr, u64 from, u32 kind, const char *text, u32 len)
 	e->from = cpu_to_le64(from);
 	e->kind = cpu_to_le32(kind);
 	frec_region_str_put(&e->text, pool, off, text, len);
-	/* The entry and its text whole before the checksum. */
-	wmb(); /* LMM(frec_persist_text:B) */
-	frec_region_text_seal(e, pool);
+	frec_region_text_seal(e, pool, frec_region_wb);
 	return 0;
 }

@@ -26,13 +26,13 @@
  * an older one's: a boot in between that did not load frec, or did not
  * give it the region, leaves the region's last sign of life older than a
  * reboot.  Its timer is not deferrable: an idle CPU skipping beats would
- * make a live boot look older.
+ * make a live boot look older.  It also writes the parts in use back from
+ * the CPU caches: a reset loses the records written since the last beat.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/fs.h>
 #include <linux/io.h>
-#include <linux/sizes.h>
 #include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
@@ -44,9 +44,6 @@
 #include <linux/timer.h>
 #include <linux/utsname.h>
 #include <linux/uuid.h>
-#ifdef CONFIG_X86
-#include <asm/cacheflush.h>
-#endif
 
 #include "frec_compat.h"
 #include "frec_order.h"
@@ -86,6 +83,8 @@ static u64 frec_region_boot_wall_ns;
 /* The ring clock against ftrace's, measured when the region is taken. */
 static struct frec_region_trace_clock frec_region_clock;
 static struct timer_list frec_region_heartbeat;
+/* Where the parts rings took end (frec_region_use()); 0: none taken. */
+static u64 frec_region_parts_end;
 
 /* Parse region=SIZE@ADDR into *@size and *@addr; 0 or -EINVAL. */
 static int frec_region_parse(const char *s, u64 *size, u64 *addr)
@@ -246,7 +245,7 @@ static int frec_region_claim(void)
 		}
 		frec_region_requested = true;
 	}
-	frec_region_base = memremap(addr, size, MEMREMAP_WB);
+	frec_region_base = memremap(addr, size, FREC_REGION_MAP);
 	if (!frec_region_base) {
 		pr_err("%s=%.64s: cannot map it\n", par, what);
 		if (frec_region_requested)
@@ -268,11 +267,6 @@ static void frec_region_release(void)
 	frec_region_requested = false;
 }
 
-static struct frec_region_header *frec_region_hdr(void)
-{
-	return frec_region_base;
-}
-
 /**
  * frec_region_mapped() - the region this boot took
  *
@@ -284,17 +278,45 @@ struct frec_region_header *frec_region_mapped(void)
 	return frec_region_base;
 }
 
-/* Write the state copies: @end, alive now.  Caller holds the state. */
-static void frec_region_state_put(u32 end)
+/**
+ * frec_region_wb() - write a range of the region back from the CPU caches
+ *	to memory, ordered: its earlier stores reach memory before any later
+ *	store does (frec_region_wb_t)
+ * @p: its first byte.
+ * @len: its length.
+ *
+ * Context: Any context, NMI included.
+ */
+void frec_region_wb(const void *p, u64 len)
 {
-	struct frec_region_state *copies[2] = {
-		frec_region_base + FREC_REGION_STATE_OFF(0),
-		frec_region_base + FREC_REGION_STATE_OFF(1),
-	};
+	/* Cast: arch_wb_cache_pmem() takes a plain pointer; it changes no byte. */
+	frec_region_cache_wb((void *)p, len);
+}
 
-	frec_region_state_write(copies, frec_region_hdr(), end,
-				ktime_get_real_fast_ns(), local_clock(),
-				&frec_region_clock);
+/**
+ * frec_region_use() - the region's parts are in use up to @end
+ * @end: the offset where the parts a ring just took end.
+ *
+ * The heartbeat writes the parts in use back, so that a reset keeps the
+ * records written before it.
+ *
+ * Context: Process context, under the caller's lock of the parts.
+ */
+void frec_region_use(u64 end)
+{
+	if (end > frec_region_parts_end)
+		WRITE_ONCE(frec_region_parts_end, end);
+}
+
+/*
+ * Write the state copies: @end, alive now; then write the parts up to
+ * @used and the state back.  Caller holds the state.
+ */
+static void frec_region_state_put(u32 end, u64 used)
+{
+	frec_region_state_save(frec_region_base, end, ktime_get_real_fast_ns(),
+			       local_clock(), &frec_region_clock, used,
+			       frec_region_wb);
 }
 
 /*
@@ -325,9 +347,12 @@ static void frec_region_boot_id(u8 id[FREC_REGION_BOOT_ID_LEN])
 }
 
 /*
- * Take the region for this boot, in doc/blackbox.md's order: the magic
- * broken first (a reset from here on leaves "not a region", never a mix
- * of two boots), everything else zeroed, the header, then state copy 0.
+ * Take the region for this boot (frec_region_begin()): the magic broken
+ * and written back first, everything else zeroed and written back, the
+ * header and state copy 0 last, so that a reset leaves the previous
+ * boot's region, none, or this boot's, never a mix of two boots even
+ * behind write-back caches.  Writes the whole region back: a pass over it
+ * at load.
  */
 static int frec_region_take(u32 sites_wanted)
 {
@@ -359,46 +384,14 @@ static int frec_region_take(u32 sites_wanted)
 		       frec_region_bytes);
 		return -EINVAL;
 	}
-	/*
-	 * The next boot reads what a reset left of this (frec_region_open()
-	 * checks the magic, then the header's crc): the magic broken first,
-	 * so that a reset from here leaves "not a region", never the old
-	 * header over new tables; the header last, naming zeroed (unused)
-	 * entries only.  No CPU of this boot reads the region.
-	 */
-	memset(frec_region_base, 0, FREC_REGION_MAGIC_LEN);
-	wmb(); /* LMM(frec_region_take:A) */
-	memset(frec_region_base + FREC_REGION_MAGIC_LEN, 0,
-	       frec_region_bytes - FREC_REGION_MAGIC_LEN);
-	wmb(); /* LMM(frec_region_take:B) */
-	memcpy(frec_region_base, &hdr, sizeof(hdr));
+	frec_region_begin(frec_region_base, &hdr, ktime_get_real_fast_ns(),
+			  local_clock(), &frec_region_clock, frec_region_wb);
 	frec_region_ended = FREC_REGION_END_NONE;
-	frec_region_state_put(FREC_REGION_END_NONE);
+	frec_region_parts_end = 0;
 	pr_info("region: %llu KiB taken for this boot, boot id %16phN; site ids below %u, %u texts, %llu KiB of parts\n",
 		frec_region_bytes >> 10, hdr.boot_id, geo.sites_max, geo.texts_max,
 		le64_to_cpu(hdr.sect[FREC_REGION_PARTS].bytes) >> 10);
 	return 0;
-}
-
-/*
- * Write the region's first @bytes back from the CPU caches to memory, so
- * that a reset that drops dirty lines keeps them.  Of what the kernel offers, x86
- * exports clflush_cache_range() (GPL) to modules on every kernel frec
- * builds for; arch_wb_cache_pmem() is exported only with
- * CONFIG_ARCH_HAS_PMEM_API.  Other architectures: nothing exported does
- * it, and the region relies on the reset keeping the caches' content (as
- * QEMU's does).
- */
-static void frec_region_writeback(u64 bytes)
-{
-#ifdef CONFIG_X86
-	u64 off, n;
-
-	for (off = 0; off < bytes; off += n) {
-		n = min_t(u64, bytes - off, SZ_1G);
-		clflush_cache_range(frec_region_base + off, n);
-	}
-#endif
 }
 
 /**
@@ -420,11 +413,11 @@ static void frec_region_writeback(u64 bytes)
  *                                       the end rose: take busy again
  *                                       and write it              (D)
  *
- * Taking the region for this boot (frec_region_take()) orders its stores
- * for the next boot's reader alone: LMM(frec_region_take:A) (the magic
- * broken before the tables change) and LMM(frec_region_take:B) (the
- * tables zeroed before the header names them) pair with
- * frec_region_open()'s magic and header checks after a reset.
+ * Taking the region for this boot (frec_region_begin()) and sealing
+ * entries order their stores as they reach memory, for the next boot's
+ * reader alone, with write-backs (DOC: The region behind write-back
+ * caches, kmod/lib/frec_region_build.c): LMM(frec_region_begin:A/B/C),
+ * LMM(frec_region_seal:A/B), LMM(frec_region_save:A).
  *
  * LMM(frec_region_end:A) / LMM(frec_region_state_sync:D) and
  * LMM(frec_region_state_sync:C) / LMM(frec_region_end:B): store
@@ -449,18 +442,18 @@ static void frec_region_end_raise(u32 end)
 }
 
 /*
- * Holding busy: write the state with the end marked so far and write
- * @bytes of the region back, let go, and do it again (the whole region)
- * if an oops or a panic raised the end meanwhile and left the write here.
+ * Holding busy: write the state with the end marked so far and write the
+ * parts up to @used and the state back, let go, and do it again (all the
+ * parts) if an oops or a panic raised the end meanwhile and left the
+ * write here.
  */
-static void frec_region_state_sync(u64 bytes)
+static void frec_region_state_sync(u64 used)
 {
 	u32 end;
 
 	for (;;) {
 		end = READ_ONCE(frec_region_ended);
-		frec_region_state_put(end);
-		frec_region_writeback(bytes);
+		frec_region_state_put(end, used);
 		/* Pairs with frec_region_end:B. */
 		atomic_set_release(&frec_region_state_busy, 0); /* LMM(frec_region_state_sync:C) */
 		smp_mb();
@@ -469,19 +462,23 @@ static void frec_region_state_sync(u64 bytes)
 			return;
 		if (atomic_cmpxchg(&frec_region_state_busy, 0, 1))
 			return;
-		bytes = frec_region_bytes;
+		used = frec_region_bytes;
 	}
 }
 
 /*
  * The heartbeat: the state rewritten with the time, the end marked so far
- * kept, and block 0 written back.  A beat that finds another path writing
- * the state is skipped: that path writes the time too.
+ * kept, and the parts in use and the state written back, so that a reset
+ * loses only records written since the last beat.  A pass over the parts
+ * in use, whose lines the records since the last beat dirtied (the rest
+ * are clean: a write-back of them is a cache look-up each).  A beat that
+ * finds another path writing the state is skipped: that path writes the
+ * time too.
  */
 static void frec_region_beat(struct timer_list *t)
 {
 	if (!atomic_cmpxchg(&frec_region_state_busy, 0, 1))
-		frec_region_state_sync(FREC_REGION_BLOCK);
+		frec_region_state_sync(READ_ONCE(frec_region_parts_end));
 	mod_timer(t, jiffies + FREC_REGION_HEARTBEAT_S * HZ);
 }
 
@@ -543,8 +540,9 @@ int frec_region_init(struct dentry *root, u32 sites_wanted)
  * frec_region_end() - say in the region how this boot ends
  * @end: FREC_REGION_END_CLEAN, _OOPS or _PANIC.
  *
- * Writes the state, then writes the region back from the CPU caches, so
- * that a reset right after keeps both.  An end is never replaced by a
+ * Writes the state, then writes every part and the state back from the
+ * CPU caches (the entries were when they were sealed), so that a reset
+ * right after keeps both.  An end is never replaced by a
  * milder one: an unload after an oops the boot survived leaves "oops".
  * A path that finds another writing the state leaves the write to it,
  * except a panic (DOC: Who writes the state).
@@ -565,8 +563,8 @@ void frec_region_end(u32 end)
 	}
 	/* The holder is stopped or interrupted for good (DOC above). */
 	if (end == FREC_REGION_END_PANIC) {
-		frec_region_state_put(READ_ONCE(frec_region_ended));
-		frec_region_writeback(frec_region_bytes);
+		frec_region_state_put(READ_ONCE(frec_region_ended),
+				      frec_region_bytes);
 	}
 }
 
@@ -585,7 +583,7 @@ void frec_region_hold_state(bool hold)
 	if (hold)
 		atomic_cmpxchg(&frec_region_state_busy, 0, 1);
 	else if (atomic_read(&frec_region_state_busy))
-		frec_region_state_sync(FREC_REGION_BLOCK);
+		frec_region_state_sync(READ_ONCE(frec_region_parts_end));
 }
 
 /**

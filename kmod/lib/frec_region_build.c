@@ -176,6 +176,137 @@ void frec_region_state_write(struct frec_region_state *copies[2],
 	st->csum = cpu_to_le32(frec_region_csum(st, sizeof(*st)));
 }
 
+/* The two state copies of the region at @base. */
+static void frec_region_copies(void *base, struct frec_region_state *copies[2])
+{
+	copies[0] = (void *)((u8 *)base + FREC_REGION_STATE_OFF(0));
+	copies[1] = (void *)((u8 *)base + FREC_REGION_STATE_OFF(1));
+}
+
+static void frec_region_wb(frec_region_wb_t wb, const void *p, u64 len)
+{
+	if (wb)
+		wb(p, len);
+}
+
+/**
+ * DOC: The region behind write-back caches
+ *
+ * The module maps the region write-back: a store reaches memory when its
+ * cache line is evicted, in no order the program gives (wmb() orders what
+ * other CPUs see, not what memory holds), or when the writer writes it
+ * back (@wb, with full barriers around it).  A reset keeps memory, not
+ * the caches.  So every order the next boot's reader relies on is made
+ * with a write-back, and so is what a reset must keep:
+ *
+ *   writer (this boot)                   reader (the next boot)
+ *   magic broken; wb     (begin:A)       magic there?
+ *   all else zeroed; wb  (begin:B)       header crc good? then every
+ *   header, state; wb    (begin:C)         entry and slot is 0 or this
+ *                                          boot's
+ *   entry, strings; wb   (seal:A)        entry crc good? then it is
+ *   checksum; wb         (seal:B)          whole, and in memory before
+ *                                          any record that names it
+ *   state; parts; wb     (save:A)        each slot: what it held at the
+ *                                          last save, or a later record
+ *
+ * LMM(frec_region_begin:A) and LMM(frec_region_begin:B) pair with
+ * frec_region_open()'s magic and header checks: memory holds the old
+ * boot's region whole, or no magic, or (after B) zeroes under a header
+ * that fails its crc or names this boot; never the new header over the
+ * old boot's entries and records.  LMM(frec_region_begin:C): a reset
+ * after the take leaves this boot's region.  LMM(frec_region_seal:A)
+ * pairs with the _get() functions' crc checks (the crc covers the entry
+ * and its strings, so a torn entry fails it anyway, but for one chance
+ * in 2^32); LMM(frec_region_seal:B) with frec_region_dump_site_known():
+ * an entry is in memory before a record naming it is written.
+ * LMM(frec_region_save:A) pairs with frec_region_record_get()'s state
+ * word check: a record written before it is kept until a later one
+ * replaces it in memory.
+ */
+
+static void frec_region_wb_str(frec_region_wb_t wb, const struct frec_region_str *str,
+			       const u8 *pool)
+{
+	frec_region_wb(wb, pool + le32_to_cpu(str->off), le32_to_cpu(str->len));
+}
+
+/**
+ * frec_region_begin() - take a region for a new boot, over what an
+ *	older boot left in it
+ * @base: the region, the size @hdr says.
+ * @hdr: its new header (frec_region_layout()).
+ * @alive_wall_ns: CLOCK_REALTIME now.
+ * @alive_ts: the ring clock now.
+ * @clock: the ring clock against ftrace's.
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * The magic broken first, everything else zeroed, the header, then state
+ * copy 0 (end none), each step in memory before the next (DOC: The
+ * region behind write-back caches): a reset leaves the old boot's region
+ * whole, or not a region, or this boot's empty one; never the old boot's
+ * entries and records under this boot's header.
+ *
+ * Context: Any context; the module calls it at load.  Writes back the
+ * whole region.
+ */
+void frec_region_begin(void *base, const struct frec_region_header *hdr,
+		       u64 alive_wall_ns, u64 alive_ts,
+		       const struct frec_region_trace_clock *clock,
+		       frec_region_wb_t wb)
+{
+	struct frec_region_state *copies[2];
+	u64 bytes = le64_to_cpu(hdr->region_bytes);
+	u8 *p = base;
+
+	memset(p, 0, FREC_REGION_MAGIC_LEN);
+	/* In memory before anything else there changes. */
+	frec_region_wb(wb, p, FREC_REGION_MAGIC_LEN); /* LMM(frec_region_begin:A) */
+	memset(p + FREC_REGION_MAGIC_LEN, 0, bytes - FREC_REGION_MAGIC_LEN);
+	/* Every old entry and record gone from memory before a header names them. */
+	frec_region_wb(wb, p, bytes); /* LMM(frec_region_begin:B) */
+	memcpy(p, hdr, sizeof(*hdr));
+	frec_region_copies(base, copies);
+	frec_region_state_write(copies, hdr, FREC_REGION_END_NONE, alive_wall_ns,
+				alive_ts, clock);
+	/* Taken, in memory, before this boot writes an entry or a record. */
+	frec_region_wb(wb, p, FREC_REGION_BLOCK); /* LMM(frec_region_begin:C) */
+}
+
+/**
+ * frec_region_state_save() - write the state, and write the parts in use
+ *	and the state back
+ * @base: the region, taken by frec_region_begin().
+ * @end: enum frec_region_end.
+ * @alive_wall_ns: CLOCK_REALTIME now.
+ * @alive_ts: the ring clock now.
+ * @clock: the ring clock against ftrace's.
+ * @used: where the parts in use end (an offset; the region's size for
+ *	all of them).
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * The tables and the pool are not written back here: each entry was,
+ * with its strings, when it was sealed.
+ *
+ * Context: Any context, one caller at a time (frec_region_state_write()).
+ */
+void frec_region_state_save(void *base, u32 end, u64 alive_wall_ns,
+			    u64 alive_ts,
+			    const struct frec_region_trace_clock *clock,
+			    u64 used, frec_region_wb_t wb)
+{
+	const struct frec_region_header *hdr = base;
+	u64 parts = le64_to_cpu(hdr->sect[FREC_REGION_PARTS].offset);
+	struct frec_region_state *copies[2];
+
+	frec_region_copies(base, copies);
+	frec_region_state_write(copies, hdr, end, alive_wall_ns, alive_ts, clock);
+	/* The records written so far kept through a reset. */
+	if (used > parts)
+		frec_region_wb(wb, (u8 *)base + parts, used - parts); /* LMM(frec_region_save:A) */
+	frec_region_wb(wb, base, FREC_REGION_BLOCK);
+}
+
 /**
  * frec_region_str_put() - copy a string into the pool and point at it
  * @str: the reference to fill.
@@ -197,13 +328,18 @@ void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
 /**
  * frec_region_ring_seal() - checksum a rings entry, once it is filled
  * @ring: the entry.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
-void frec_region_ring_seal(struct frec_region_ring *ring)
+void frec_region_ring_seal(struct frec_region_ring *ring, frec_region_wb_t wb)
 {
 	ring->csum = 0;
+	/* The entry in memory before its checksum. */
+	frec_region_wb(wb, ring, sizeof(*ring)); /* LMM(frec_region_seal:A) */
 	ring->csum = cpu_to_le32(frec_region_csum(ring, sizeof(*ring)));
+	/* Sealed in memory before a record of the ring is written. */
+	frec_region_wb(wb, ring, sizeof(*ring)); /* LMM(frec_region_seal:B) */
 }
 
 /* The checksum of @str's bytes in @pool, going on from @crc. */
@@ -218,10 +354,12 @@ static u32 frec_region_csum_str(u32 crc, const struct frec_region_str *str,
  * frec_region_site_seal() - checksum a sites entry's texts, once filled
  * @site: the entry; its caller part is sealed apart.
  * @pool: the pool section its strings are in.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
-void frec_region_site_seal(struct frec_region_site *site, const u8 *pool)
+void frec_region_site_seal(struct frec_region_site *site, const u8 *pool,
+			   frec_region_wb_t wb)
 {
 	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, site,
 				       offsetof(struct frec_region_site, csum));
@@ -230,43 +368,63 @@ void frec_region_site_seal(struct frec_region_site *site, const u8 *pool)
 	crc = frec_region_csum_str(crc, &site->file, pool);
 	crc = frec_region_csum_str(crc, &site->function, pool);
 	crc = frec_region_csum_str(crc, &site->format, pool);
+	/* The entry and its strings in memory before the checksum. */
+	frec_region_wb_str(wb, &site->module, pool);
+	frec_region_wb_str(wb, &site->file, pool);
+	frec_region_wb_str(wb, &site->function, pool);
+	frec_region_wb_str(wb, &site->format, pool);
+	frec_region_wb(wb, site, sizeof(*site)); /* LMM(frec_region_seal:A) */
 	site->csum = cpu_to_le32(frec_region_csum_end(crc));
+	/* Sealed in memory before a record of the site is written. */
+	frec_region_wb(wb, site, sizeof(*site)); /* LMM(frec_region_seal:B) */
 }
 
 /**
  * frec_region_site_seal_caller() - checksum a sites entry's caller part
  * @site: the entry, @caller and @caller_name filled.
  * @pool: the pool section.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
 void frec_region_site_seal_caller(struct frec_region_site *site,
-				  const u8 *pool)
+				  const u8 *pool, frec_region_wb_t wb)
 {
 	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, &site->caller,
 				       sizeof(site->caller) +
 				       sizeof(site->caller_name));
 
 	crc = frec_region_csum_str(crc, &site->caller_name, pool);
+	/* The caller and its name in memory before the checksum. */
+	frec_region_wb_str(wb, &site->caller_name, pool);
+	frec_region_wb(wb, site, sizeof(*site)); /* LMM(frec_region_seal:A) */
 	/*
 	 * A sum that comes out 0 reads as "no caller yet" (once in 2^32):
 	 * the site's records then print their caller as an address.
 	 */
 	site->caller_csum = cpu_to_le32(frec_region_csum_end(crc));
+	frec_region_wb(wb, site, sizeof(*site)); /* LMM(frec_region_seal:B) */
 }
 
 /**
  * frec_region_text_seal() - checksum a texts entry, once it is filled
  * @text: the entry.
  * @pool: the pool section its text is in.
+ * @wb: writes a range of the region back to memory, or NULL.
  *
  * Context: Any context.
  */
-void frec_region_text_seal(struct frec_region_text *text, const u8 *pool)
+void frec_region_text_seal(struct frec_region_text *text, const u8 *pool,
+			   frec_region_wb_t wb)
 {
 	u32 crc = frec_region_csum_add(FREC_REGION_CSUM_START, text,
 				       offsetof(struct frec_region_text, csum));
 
 	crc = frec_region_csum_str(crc, &text->text, pool);
+	/* The entry and its text in memory before the checksum. */
+	frec_region_wb_str(wb, &text->text, pool);
+	frec_region_wb(wb, text, sizeof(*text)); /* LMM(frec_region_seal:A) */
 	text->csum = cpu_to_le32(frec_region_csum_end(crc));
+	/* Sealed in memory before a sweep counts it written. */
+	frec_region_wb(wb, text, sizeof(*text)); /* LMM(frec_region_seal:B) */
 }

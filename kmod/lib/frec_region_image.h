@@ -36,6 +36,14 @@ u32 frec_region_csum(const void *p, size_t len);
 
 /* ---- building (frec_region_build.c) ----------------------------------- */
 
+/*
+ * How a writer of the region writes a range of it back from the CPU
+ * caches to memory, ordered: the range's stores before the call reach
+ * memory before any store after it does.  NULL where nothing caches the
+ * region (an image built in a buffer).
+ */
+typedef void (*frec_region_wb_t)(const void *p, u64 len);
+
 /**
  * struct frec_region_geometry - what a boot asks of its region
  * @region_bytes: the region's size.
@@ -89,13 +97,23 @@ void frec_region_state_write(struct frec_region_state *copies[2],
 			     const struct frec_region_header *hdr,
 			     u32 end, u64 alive_wall_ns, u64 alive_ts,
 			     const struct frec_region_trace_clock *clock);
+void frec_region_begin(void *base, const struct frec_region_header *hdr,
+		       u64 alive_wall_ns, u64 alive_ts,
+		       const struct frec_region_trace_clock *clock,
+		       frec_region_wb_t wb);
+void frec_region_state_save(void *base, u32 end, u64 alive_wall_ns,
+			    u64 alive_ts,
+			    const struct frec_region_trace_clock *clock,
+			    u64 used, frec_region_wb_t wb);
 void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
 			 const char *s, u32 len);
-void frec_region_ring_seal(struct frec_region_ring *ring);
-void frec_region_site_seal(struct frec_region_site *site, const u8 *pool);
+void frec_region_ring_seal(struct frec_region_ring *ring, frec_region_wb_t wb);
+void frec_region_site_seal(struct frec_region_site *site, const u8 *pool,
+			   frec_region_wb_t wb);
 void frec_region_site_seal_caller(struct frec_region_site *site,
-				  const u8 *pool);
-void frec_region_text_seal(struct frec_region_text *text, const u8 *pool);
+				  const u8 *pool, frec_region_wb_t wb);
+void frec_region_text_seal(struct frec_region_text *text, const u8 *pool,
+			   frec_region_wb_t wb);
 
 /* ---- reading (frec_region.c) ------------------------------------------ */
 

@@ -827,7 +827,7 @@ static void region_text(const struct frec_region_header *h, u32 *i, u64 addr,
 	t->addr = htole64(addr);
 	t->kind = htole32(FREC_REGION_TEXT_STRING);
 	region_str(h, &t->text, s);
-	frec_region_text_seal(t, region_at(h, FREC_REGION_POOL, 0));
+	frec_region_text_seal(t, region_at(h, FREC_REGION_POOL, 0), NULL);
 	(*i)++;
 }
 
@@ -939,7 +939,7 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 		e->nr_slots = htole64(need[r]);
 		e->parts_offset = htole64(off);
 		snprintf(e->name, sizeof(e->name), "%s", rings[r].name);
-		frec_region_ring_seal(e);
+		frec_region_ring_seal(e, NULL);
 		for (cpu = 0; cpu < opt_cpus; cpu++)
 			base[r * 4096 + cpu] = region_base(recs, nr, r, cpu, need[r]);
 		off += need[r] * FREC_SLOT_BYTES * opt_cpus;
@@ -958,11 +958,11 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 		region_str(h, &e->file, s->file);
 		region_str(h, &e->function, s->function);
 		region_str(h, &e->format, s->gf->fmt);
-		frec_region_site_seal(e, region_at(h, FREC_REGION_POOL, 0));
+		frec_region_site_seal(e, region_at(h, FREC_REGION_POOL, 0), NULL);
 		if (s->first) {
 			e->caller = htole64(s->first);
 			region_str(h, &e->caller_name, s->first_symbol);
-			frec_region_site_seal_caller(e, region_at(h, FREC_REGION_POOL, 0));
+			frec_region_site_seal_caller(e, region_at(h, FREC_REGION_POOL, 0), NULL);
 		}
 	}
 	for (i = 0; i < NR_GOOD_FORMATS; i++)

@@ -327,7 +327,7 @@ static void fuzz_rings(struct fuzz_region *r, struct fuzz_choices *c)
 			 names[(i + pick(c, FUZZ_ARRAY_SIZE(names))) % FUZZ_ARRAY_SIZE(names)]);
 		if (pick(c, 32) == 31)
 			memset(e->name, 'x', sizeof(e->name));
-		frec_region_ring_seal(e);
+		frec_region_ring_seal(e, NULL);
 	}
 }
 
@@ -350,12 +350,12 @@ static void fuzz_sites(struct fuzz_region *r, struct fuzz_choices *c)
 		e->format = fuzz_str(r, c, 3 + id);
 		if (pool && fuzz_str_in_buf(r, &e->module) && fuzz_str_in_buf(r, &e->file) &&
 		    fuzz_str_in_buf(r, &e->function) && fuzz_str_in_buf(r, &e->format))
-			frec_region_site_seal(e, pool);
+			frec_region_site_seal(e, pool, NULL);
 		if (pick(c, 2)) {
 			e->caller = cpu_to_le64(fuzz_addr(c));
 			e->caller_name = fuzz_str(r, c, 11);
 			if (pool && fuzz_str_in_buf(r, &e->caller_name))
-				frec_region_site_seal_caller(e, pool);
+				frec_region_site_seal_caller(e, pool, NULL);
 		}
 		r->nr_sites = id + 1;
 	}
@@ -377,7 +377,7 @@ static void fuzz_texts(struct fuzz_region *r, struct fuzz_choices *c)
 				      FREC_REGION_TEXT_SYMBOL);
 		e->text = fuzz_str(r, c, 3 + i);
 		if (pool && fuzz_str_in_buf(r, &e->text))
-			frec_region_text_seal(e, pool);
+			frec_region_text_seal(e, pool, NULL);
 		r->text_addrs[r->nr_texts++] = le64_to_cpu(e->addr);
 	}
 }

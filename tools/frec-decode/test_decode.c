@@ -1434,7 +1434,7 @@ static void ring_names_one_rule_everywhere(struct ht_case *c)
 		e->nr_slots = htole64(2);
 		e->parts_offset = htole64(v.sect_off[FREC_REGION_PARTS]);
 		memcpy(e->name, names[i].name, sizeof(e->name));
-		frec_region_ring_seal(e);
+		frec_region_ring_seal(e, NULL);
 		HT_EXPECT_EQ(c, frec_region_ring_get(&v, 0, &ring, &where), names[i].ok ? 1 : -1);
 
 		dump_header(&d);
@@ -1585,7 +1585,7 @@ static void region_too_large_to_index_is_refused(struct ht_case *c)
 	e->nr_slots = htole64(32768);
 	e->parts_offset = htole64(parts);
 	strcpy(e->name, "big");
-	frec_region_ring_seal(e);
+	frec_region_ring_seal(e, NULL);
 	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
 		     FREC_REGION_VALID);
 	HT_EXPECT_EQ(c, frec_region_dump_build(&d, &v, NULL), -EFBIG);

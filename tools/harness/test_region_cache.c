@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test_region_cache.c - the black box behind a write-back cache, reset at
+ * random points, read by the real reader (doc/blackbox.md, "Write-back
+ * caches").
+ *
+ * The region is two images: what the CPUs see (the cache over memory),
+ * which the writers write, and what memory holds, which a reset leaves.
+ * A line of 64 bytes is dirty while the two differ; dirty lines reach
+ * memory in random order (a few at every point the model stops at), or
+ * when the writers write a range back (the write-back the kernel passes
+ * to kmod/lib's frec_region_wb_t), whole lines at a time.  A reset stops
+ * a boot at one of those points, every wb call included, and drops a
+ * random share of the dirty lines.
+ *
+ * Each boot does what the module does, with the same kmod/lib code:
+ * frec_region_begin() over what the boot before left, ring entries and
+ * their parts as frec_persist_parts() writes them, site entries as
+ * frec_persist_site() does, events into the parts as the ring core lays
+ * them out (a slot, state word last), a heartbeat
+ * (frec_region_state_save() over the parts in use) every few records, and
+ * sometimes a panic (the whole region).  After each reset the memory image
+ * is read as frec/previous/ and frec-decode read it (frec_region_open(),
+ * frec_region_dump_build(), the entries' and records' _get()), and:
+ *
+ *   - never a mixed boot: every valid ring, site and record shown is of
+ *     the boot the header names (each carries its boot's number);
+ *   - the losses doc/blackbox.md allows, and no more: a reset in the
+ *     take leaves the boot before's region whole, or none, or the new
+ *     boot's empty; after it, the new boot's header and state, every ring and
+ *     site entry sealed, and in each slot the record it held at the last
+ *     heartbeat or panic, or a later one written there.
+ */
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness_test.h"
+#include "frec_region_image.h"
+#include "frec_region_text.h"
+
+#define LINE		64
+#define BLOCKS		16
+#define REGION		(BLOCKS * FREC_REGION_BLOCK)
+#define NR_LINES	(REGION / LINE)
+#define RINGS		2
+#define CPUS		2
+#define SLOTS		32
+#define SITES		8	/* ids 1 to SITES */
+#define RECORDS		120	/* events a boot writes, at most */
+#define BEAT_EVERY	16	/* events between heartbeats */
+#define BOOTS		4	/* boots in a row over one memory */
+#define TRIALS		2000
+
+struct model {
+	u8 cache[REGION];	/* what the CPUs see */
+	u8 mem[REGION];		/* what a reset leaves */
+	u64 rnd;
+	unsigned int evict_per_point;	/* lines tried at each point */
+	unsigned int drop_pct;		/* dirty lines a reset drops, % */
+	u64 points, reset_at;
+	jmp_buf reset;
+};
+
+/* What a boot did before its reset: what the reader may and must show. */
+struct truth {
+	u32 boot;
+	bool taken;			/* frec_region_begin() returned */
+	bool ring_sealed[RINGS];
+	bool site_sealed[SITES + 1];
+	u64 written[RINGS][CPUS];	/* events written into each part */
+	u64 cur[RINGS][CPUS][SLOTS];	/* the seq each slot holds now */
+	u64 durable[RINGS][CPUS][SLOTS];	/* ... at the last write-back */
+};
+
+/* What a reader shows of an image. */
+struct shown {
+	bool valid;
+	u32 boot;
+	bool state_ok;
+	bool ring[RINGS];
+	bool site[SITES + 1];
+	u64 seq[RINGS][CPUS][SLOTS];
+	u64 nr_recs;
+};
+
+static struct model *M;
+
+static u64 rnd(void)
+{
+	M->rnd ^= M->rnd << 13;
+	M->rnd ^= M->rnd >> 7;
+	M->rnd ^= M->rnd << 17;
+	return M->rnd;
+}
+
+static bool line_dirty(u64 i)
+{
+	return memcmp(M->cache + i * LINE, M->mem + i * LINE, LINE);
+}
+
+static void line_evict(u64 i)
+{
+	memcpy(M->mem + i * LINE, M->cache + i * LINE, LINE);
+}
+
+/* A point where the model may evict lines and may reset. */
+static void point(void)
+{
+	unsigned int k;
+
+	for (k = 0; k < M->evict_per_point; k++)
+		line_evict(rnd() % NR_LINES);
+	if (++M->points == M->reset_at)
+		longjmp(M->reset, 1);
+}
+
+/* frec_region_wb_t of the model: the range's lines reach memory now. */
+static void model_wb(const void *p, u64 len)
+{
+	u64 off = (const u8 *)p - M->cache, i;
+
+	point();
+	if (!len)
+		return;
+	for (i = off / LINE; i <= (off + len - 1) / LINE; i++)
+		line_evict(i);
+}
+
+static void reset_drop(void)
+{
+	u64 i;
+
+	for (i = 0; i < NR_LINES; i++)
+		if (line_dirty(i) && rnd() % 100 >= M->drop_pct)
+			line_evict(i);
+}
+
+static u8 *sect(unsigned int s)
+{
+	const struct frec_region_header *h = (const void *)M->cache;
+
+	return M->cache + le64_to_cpu(h->sect[s].offset);
+}
+
+static void ring_name(char *buf, size_t size, u32 boot, u32 r)
+{
+	snprintf(buf, size, "b%u_r%u", boot, r);
+}
+
+/* One boot: what the module does, stopped by a reset somewhere. */
+static void boot_run(struct truth *t, u64 *parts_used)
+{
+	static const struct frec_region_trace_clock clock;
+	struct frec_region_geometry geo = {
+		.region_bytes = REGION,
+		.boot_wall_ns = t->boot,
+		.release = "model",
+		.rings_max = 4,
+		.sites_max = 16,
+		.texts_max = 16,
+		.pool_bytes = FREC_REGION_BLOCK,
+	};
+	struct frec_region_header hdr;
+	u64 parts_off, used, ts = 0, seq, slot, pool_used = 0;
+	u32 r, c, id, i;
+
+	memset(geo.boot_id, 0xb0, sizeof(geo.boot_id));
+	memcpy(geo.boot_id, &t->boot, sizeof(t->boot));
+	if (frec_region_layout(&hdr, &geo))
+		abort();
+	/* The reset keeps nothing of the caches: they start as memory. */
+	memcpy(M->cache, M->mem, REGION);
+	point();
+	frec_region_begin(M->cache, &hdr, t->boot, 0, &clock, model_wb);
+	t->taken = true;
+	point();
+	parts_off = le64_to_cpu(hdr.sect[FREC_REGION_PARTS].offset);
+	used = 0;
+	/* frec_persist_parts(): a free entry, its parts zeroed, sealed. */
+	for (r = 0; r < RINGS; r++) {
+		struct frec_region_ring *e = (void *)(sect(FREC_REGION_RINGS) +
+						      r * sizeof(*e));
+		u64 bytes = (u64)SLOTS * FREC_SLOT_BYTES * CPUS;
+
+		memset(M->cache + parts_off + used, 0, bytes);
+		memset(e, 0, sizeof(*e));
+		e->id = cpu_to_le32(r);
+		e->kind = cpu_to_le32(0);
+		e->order = cpu_to_le32(FREC_RING_ORDER_CPU);
+		e->nr_cpus = cpu_to_le32(CPUS);
+		e->nr_slots = cpu_to_le64(SLOTS);
+		e->parts_offset = cpu_to_le64(parts_off + used);
+		ring_name(e->name, sizeof(e->name), t->boot, r);
+		frec_region_ring_seal(e, model_wb);
+		t->ring_sealed[r] = true;
+		used += bytes;
+		*parts_used = parts_off + used;
+		point();
+	}
+	/* frec_persist_site(): the entry and its strings, sealed. */
+	for (id = 1; id <= SITES; id++) {
+		struct frec_region_site *e = (void *)(sect(FREC_REGION_SITES) +
+						      id * sizeof(*e));
+		struct frec_region_str *str[4] = { &e->module, &e->file,
+						   &e->function, &e->format };
+		char s[4][32];
+
+		snprintf(s[0], sizeof(s[0]), "model");
+		snprintf(s[1], sizeof(s[1]), "model.c");
+		snprintf(s[2], sizeof(s[2]), "f%u", id);
+		snprintf(s[3], sizeof(s[3]), "b%u s%u %%llx", t->boot, id);
+		memset(e, 0, sizeof(*e));
+		for (i = 0; i < 4; i++) {
+			frec_region_str_put(str[i], sect(FREC_REGION_POOL), pool_used,
+					    s[i], strlen(s[i]));
+			pool_used += strlen(s[i]);
+		}
+		e->id = cpu_to_le32(id);
+		e->level = cpu_to_le32(3);
+		e->line = cpu_to_le32(id);
+		frec_region_site_seal(e, sect(FREC_REGION_POOL), model_wb);
+		t->site_sealed[id] = true;
+		point();
+	}
+	/* Events, as the ring core lays one out: a slot, its state word last. */
+	for (i = 0; i < RECORDS; i++) {
+		struct frec_slot *s;
+
+		r = rnd() % RINGS;
+		c = rnd() % CPUS;
+		seq = ++t->written[r][c];
+		slot = (seq - 1) % SLOTS;
+		s = (void *)(M->cache + parts_off +
+			     ((u64)r * CPUS + c) * SLOTS * FREC_SLOT_BYTES +
+			     slot * FREC_SLOT_BYTES);
+		s->data[FREC_EVENT_TS] = cpu_to_le64(++ts);
+		s->data[FREC_EVENT_SITE] = cpu_to_le64(1 + rnd() % SITES);
+		s->data[FREC_EVENT_CALLER] = cpu_to_le64(0x1000);
+		s->data[FREC_EVENT_ARG0] = cpu_to_le64(t->boot);
+		s->data[FREC_EVENT_ARG0 + 1] = cpu_to_le64(seq);
+		s->state = cpu_to_le64(seq << FREC_SLOT_SEQ_SHIFT |
+				       ((seq - 1) / SLOTS & 1 ? FREC_SLOT_LAP : 0));
+		t->cur[r][c][slot] = seq;
+		point();
+		if (i % BEAT_EVERY == BEAT_EVERY - 1 || rnd() % 64 == 0) {
+			bool panic = rnd() % 8 == 0;
+
+			/* The heartbeat, or a panic: the state, then write-back. */
+			frec_region_state_save(M->cache,
+					       panic ? FREC_REGION_END_PANIC :
+					       FREC_REGION_END_NONE,
+					       t->boot, ts, &clock,
+					       panic ? REGION : *parts_used, model_wb);
+			memcpy(t->durable, t->cur, sizeof(t->durable));
+			point();
+			if (panic)
+				longjmp(M->reset, 1);
+		}
+	}
+	longjmp(M->reset, 1);
+}
+
+/* Read an image as frec/previous/ does; count what is not one boot's. */
+static int image_read(struct ht_case *hc, const u8 *img, struct shown *sh)
+{
+	struct frec_region_view v;
+	struct frec_region_dump d;
+	struct frec_region_ring_info ri;
+	struct frec_region_site_info si;
+	struct frec_region_record rec;
+	char msg[FREC_REGION_MSG_MAX], name[FREC_REGION_RING_NAME_LEN];
+	unsigned int rb, ring, sb, sid;
+	u8 buf[64];
+	u64 where, k;
+	u32 i;
+	int mixed = 0;
+
+	memset(sh, 0, sizeof(*sh));
+	if (frec_region_open(&v, img, REGION, msg, sizeof(msg), &where) != FREC_REGION_VALID)
+		return 0;
+	sh->valid = true;
+	memcpy(&sh->boot, v.hdr->boot_id, sizeof(sh->boot));
+	sh->state_ok = v.state_ok;
+	for (i = 0; i < v.nr_entries[FREC_REGION_RINGS]; i++) {
+		if (frec_region_ring_get(&v, i, &ri, &where) != 1)
+			continue;
+		if (sscanf(ri.name, "b%u_r%u", &rb, &ring) != 2 || rb != sh->boot ||
+		    ring >= RINGS) {
+			ht_fail(hc, __FILE__, __LINE__, "boot %u's region shows ring %s",
+				sh->boot, ri.name);
+			mixed++;
+			continue;
+		}
+		sh->ring[ring] = true;
+	}
+	for (i = 1; i < v.nr_entries[FREC_REGION_SITES]; i++) {
+		if (frec_region_site_get(&v, i, &si, &where) != 1)
+			continue;
+		if (sscanf(si.format.s, "b%u s%u", &sb, &sid) != 2 || sb != sh->boot ||
+		    sid != i || i > SITES) {
+			ht_fail(hc, __FILE__, __LINE__, "boot %u's region shows site %u: %.*s",
+				sh->boot, i, (int)si.format.len, si.format.s);
+			mixed++;
+			continue;
+		}
+		sh->site[i] = true;
+	}
+	if (frec_region_dump_build(&d, &v, NULL)) {
+		ht_fail(hc, __FILE__, __LINE__, "dump: %s", d.msg);
+		frec_region_dump_free(&d);
+		return mixed + 1;
+	}
+	sh->nr_recs = d.nr_recs;
+	for (k = 0; k < d.nr_recs; k++) {
+		const struct frec_region_part *p = &d.parts[d.recs[k].part];
+		const struct frec_region_ring_info *r = &d.rings[p->ring];
+		u64 b, seq;
+
+		if (frec_region_record_get(&v, r, p->cpu, d.recs[k].slot, &rec, buf,
+					   sizeof(buf)) != 1)
+			abort();
+		b = rec.args[0];
+		seq = rec.args[1];
+		memcpy(name, r->name, sizeof(name));
+		if (b != sh->boot || sscanf(name, "b%u_r%u", &rb, &ring) != 2 ||
+		    rb != sh->boot || ring >= RINGS) {
+			if (mixed++ < 3)
+				ht_fail(hc, __FILE__, __LINE__,
+					"boot %u's region shows ring %s cpu %u slot %llu"
+					": boot %llu's record %llu",
+					sh->boot, name, p->cpu, (u64)d.recs[k].slot, b, seq);
+			continue;
+		}
+		if (seq != rec.seq || rec.site < 1 || rec.site > SITES) {
+			ht_fail(hc, __FILE__, __LINE__, "record of seq %llu misread",
+				seq);
+			mixed++;
+			continue;
+		}
+		sh->seq[ring][p->cpu][d.recs[k].slot] = seq;
+	}
+	frec_region_dump_free(&d);
+	return mixed;
+}
+
+/* What boot @t left, after its reset: may it show @sh, @prev the boot before's? */
+static int losses_check(struct ht_case *hc, const struct truth *t,
+			const struct shown *sh, const struct shown *prev)
+{
+	u32 r, c, s, id;
+	u64 got, want;
+
+	if (!t->taken) {
+		/*
+		 * A reset in the take: the boot before's region whole, no
+		 * region, or this boot's, empty.
+		 */
+		if (!sh->valid || (sh->boot == t->boot && !sh->nr_recs &&
+				   !memchr(sh->ring, true, sizeof(sh->ring)) &&
+				   !memchr(sh->site, true, sizeof(sh->site))))
+			return 0;
+		if (prev->valid && sh->boot == prev->boot &&
+		    !memcmp(sh, prev, sizeof(*sh)))
+			return 0;
+		ht_fail(hc, __FILE__, __LINE__,
+			"reset in boot %u's take: boot %u's region (%llu"
+			" records) where boot %u's had %llu",
+			t->boot, sh->valid ? sh->boot : 0, sh->nr_recs,
+			prev->valid ? prev->boot : 0, prev->nr_recs);
+		return 1;
+	}
+	if (!sh->valid || sh->boot != t->boot || !sh->state_ok) {
+		ht_fail(hc, __FILE__, __LINE__,
+			"boot %u took the region, a reset left %s %u%s", t->boot,
+			sh->valid ? "the region of boot" : "no region", sh->valid ? sh->boot : 0,
+			sh->valid && !sh->state_ok ? " without a state" : "");
+		return 1;
+	}
+	for (r = 0; r < RINGS; r++)
+		if (t->ring_sealed[r] && !sh->ring[r]) {
+			ht_fail(hc, __FILE__, __LINE__, "boot %u: sealed ring %u lost",
+				t->boot, r);
+			return 1;
+		}
+	for (id = 1; id <= SITES; id++)
+		if (t->site_sealed[id] && !sh->site[id]) {
+			ht_fail(hc, __FILE__, __LINE__, "boot %u: sealed site %u lost",
+				t->boot, id);
+			return 1;
+		}
+	for (r = 0; r < RINGS; r++)
+		for (c = 0; c < CPUS; c++)
+			for (s = 0; s < SLOTS; s++) {
+				got = sh->seq[r][c][s];
+				want = t->durable[r][c][s];
+				if (got ? got < want || got > t->cur[r][c][s] ||
+					  (got - 1) % SLOTS != s : want != 0) {
+					ht_fail(hc, __FILE__, __LINE__,
+						"boot %u ring %u cpu %u slot %u: shows %llu"
+						", written back %llu, last written %llu",
+						t->boot, r, c, s, got, want, t->cur[r][c][s]);
+					return 1;
+				}
+			}
+	return 0;
+}
+
+/* A boot, up to its reset: the locals of the caller are not setjmp()'s. */
+static void boot_until_reset(struct truth *t, u64 *parts_used)
+{
+	if (!setjmp(M->reset))
+		boot_run(t, parts_used);
+}
+
+static void cached_region_resets(struct ht_case *hc)
+{
+	static struct truth t;
+	static struct shown prev, now;
+	u64 parts_used;
+	unsigned int trial, b, bad = 0, shown_old = 0, shown_none = 0;
+
+	M = calloc(1, sizeof(*M));
+	M->rnd = 0x2545f4914f6cdd1dULL;
+	for (trial = 0; trial < TRIALS && bad < 5; trial++) {
+		memset(M->mem, 0, REGION);
+		M->evict_per_point = rnd() % 8;
+		memset(&prev, 0, sizeof(prev));
+		for (b = 1; b <= BOOTS && bad < 5; b++) {
+			memset(&t, 0, sizeof(t));
+			t.boot = trial * BOOTS + b;
+			M->drop_pct = rnd() % 101;
+			M->points = 0;
+			/*
+			 * A boot has about 250 points, some run to their end;
+			 * one in three resets comes in or right after the take.
+			 */
+			M->reset_at = 1 + rnd() % (rnd() % 3 ? 280 : 12);
+			parts_used = 0;
+			boot_until_reset(&t, &parts_used);
+			reset_drop();
+			if (image_read(hc, M->mem, &now) ||
+			    losses_check(hc, &t, &now, &prev)) {
+				fprintf(stderr, "# trial %u boot %u: reset at point %llu"
+					", %u lines evicted a point, %u%% dropped\n",
+					trial, b, M->reset_at, M->evict_per_point,
+					M->drop_pct);
+				bad++;
+			}
+			shown_old += now.valid && now.boot != t.boot;
+			shown_none += !now.valid;
+			prev = now;
+		}
+	}
+	fprintf(stderr, "# %u trials of %u boots: %u resets left the boot before's region, %u none\n",
+		trial, BOOTS, shown_old, shown_none);
+	free(M);
+}
+
+int main(int argc, char **argv)
+{
+	struct ht_case cases[] = {
+		HT_CASE(cached_region_resets),
+	};
+
+	return ht_main(argc, argv, cases, sizeof(cases) / sizeof(cases[0]));
+}
