@@ -36,6 +36,7 @@
 #include <linux/ioport.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
+#include <linux/nmi.h>
 #include <linux/random.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -66,6 +67,8 @@ static uint region_reboot_s = 300;
 module_param(region_reboot_s, uint, 0444);
 MODULE_PARM_DESC(region_reboot_s, "the longest a reboot takes, s (default 300): a region last alive longer before this boot is an older boot's");
 
+/* What frec_region_wb() writes back between two watchdog touches. */
+#define FREC_REGION_WB_CHUNK	SZ_16M
 /* How often the heartbeat rewrites the state, in seconds. */
 #define FREC_REGION_HEARTBEAT_S	5
 /* region_reboot_s at most: a day. */
@@ -289,8 +292,21 @@ struct frec_region_header *frec_region_mapped(void)
  */
 void frec_region_wb(const void *p, u64 len)
 {
-	/* Cast: arch_wb_cache_pmem() takes a plain pointer; it changes no byte. */
-	frec_region_cache_wb((void *)p, len);
+	u64 n;
+
+	/*
+	 * In chunks, the watchdogs touched between them: a panic writes
+	 * back every part in use with IRQs off, gigabytes in a big region.
+	 */
+	while (len) {
+		n = min_t(u64, len, FREC_REGION_WB_CHUNK);
+		/* Cast: arch_wb_cache_pmem() takes a plain pointer; it changes no byte. */
+		frec_region_cache_wb((void *)p, n);
+		p += n;
+		len -= n;
+		if (len)
+			touch_nmi_watchdog();
+	}
 }
 
 /**
@@ -312,8 +328,16 @@ void frec_region_use(u64 end)
  * Write the state copies: @end, alive now; then write the parts up to
  * @used and the state back.  Caller holds the state.
  */
+/* Bytes the last write of the state wrote back (block 0 and parts). */
+static u64 frec_region_wb_last;
+
 static void frec_region_state_put(u32 end, u64 used)
 {
+	const struct frec_region_header *hdr = frec_region_base;
+	u64 parts = le64_to_cpu(hdr->sect[FREC_REGION_PARTS].offset);
+
+	/* What the last write of the state wrote back: the unload says it. */
+	WRITE_ONCE(frec_region_wb_last, FREC_REGION_BLOCK + (used > parts ? used - parts : 0));
 	frec_region_state_save(frec_region_base, end, ktime_get_real_fast_ns(),
 			       local_clock(), &frec_region_clock, used,
 			       frec_region_wb);
@@ -443,9 +467,11 @@ static void frec_region_end_raise(u32 end)
 
 /*
  * Holding busy: write the state with the end marked so far and write the
- * parts up to @used and the state back, let go, and do it again (all the
- * parts) if an oops or a panic raised the end meanwhile and left the
- * write here.
+ * parts up to @used and the state back, let go, and do it again if an
+ * oops or a panic raised the end meanwhile and left the write here.
+ * Every end writes back the parts rings took (frec_region_use()) and
+ * block 0, not the whole region (up to FREC_REGION_MAX_BYTES): the
+ * tables and the pool were written back entry by entry when sealed.
  */
 static void frec_region_state_sync(u64 used)
 {
@@ -462,7 +488,7 @@ static void frec_region_state_sync(u64 used)
 			return;
 		if (atomic_cmpxchg(&frec_region_state_busy, 0, 1))
 			return;
-		used = frec_region_bytes;
+		used = READ_ONCE(frec_region_parts_end);
 	}
 }
 
@@ -558,13 +584,13 @@ void frec_region_end(u32 end)
 	smp_mb();
 	/* Pairs with frec_region_state_sync:C. */
 	if (!atomic_cmpxchg(&frec_region_state_busy, 0, 1)) { /* LMM(frec_region_end:B) */
-		frec_region_state_sync(frec_region_bytes);
+		frec_region_state_sync(READ_ONCE(frec_region_parts_end));
 		return;
 	}
 	/* The holder is stopped or interrupted for good (DOC above). */
 	if (end == FREC_REGION_END_PANIC) {
 		frec_region_state_put(READ_ONCE(frec_region_ended),
-				      frec_region_bytes);
+				      READ_ONCE(frec_region_parts_end));
 	}
 }
 
@@ -597,6 +623,8 @@ void frec_region_exit(void)
 	if (frec_region_base) {
 		timer_shutdown_sync(&frec_region_heartbeat);
 		frec_region_end(FREC_REGION_END_CLEAN);
+		pr_info("region: clean unload marked, %llu KiB written back\n",
+			DIV_ROUND_UP(READ_ONCE(frec_region_wb_last), 1024));
 		frec_region_release();
 	}
 	frec_previous_exit();

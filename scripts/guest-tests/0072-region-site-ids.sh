@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: black box: every site id frec can give has its entry in the region's site table: with README's 1 MiB region frec gives no id past the table (frec/sites' room, the load's log line naming the limit); an 8 MiB region holds every id of the default sites_max
+# description: black box: every site id frec can give has its entry in the region's site table: with README's 1 MiB region frec gives no id past the table (frec/sites' room, the load's log line naming the limit); an 8 MiB region holds every id of the default sites_max; an unload writes back block 0 and the parts in use only, not the whole region
 # kernels: 6.1
 # can-run: 6.1 6.12 6.12-rt
 # cmdline: memmap=8M$0x20000000
@@ -34,3 +34,15 @@ for r in 1M 8M; do
 		[ "$room" = 16384 ] || fail "region=8M: room for $room ids, not the default sites_max 16384"
 	fi
 done
+
+# An end writes back what can be dirty: the parts rings took (none here:
+# no persist_rings=) and block 0, not all 8 MiB (an oops or a panic
+# writes the same as an unload, in a dying kernel).
+dmesg -c > /dev/null
+frec_load region=8M@0x20000000
+frec_unload
+wb=$(dmesg | sed -n 's/.*frec: region: clean unload marked, \([0-9]*\) KiB written back$/\1/p')
+echo "region=8M, no ring persisted: the unload wrote back $wb KiB"
+[ -n "$wb" ] || fail "no log line says what the unload wrote back"
+[ "$wb" -le 4 ] || fail "the unload wrote back $wb KiB of an 8 MiB region with no ring in it"
+
