@@ -216,6 +216,27 @@ static atomic_t frec_crash_busy = ATOMIC_INIT(0);
 static struct frec_merge_key frec_crash_last;
 static bool frec_crash_last_printed;
 
+#if IS_ENABLED(CONFIG_KUNIT)
+void (*frec_crash_test_hook)(const char *reason);
+EXPORT_SYMBOL_GPL(frec_crash_test_hook);
+
+/*
+ * The suite holds a dump that never sleeps in progress here, as a slow
+ * console does for seconds, and asks for other dumps meanwhile.
+ */
+static void frec_crash_test(const char *reason)
+{
+	void (*hook)(const char *reason) = READ_ONCE(frec_crash_test_hook);
+
+	if (hook)
+		hook(reason);
+}
+#else
+static inline void frec_crash_test(const char *reason)
+{
+}
+#endif
+
 /* The key of record @ent of @src. */
 static void frec_crash_key(struct frec_crash_source *src, const struct frec_rb_entry *ent,
 			   struct frec_merge_key *key)
@@ -555,6 +576,8 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason,
 		       reason, keep);
 	printk(KERN_EMERG FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
 	       frec_format_order(frec_raw_order_flags(st->merge.by_seq)));
+	if (!may_sleep)
+		frec_crash_test(reason);
 	while ((src = frec_crash_oldest(st))) {
 		if (st->rings[src->ring_index].printed++ < keep) {
 			len = frec_crash_format(st, src);
@@ -720,6 +743,22 @@ static int frec_crash_panic(struct notifier_block *nb, unsigned long val, void *
 	frec_region_end(FREC_REGION_END_PANIC);
 	return NOTIFY_DONE;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * frec_crash_test_oops() - tests only: the dump the die notifier prints
+ *	for an oops, with its state and its flag
+ * @reason: said in its begin marker.
+ *
+ * Context: Any context, as an oops.
+ * Return: true if it dumped, false if it found another dump running.
+ */
+bool frec_crash_test_oops(const char *reason)
+{
+	return frec_crash_try_dump(reason, false);
+}
+EXPORT_SYMBOL_GPL(frec_crash_test_oops);
+#endif
 
 static struct notifier_block frec_crash_die_nb = {
 	.notifier_call = frec_crash_die,
