@@ -76,9 +76,18 @@
  *   scratch space are allocated when frec loads.
  * - No waiting: ring readers never wait for writers (frec_rb.c); a
  *   record that a dying writer left half-written is BUSY and skipped.
- * - Once: frec_crash_busy admits one dump at a time.  A fault inside the
- *   dump, or an oops on another CPU meanwhile, finds it taken and returns
- *   at once, so the dump never recurses or loops.
+ * - Once: frec_crash_busy admits one oops or panic dump at a time.  A
+ *   fault inside the dump, or an oops on another CPU meanwhile, finds it
+ *   taken and returns at once, so the dump never recurses or loops.
+ * - Apart: a dump asked for from atomic context (a dump trigger, a driver)
+ *   has its own state and its own flag, frec_crash_atomic_busy, one such
+ *   dump at a time.  It prints with preemption off for up to oops_bytes
+ *   (seconds on a serial console), and a panic may stop its CPU for good
+ *   with the flag taken: an oops or a panic meanwhile still finds its own
+ *   state and flag free and dumps (its lines may mingle with the other
+ *   dump's; each dump's lines stay in order between its markers).  A
+ *   fault inside an atomic dump is an oops: it dumps once, with the
+ *   oops's state, and a fault in that finds frec_crash_busy taken.
  *
  * After a dump for an oops in process context (which kills the task and
  * lets the kernel go on), writes that the dying task left in progress on
@@ -202,12 +211,23 @@ struct frec_crash_state {
 	char payload[FREC_RING_MAX_RECORD_LEN];
 };
 
-/* The state of dumps from oops, panic and atomic contexts. */
+/* Who asked for a dump: which state it uses, and how it prints. */
+enum frec_crash_kind {
+	FREC_CRASH_DYING,	/* an oops or a panic: frec_crash, frec_crash_busy */
+	FREC_CRASH_ATOMIC,	/* atomic context: frec_crash_atomic, its flag */
+	FREC_CRASH_TASK,	/* a task that may sleep: frec_crash_task */
+};
+
+/* The state of dumps from oops and panic. */
 static struct frec_crash_state *frec_crash;
+/* The state of dumps asked for from atomic context ("Apart" above). */
+static struct frec_crash_state *frec_crash_atomic;
 /* The state of dumps a task asks for, under frec_crash_filter_lock. */
 static struct frec_crash_state *frec_crash_task;
-/* One dump at a time; a dump interrupted by a fault keeps it taken. */
+/* One oops or panic dump at a time; one interrupted by a fault keeps it. */
 static atomic_t frec_crash_busy = ATOMIC_INIT(0);
+/* One atomic dump at a time, likewise. */
+static atomic_t frec_crash_atomic_busy = ATOMIC_INIT(0);
 /*
  * The newest record an oops or panic dump printed (valid if
  * frec_crash_last_printed): a panic after an oops prints what follows it.
@@ -215,6 +235,27 @@ static atomic_t frec_crash_busy = ATOMIC_INIT(0);
  */
 static struct frec_merge_key frec_crash_last;
 static bool frec_crash_last_printed;
+
+#if IS_ENABLED(CONFIG_KUNIT)
+void (*frec_crash_test_hook)(const char *reason);
+EXPORT_SYMBOL_GPL(frec_crash_test_hook);
+
+/*
+ * The suite holds a dump that never sleeps in progress here, as a slow
+ * console does for seconds, and asks for other dumps meanwhile.
+ */
+static void frec_crash_test(const char *reason)
+{
+	void (*hook)(const char *reason) = READ_ONCE(frec_crash_test_hook);
+
+	if (hook)
+		hook(reason);
+}
+#else
+static inline void frec_crash_test(const char *reason)
+{
+}
+#endif
 
 /* The key of record @ent of @src. */
 static void frec_crash_key(struct frec_crash_source *src, const struct frec_rb_entry *ent,
@@ -528,15 +569,16 @@ static void frec_crash_pace_line(struct frec_crash_pace *pace, size_t len)
 }
 
 /*
- * The dump itself.  @may_sleep: a task asked for it, frec_rings_rwsem and
+ * The dump itself.  FREC_CRASH_TASK: frec_rings_rwsem and
  * frec_crash_filter_lock held; it prints in batches and waits for the
  * consoles between them and at the end.  Otherwise (oops, panic, an atomic
- * caller) preemption is off, frec_crash_busy held, and at most oops_bytes
+ * caller) preemption is off, the kind's flag held, and at most oops_bytes
  * of records are printed.
  */
 static void frec_crash_dump(struct frec_crash_state *st, const char *reason,
-			    const struct frec_merge_key *after, bool may_sleep)
+			    const struct frec_merge_key *after, enum frec_crash_kind kind)
 {
+	bool may_sleep = kind == FREC_CRASH_TASK;
 	unsigned int keep = READ_ONCE(frec_crash_records), skipped, lines = 0, left_out = 0;
 	size_t len, bytes = 0, bound = READ_ONCE(frec_crash_bytes), rest = 0;
 	struct frec_crash_pace pace = {};
@@ -555,6 +597,8 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason,
 		       reason, keep);
 	printk(KERN_EMERG FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
 	       frec_format_order(frec_raw_order_flags(st->merge.by_seq)));
+	if (!may_sleep)
+		frec_crash_test(reason);
 	while ((src = frec_crash_oldest(st))) {
 		if (st->rings[src->ring_index].printed++ < keep) {
 			len = frec_crash_format(st, src);
@@ -567,7 +611,7 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason,
 				lines++;
 				bytes += len;
 				/* Under frec_crash_busy, for a panic dump after it. */
-				if (!may_sleep) {
+				if (kind == FREC_CRASH_DYING) {
 					frec_crash_last = src->key;
 					frec_crash_last_printed = true;
 				}
@@ -598,29 +642,36 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason,
 }
 
 /*
- * Dump unless another dump is running (or died); @after_last prints only
- * records after the newest an earlier such dump printed.  Returns false if
- * it did not dump.
+ * A dump of @kind (FREC_CRASH_DYING or FREC_CRASH_ATOMIC), unless another
+ * of that kind is running (or died); @after_last (an oops or panic dump)
+ * prints only records after the newest an earlier one printed.  Returns
+ * false if it did not dump.
  */
-static bool frec_crash_try_dump(const char *reason, bool after_last)
+static bool frec_crash_try_dump(enum frec_crash_kind kind, const char *reason,
+				bool after_last)
 {
-	if (!frec_crash)
+	bool dying = kind == FREC_CRASH_DYING;
+	struct frec_crash_state *st = dying ? frec_crash : frec_crash_atomic;
+	atomic_t *busy = dying ? &frec_crash_busy : &frec_crash_atomic_busy;
+
+	if (!st)
 		return false;
 	/*
-	 * Fully ordered: the state the last dump left, released at
-	 * frec_crash_try_dump:B, is seen whole by this one, on whatever CPU
-	 * it ran.
+	 * Fully ordered: the state the last dump of this kind left, released
+	 * at frec_crash_try_dump:B, is seen whole by this one, on whatever
+	 * CPU it ran (each kind its own state and flag).
 	 */
-	if (atomic_cmpxchg(&frec_crash_busy, 0, 1)) { /* LMM(frec_crash_try_dump:A) */
+	if (atomic_cmpxchg(busy, 0, 1)) { /* LMM(frec_crash_try_dump:A) */
 		pr_emerg("dump for %s skipped: another dump is running or died\n", reason);
 		return false;
 	}
 	preempt_disable_notrace();
-	frec_crash_dump(frec_crash, reason,
-			after_last && frec_crash_last_printed ? &frec_crash_last : NULL, false);
+	frec_crash_dump(st, reason,
+			dying && after_last && frec_crash_last_printed ? &frec_crash_last : NULL,
+			kind);
 	preempt_enable_notrace();
 	/* This dump's state before the flag.  Pairs with frec_crash_try_dump:A. */
-	atomic_set_release(&frec_crash_busy, 0); /* LMM(frec_crash_try_dump:B) */
+	atomic_set_release(busy, 0); /* LMM(frec_crash_try_dump:B) */
 	return true;
 }
 
@@ -634,7 +685,7 @@ static void frec_crash_task_dump(const char *reason)
 {
 	mutex_lock(&frec_crash_filter_lock);
 	down_read(&frec_rings_rwsem);
-	frec_crash_dump(frec_crash_task, reason, NULL, true);
+	frec_crash_dump(frec_crash_task, reason, NULL, FREC_CRASH_TASK);
 	up_read(&frec_rings_rwsem);
 	mutex_unlock(&frec_crash_filter_lock);
 }
@@ -658,7 +709,8 @@ static void frec_crash_task_dump(const char *reason)
  * It takes frec's ring lock to do so.  From any other context it takes no
  * lock, allocates nothing and never waits, prints at most oops_bytes bytes
  * of records (the newest that fit; the end marker says how many older ones
- * were left out), and one such dump runs at a time.
+ * were left out), and one such dump runs at a time; an oops or a panic
+ * meanwhile still prints its own dump.
  *
  * Context: Any context, NMI included.  From NMI context the lines reach
  * the console once printk's deferred output is flushed.
@@ -671,7 +723,7 @@ int frec_console_dump(const char *reason)
 		frec_crash_task_dump(reason ?: "request");
 		return 0;
 	}
-	return frec_crash_try_dump(reason ?: "request", false) ? 0 : -EBUSY;
+	return frec_crash_try_dump(FREC_CRASH_ATOMIC, reason ?: "request", false) ? 0 : -EBUSY;
 }
 EXPORT_SYMBOL_GPL(frec_console_dump);
 
@@ -697,7 +749,7 @@ static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *da
 	if (val != DIE_OOPS)
 		return NOTIFY_DONE;
 	if (READ_ONCE(frec_crash_oops_dump))
-		frec_crash_try_dump("oops", false);
+		frec_crash_try_dump(FREC_CRASH_DYING, "oops", false);
 	/*
 	 * An oops in process context kills the task and the kernel goes
 	 * on; in interrupt context it panics.  Preemption is off in a
@@ -716,10 +768,26 @@ static int frec_crash_die(struct notifier_block *nb, unsigned long val, void *da
 static int frec_crash_panic(struct notifier_block *nb, unsigned long val, void *data)
 {
 	if (READ_ONCE(frec_crash_oops_dump))
-		frec_crash_try_dump("panic", true);
+		frec_crash_try_dump(FREC_CRASH_DYING, "panic", true);
 	frec_region_end(FREC_REGION_END_PANIC);
 	return NOTIFY_DONE;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * frec_crash_test_oops() - tests only: the dump the die notifier prints
+ *	for an oops, with its state and its flag
+ * @reason: said in its begin marker.
+ *
+ * Context: Any context, as an oops.
+ * Return: true if it dumped, false if it found another dump running.
+ */
+bool frec_crash_test_oops(const char *reason)
+{
+	return frec_crash_try_dump(FREC_CRASH_DYING, reason, false);
+}
+EXPORT_SYMBOL_GPL(frec_crash_test_oops);
+#endif
 
 static struct notifier_block frec_crash_die_nb = {
 	.notifier_call = frec_crash_die,
@@ -766,11 +834,14 @@ static struct frec_crash_state *frec_crash_state_alloc(void)
 int frec_crash_init(void)
 {
 	frec_crash = frec_crash_state_alloc();
+	frec_crash_atomic = frec_crash_state_alloc();
 	frec_crash_task = frec_crash_state_alloc();
-	if (!frec_crash || !frec_crash_task) {
+	if (!frec_crash || !frec_crash_atomic || !frec_crash_task) {
 		frec_crash_state_free(frec_crash);
+		frec_crash_state_free(frec_crash_atomic);
 		frec_crash_state_free(frec_crash_task);
 		frec_crash = NULL;
+		frec_crash_atomic = NULL;
 		frec_crash_task = NULL;
 		return -ENOMEM;
 	}
@@ -794,6 +865,8 @@ void frec_crash_exit(void)
 	synchronize_rcu();
 	frec_crash = NULL;
 	frec_crash_state_free(st);
+	frec_crash_state_free(frec_crash_atomic);
+	frec_crash_atomic = NULL;
 	frec_crash_state_free(frec_crash_task);
 	frec_crash_task = NULL;
 }

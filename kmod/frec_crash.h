@@ -32,6 +32,12 @@ extern unsigned int frec_crash_bytes;
 extern struct frec_filter __rcu *frec_crash_filter;
 extern struct mutex frec_crash_filter_lock;
 
+#if IS_ENABLED(CONFIG_KUNIT)
+/* The KUnit suite's: called inside a dump that never sleeps. */
+extern void (*frec_crash_test_hook)(const char *reason);
+bool frec_crash_test_oops(const char *reason);
+#endif
+
 int frec_crash_init(void);
 void frec_crash_exit(void);
 int frec_crash_settings_check(void);

@@ -37,6 +37,7 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/nmi.h>
+#include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
@@ -83,7 +84,11 @@ static atomic_t frec_region_state_busy = ATOMIC_INIT(0);
 static u32 frec_region_ended;
 /* CLOCK_REALTIME of this boot's start, as the load saw it. */
 static u64 frec_region_boot_wall_ns;
-/* The ring clock against ftrace's, measured when the region is taken. */
+/*
+ * The ring clock against ftrace's, measured when the region is taken, and
+ * again by state writes once the clock is no longer synchronised
+ * (frec_region_clock_now()).
+ */
 static struct frec_region_trace_clock frec_region_clock;
 static struct timer_list frec_region_heartbeat;
 /* Where the parts rings took end (frec_region_use()); 0: none taken. */
@@ -324,23 +329,62 @@ void frec_region_use(u64 end)
 		WRITE_ONCE(frec_region_parts_end, end);
 }
 
+/* Bytes the last write of the state wrote back (block 0 and parts). */
+static u64 frec_region_wb_last;
+
+/*
+ * The ring clock against ftrace's for a state write now, in @clock.  While
+ * the clock stays synchronised across CPUs, the offset measured at load
+ * is a constant of the boot.  The kernel may mark the TSC unstable later
+ * (the clocksource watchdog): local_clock() then stops being sched_clock()
+ * plus that constant and the offset drifts, so from then on it is
+ * measured again at each write, near the moment the state marks (an end:
+ * the crash's last records), and no longer flagged constant, as the raw
+ * dump measures it on each read.  Not in NMI (frec_trace_clock_offset()):
+ * there the last offset measured is written, unflagged.  No lock, no
+ * sleep: the panic path writes the state too.
+ *
+ * Caller holds the state, so frec_region_clock has one writer, but for a
+ * panic writing over a holder it stopped or interrupted (DOC: Who writes
+ * the state): each field is read and written whole (READ_ONCE(),
+ * WRITE_ONCE()), and the offset and its window may then be of two
+ * measurements, the window only telling how exact the offset is.
+ */
+static void frec_region_clock_now(struct frec_region_trace_clock *clock)
+{
+	u32 flags = READ_ONCE(frec_region_clock.flags);
+	s64 offset;
+	u64 window;
+
+	if ((flags & FREC_REGION_STATE_TRACE_OFFSET) &&
+	    !((flags & FREC_REGION_STATE_OFFSET_CONSTANT) && frec_clock_synchronized())) {
+		flags &= ~FREC_REGION_STATE_OFFSET_CONSTANT;
+		WRITE_ONCE(frec_region_clock.flags, flags);
+		if (!in_nmi() && frec_trace_clock_offset(&offset, &window)) {
+			WRITE_ONCE(frec_region_clock.trace_offset, offset);
+			WRITE_ONCE(frec_region_clock.window, min_t(u64, window, U32_MAX));
+		}
+	}
+	clock->flags = flags;
+	clock->trace_offset = READ_ONCE(frec_region_clock.trace_offset);
+	clock->window = READ_ONCE(frec_region_clock.window);
+}
+
 /*
  * Write the state copies: @end, alive now; then write the parts up to
  * @used and the state back.  Caller holds the state.
  */
-/* Bytes the last write of the state wrote back (block 0 and parts). */
-static u64 frec_region_wb_last;
-
 static void frec_region_state_put(u32 end, u64 used)
 {
 	const struct frec_region_header *hdr = frec_region_base;
 	u64 parts = le64_to_cpu(hdr->sect[FREC_REGION_PARTS].offset);
+	struct frec_region_trace_clock clock;
 
 	/* What the last write of the state wrote back: the unload says it. */
 	WRITE_ONCE(frec_region_wb_last, FREC_REGION_BLOCK + (used > parts ? used - parts : 0));
+	frec_region_clock_now(&clock);
 	frec_region_state_save(frec_region_base, end, ktime_get_real_fast_ns(),
-			       local_clock(), &frec_region_clock, used,
-			       frec_region_wb);
+			       local_clock(), &clock, used, frec_region_wb);
 }
 
 /*

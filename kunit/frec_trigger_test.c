@@ -9,6 +9,9 @@
  * One end site storing into two rings freezes the ring of the slow end.
  * A site armed again inside a firing (frec_trigger_test_hook: the
  * interleaving two CPUs reach only by chance) is armed as written.
+ * While a dump trigger's console dump is printing (frec_crash_test_hook
+ * holds it there, as a slow console does for seconds), an oops still
+ * prints its dump, and a second dump from atomic context does not.
  */
 #include <kunit/test.h>
 #include <linux/delay.h>
@@ -24,6 +27,7 @@
 
 #include <frec.h>
 
+#include "frec_crash.h"
 #include "frec_rings.h"
 #include "frec_test.h"
 #include "frec_trigger.h"
@@ -318,11 +322,65 @@ static void trigger_claim_rearmed_with_threshold(struct kunit *test)
 	frec_ring_destroy(ring);
 }
 
+/* What trig_dump_hook() saw inside the trigger's dump. */
+static struct {
+	int calls;
+	bool oops_dumped;
+	int atomic_ret;
+} trig_dump;
+
+/*
+ * Inside the trigger's dump, flag held and preemption off: an oops on
+ * this CPU (or another) now asks for its dump, and so does a driver
+ * calling frec_console_dump() from atomic context.
+ */
+static void trig_dump_hook(const char *reason)
+{
+	if (!str_has_prefix(reason, "trigger site") || trig_dump.calls++)
+		return;
+	trig_dump.oops_dumped = frec_crash_test_oops("kunit: an oops inside a trigger's dump");
+	trig_dump.atomic_ret = frec_console_dump("kunit: atomic inside a trigger's dump");
+}
+
+/*
+ * A dump trigger prints with preemption off, up to oops_bytes (seconds
+ * on a serial console): an oops meanwhile must still print its dump,
+ * which it did not while both shared one flag ("dump for oops skipped").
+ * Dumps from atomic context still run one at a time.
+ */
+static void trigger_dump_leaves_oops_dump_free(struct kunit *test)
+{
+	static const char arm[] = "func trig_span_end dump";
+	struct frec_ring *ring;
+
+	ring = frec_ring_create("kunit_trigger_dump", FREC_RING_EVENTS, 4096, 0);
+	KUNIT_ASSERT_FALSE(test, IS_ERR(ring));
+	KUNIT_ASSERT_EQ(test, trig_record(ring), 0);
+	KUNIT_ASSERT_EQ(test, trig_write(TRIG_CONTROL, arm), (ssize_t)strlen(arm));
+	memset(&trig_dump, 0, sizeof(trig_dump));
+	frec_crash_test_hook = trig_dump_hook;
+	/* Fires the trigger: its dump, from the record path, preemption off. */
+	KUNIT_EXPECT_EQ(test, trig_record(ring), 0);
+	frec_crash_test_hook = NULL;
+	KUNIT_ASSERT_EQ_MSG(test, trig_dump.calls, 1, "the trigger's dump did not run");
+	KUNIT_EXPECT_TRUE_MSG(test, trig_dump.oops_dumped,
+			      "an oops during a trigger's dump printed no dump of its own");
+	KUNIT_EXPECT_EQ_MSG(test, trig_dump.atomic_ret, -EBUSY,
+			    "two dumps from atomic context ran at once");
+	/* Both flags were let go: each kind dumps again. */
+	preempt_disable();
+	KUNIT_EXPECT_EQ(test, frec_console_dump("kunit: atomic after"), 0);
+	preempt_enable();
+	KUNIT_EXPECT_TRUE(test, frec_crash_test_oops("kunit: an oops after"));
+	frec_ring_destroy(ring);
+}
+
 static struct kunit_case frec_trigger_cases[] = {
 	KUNIT_CASE(trigger_span_fires_once),
 	KUNIT_CASE(trigger_span_freezes_the_end_ring),
 	KUNIT_CASE(trigger_span_rearmed_while_firing),
 	KUNIT_CASE(trigger_claim_rearmed_with_threshold),
+	KUNIT_CASE(trigger_dump_leaves_oops_dump_free),
 	{}
 };
 

@@ -146,7 +146,9 @@ enum frec_region_end {
  * @alive_ts: the ring clock (FREC_CLOCK_NAME) at that update.
  * @trace_offset: the ring clock less ftrace's "local" clock, in ns, as a
  *	raw dump's struct frec_raw_clock @offset (uapi/frec_raw.h), measured
- *	when the boot took the region; with FREC_REGION_STATE_TRACE_OFFSET.
+ *	when the boot took the region, and again at each update once the
+ *	clock was no longer synchronised (then without
+ *	FREC_REGION_STATE_OFFSET_CONSTANT); with FREC_REGION_STATE_TRACE_OFFSET.
  * @trace_window: its measuring window in ns, as struct frec_raw_clock
  *	@window (at most U32_MAX).
  * @csum: frec_region_csum() of the copy with @csum 0.

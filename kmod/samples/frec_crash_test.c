@@ -29,6 +29,11 @@
  *            only panic()'s console flush prints them (the guest bench's
  *            check that nothing ends the VM before that flush)
  * console    frec_console_dump() from here
+ * tsc-unstable
+ *            marks the TSC unstable (mark_tsc_unstable()), as the
+ *            clocksource watchdog does when the TSC drifts from another
+ *            clock: local_clock() stops being sched_clock() plus a
+ *            constant, so the records' offset from ftrace's clock drifts
  * triple-fault
  *            loads an empty IDT on this CPU, interrupts off, and raises an
  *            exception: the CPU cannot deliver it, nor the double fault
@@ -73,6 +78,7 @@
 #include <asm/apic.h>
 #include <asm/desc_defs.h>
 #include <asm/nmi.h>
+#include <asm/tsc.h>
 
 #include <frec.h>
 
@@ -268,6 +274,13 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		return frec_crash_test_from_nmi(4);
 	if (!strcmp(cmd, "console"))
 		return frec_console_dump("frec_crash_test");
+	if (!strcmp(cmd, "tsc-unstable")) {
+		/* Printed, not kept; the kernel's parameter is not const. */
+		char why[] = "frec_crash_test";
+
+		mark_tsc_unstable(why);
+		return 0;
+	}
 	if (!strcmp(cmd, "lockup")) {
 		/*
 		 * For the bench's check of a soft lockup (run-tests.sh,
@@ -314,7 +327,7 @@ static const struct kernel_param_ops frec_crash_test_trigger_ops = {
 };
 module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger,
-		 "record N | strings N | buffer WORD N | oops | write | panic | nmi | nmi-panic | console | lockup | triple-fault | hang PHYS");
+		 "record N | strings N | buffer WORD N | oops | write | panic | nmi | nmi-panic | console | tsc-unstable | lockup | triple-fault | hang PHYS");
 
 #define FREC_CRASH_TEST_PHYS_MAX	SZ_16M
 
