@@ -57,8 +57,8 @@
  * the entry back once sealed, before any record that names it is written
  * (LMM(frec_region_seal:B)): a record in memory names an entry there.
  *
- * LMM(frec_persist_parts_retire:A) pairs with frec_region_ring_get()'s
- *                                  crc check
+ * LMM(frec_region_parts:A), LMM(frec_region_retire:A) (a store replaced
+ * in the same boot) pair with frec_region_ring_get()'s crc check
  * LMM(frec_persist_site:A)   pairs with frec_region_site_get()'s crc check
  * LMM(frec_persist_site_caller:A) pairs with frec_region_site_get()'s
  *                                 caller_csum check
@@ -66,10 +66,12 @@
  *
  * A ring or text entry is written into a free entry (its csum 0 in
  * memory: since the take, or since the entry was given back), so it has
- * no (A); a ring entry given back is unsealed and written back, (A),
- * before it is zeroed, and the parts a new entry takes are zeroed and
- * written back before it is sealed: memory never holds a sealed entry
- * over a cleared store's records.
+ * no (A); a ring entry given back is zeroed and written back
+ * (frec_region_ring_retire()), and the parts a new entry takes are zeroed
+ * and written back before it is sealed (frec_region_parts_zero()):
+ * memory never holds a sealed entry over a cleared store's records, and a
+ * retired entry is gone from memory when the retirement returns
+ * (tools/harness/test_region_cache.c clears rings between resets).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -266,7 +268,7 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 	frec_persist_ring_parts[i].off = off;
 	frec_persist_ring_parts[i].bytes = bytes;
 	parts += off;
-	memset(parts, 0, bytes);
+	frec_region_parts_zero(parts, bytes, frec_region_wb);
 	memset(e, 0, sizeof(*e));
 	e->id = cpu_to_le32(i);
 	e->kind = cpu_to_le32(max_record_len ? 1 : 0);
@@ -276,8 +278,6 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 	e->nr_slots = cpu_to_le64(nr_slots);
 	e->parts_offset = cpu_to_le64((u8 *)parts - (u8 *)frec_region_mapped());
 	strscpy(e->name, name, sizeof(e->name));
-	/* Zeroed in memory before an entry there names them. */
-	frec_region_wb(parts, bytes);
 	frec_region_ring_seal(e, frec_region_wb);
 	/* Written back by the heartbeat from now on. */
 	frec_region_use(le64_to_cpu(e->parts_offset) + bytes);
@@ -292,7 +292,7 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
  *	region, so that the next boot does not show its records
  * @entry: the store's entry, as frec_persist_parts() set it (0: none).
  *
- * The entry is unsealed and zeroed (unused); its parts stay taken until
+ * The entry is zeroed (free) in memory; its parts stay taken until
  * frec_persist_parts_free(), as writers that loaded the store may still
  * record into them.
  *
@@ -307,11 +307,7 @@ void frec_persist_parts_retire(unsigned int entry)
 		return;
 	rings = frec_persist_table(FREC_REGION_RINGS, &nr);
 	mutex_lock(&frec_persist_lock);
-	WRITE_ONCE(rings[entry - 1].csum, 0);
-	/* The cleared checksum in memory before the entry changes. */
-	frec_region_wb(&rings[entry - 1].csum, sizeof(rings[0].csum)); /* LMM(frec_persist_parts_retire:A) */
-	memset(&rings[entry - 1], 0, sizeof(rings[0]));
-	frec_region_wb(&rings[entry - 1], sizeof(rings[0]));
+	frec_region_ring_retire(&rings[entry - 1], frec_region_wb);
 	mutex_unlock(&frec_persist_lock);
 }
 

@@ -210,6 +210,15 @@ static void frec_region_wb(frec_region_wb_t wb, const void *p, u64 len)
  *   state; parts; wb     (save:A)        each slot: what it held at the
  *                                          last save, or a later record
  *
+ * A ring whose store is replaced (a clear, a resize, an order change) in
+ * the same boot gives its entry and parts back, and a later store may
+ * take those parts (frec_persist.c):
+ *
+ *   new parts zeroed; wb  (parts:A)      a sealed entry's slots are 0 or
+ *   new entry sealed      (seal:A/B)       its own store's records
+ *   old entry zeroed; wb  (retire:A)     the old entry fails its crc:
+ *                                          its records are not shown
+ *
  * LMM(frec_region_begin:A) and LMM(frec_region_begin:B) pair with
  * frec_region_open()'s magic and header checks: memory holds the old
  * boot's region whole, or no magic, or (after B) zeroes under a header
@@ -222,7 +231,12 @@ static void frec_region_wb(frec_region_wb_t wb, const void *p, u64 len)
  * an entry is in memory before a record naming it is written.
  * LMM(frec_region_save:A) pairs with frec_region_record_get()'s state
  * word check: a record written before it is kept until a later one
- * replaces it in memory.
+ * replaces it in memory.  LMM(frec_region_parts:A) pairs with
+ * frec_region_ring_get()'s crc check: parts an entry names hold no
+ * record of a store that had them before; LMM(frec_region_retire:A) with
+ * the same check: a retired entry's records are not shown once it
+ * returns.  Between the
+ * new entry's seal and the old one's retirement a reset shows both.
  */
 
 static void frec_region_wb_str(frec_region_wb_t wb, const struct frec_region_str *str,
@@ -340,6 +354,43 @@ void frec_region_ring_seal(struct frec_region_ring *ring, frec_region_wb_t wb)
 	ring->csum = cpu_to_le32(frec_region_csum(ring, sizeof(*ring)));
 	/* Sealed in memory before a record of the ring is written. */
 	frec_region_wb(wb, ring, sizeof(*ring)); /* LMM(frec_region_seal:B) */
+}
+
+/**
+ * frec_region_parts_zero() - zero the parts a new rings entry will name,
+ *	in memory, before the entry is sealed
+ * @parts: the parts.
+ * @bytes: their length.
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * Parts given back by a replaced store still hold its records in memory:
+ * sealed over them, a new entry would show them as its own.
+ *
+ * Context: Any context; the module takes parts in process context.
+ */
+void frec_region_parts_zero(void *parts, u64 bytes, frec_region_wb_t wb)
+{
+	memset(parts, 0, bytes);
+	frec_region_wb(wb, parts, bytes); /* LMM(frec_region_parts:A) */
+}
+
+/**
+ * frec_region_ring_retire() - take a sealed rings entry out of the
+ *	region: zeroed (free) in memory
+ * @ring: the entry.
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * Context: Any context; the module retires entries in process context.
+ */
+void frec_region_ring_retire(struct frec_region_ring *ring, frec_region_wb_t wb)
+{
+	/*
+	 * Whatever mix of its old and zeroed lines memory holds meanwhile
+	 * fails the crc (a zero crc is a free entry's), but for one chance
+	 * in 2^32; once written back, the entry is free.
+	 */
+	memset(ring, 0, sizeof(*ring));
+	frec_region_wb(wb, ring, sizeof(*ring)); /* LMM(frec_region_retire:A) */
 }
 
 /* The checksum of @str's bytes in @pool, going on from @crc. */

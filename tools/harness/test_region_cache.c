@@ -17,14 +17,23 @@
  * frec_region_begin() over what the boot before left, ring entries and
  * their parts as frec_persist_parts() writes them, site entries as
  * frec_persist_site() does, events into the parts as the ring core lays
- * them out (a slot, state word last), a heartbeat
+ * them out (a slot, state word last), clears (a new store's entry and
+ * parts taken as frec_persist_parts() takes them, by turns over two
+ * parts per ring so that a store takes parts an earlier one had, the old
+ * entry then retired as frec_persist_parts_retire() does), a heartbeat
  * (frec_region_state_save() over the parts in use) every few records, and
- * sometimes a panic (the whole region).  After each reset the memory image
- * is read as frec/previous/ and frec-decode read it (frec_region_open(),
+ * sometimes a panic (the same write-back, as the kernel's).  After each
+ * reset the memory image is read as frec/previous/ and frec-decode read
+ * it (frec_region_open(),
  * frec_region_dump_build(), the entries' and records' _get()), and:
  *
  *   - never a mixed boot: every valid ring, site and record shown is of
  *     the boot the header names (each carries its boot's number);
+ *   - never a cleared store: a ring entry shown is the ring's store at
+ *     the reset (or the one before, if the reset came before it was
+ *     retired, or the next, if it came while that was taken), and every
+ *     record under an entry is of that store (each carries its store's
+ *     number, its generation);
  *   - the losses doc/blackbox.md allows, and no more: a reset in the
  *     take leaves the boot before's region whole, or none, or the new
  *     boot's empty; after it, the new boot's header and state, every ring and
@@ -52,6 +61,9 @@
 #define BEAT_EVERY	16	/* events between heartbeats */
 #define BOOTS		4	/* boots in a row over one memory */
 #define TRIALS		2000
+#define GENS		64	/* stores a ring has in a boot, at most */
+#define CLEAR_ONE_IN	24	/* events per clear, about */
+#define AREA		((u64)SLOTS * FREC_SLOT_BYTES * CPUS)	/* one store's parts */
 
 struct model {
 	u8 cache[REGION];	/* what the CPUs see */
@@ -61,13 +73,18 @@ struct model {
 	unsigned int drop_pct;		/* dirty lines a reset drops, % */
 	u64 points, reset_at;
 	jmp_buf reset;
+	/* Cleared when the retirement's first write-back is done. */
+	bool *retiring;
 };
 
 /* What a boot did before its reset: what the reader may and must show. */
 struct truth {
 	u32 boot;
 	bool taken;			/* frec_region_begin() returned */
-	bool ring_sealed[RINGS];
+	bool ring_sealed[RINGS];	/* its store gen[] sealed */
+	u32 gen[RINGS];			/* the ring's store now */
+	bool taking[RINGS];		/* store gen + 1 being taken */
+	bool retiring[RINGS];		/* store gen - 1 not yet retired */
 	bool site_sealed[SITES + 1];
 	u64 written[RINGS][CPUS];	/* events written into each part */
 	u64 cur[RINGS][CPUS][SLOTS];	/* the seq each slot holds now */
@@ -79,9 +96,9 @@ struct shown {
 	bool valid;
 	u32 boot;
 	bool state_ok;
-	bool ring[RINGS];
+	bool ring[RINGS][GENS];
 	bool site[SITES + 1];
-	u64 seq[RINGS][CPUS][SLOTS];
+	u64 seq[RINGS][GENS][CPUS][SLOTS];
 	u64 nr_recs;
 };
 
@@ -126,6 +143,10 @@ static void model_wb(const void *p, u64 len)
 		return;
 	for (i = off / LINE; i <= (off + len - 1) / LINE; i++)
 		line_evict(i);
+	if (M->retiring) {
+		*M->retiring = false;
+		M->retiring = NULL;
+	}
 }
 
 static void reset_drop(void)
@@ -144,9 +165,36 @@ static u8 *sect(unsigned int s)
 	return M->cache + le64_to_cpu(h->sect[s].offset);
 }
 
-static void ring_name(char *buf, size_t size, u32 boot, u32 r)
+static void ring_name(char *buf, size_t size, u32 boot, u32 r, u32 gen)
 {
-	snprintf(buf, size, "b%u_r%u", boot, r);
+	snprintf(buf, size, "b%u_r%u_g%u", boot, r, gen);
+}
+
+/* Where ring @r's parts of its store @gen are: two by turns. */
+static u64 area_off(u64 parts_off, u32 r, u32 gen)
+{
+	return parts_off + ((u64)r * 2 + gen % 2) * AREA;
+}
+
+/* frec_persist_parts(): entry @i, its parts zeroed, sealed. */
+static void ring_take(struct truth *t, u64 parts_off, u32 i, u32 r, u32 gen,
+		      u64 *parts_used)
+{
+	struct frec_region_ring *e = (void *)(sect(FREC_REGION_RINGS) + i * sizeof(*e));
+	u64 off = area_off(parts_off, r, gen);
+
+	frec_region_parts_zero(M->cache + off, AREA, model_wb);
+	memset(e, 0, sizeof(*e));
+	e->id = cpu_to_le32(i);
+	e->kind = cpu_to_le32(0);
+	e->order = cpu_to_le32(FREC_RING_ORDER_CPU);
+	e->nr_cpus = cpu_to_le32(CPUS);
+	e->nr_slots = cpu_to_le64(SLOTS);
+	e->parts_offset = cpu_to_le64(off);
+	ring_name(e->name, sizeof(e->name), t->boot, r, gen);
+	frec_region_ring_seal(e, model_wb);
+	if (off + AREA > *parts_used)
+		*parts_used = off + AREA;
 }
 
 /* One boot: what the module does, stopped by a reset somewhere. */
@@ -163,8 +211,8 @@ static void boot_run(struct truth *t, u64 *parts_used)
 		.pool_bytes = FREC_REGION_BLOCK,
 	};
 	struct frec_region_header hdr;
-	u64 parts_off, used, ts = 0, seq, slot, pool_used = 0;
-	u32 r, c, id, i;
+	u64 parts_off, ts = 0, seq, slot, pool_used = 0;
+	u32 r, c, id, i, entry[RINGS], old_e, free_e;
 
 	memset(geo.boot_id, 0xb0, sizeof(geo.boot_id));
 	memcpy(geo.boot_id, &t->boot, sizeof(t->boot));
@@ -177,26 +225,11 @@ static void boot_run(struct truth *t, u64 *parts_used)
 	t->taken = true;
 	point();
 	parts_off = le64_to_cpu(hdr.sect[FREC_REGION_PARTS].offset);
-	used = 0;
-	/* frec_persist_parts(): a free entry, its parts zeroed, sealed. */
+	/* Each ring's first store: entry r. */
 	for (r = 0; r < RINGS; r++) {
-		struct frec_region_ring *e = (void *)(sect(FREC_REGION_RINGS) +
-						      r * sizeof(*e));
-		u64 bytes = (u64)SLOTS * FREC_SLOT_BYTES * CPUS;
-
-		memset(M->cache + parts_off + used, 0, bytes);
-		memset(e, 0, sizeof(*e));
-		e->id = cpu_to_le32(r);
-		e->kind = cpu_to_le32(0);
-		e->order = cpu_to_le32(FREC_RING_ORDER_CPU);
-		e->nr_cpus = cpu_to_le32(CPUS);
-		e->nr_slots = cpu_to_le64(SLOTS);
-		e->parts_offset = cpu_to_le64(parts_off + used);
-		ring_name(e->name, sizeof(e->name), t->boot, r);
-		frec_region_ring_seal(e, model_wb);
+		entry[r] = r;
+		ring_take(t, parts_off, r, r, 0, parts_used);
 		t->ring_sealed[r] = true;
-		used += bytes;
-		*parts_used = parts_off + used;
 		point();
 	}
 	/* frec_persist_site(): the entry and its strings, sealed. */
@@ -229,17 +262,43 @@ static void boot_run(struct truth *t, u64 *parts_used)
 		struct frec_slot *s;
 
 		r = rnd() % RINGS;
+		if (rnd() % CLEAR_ONE_IN == 0 && t->gen[r] + 1 < GENS) {
+			/*
+			 * A clear: a new store in a free entry and the parts
+			 * the store before the old one had, then the old
+			 * entry retired (frec_ring_swap_store()).
+			 */
+			for (free_e = 0, old_e = 0; old_e < RINGS * 2; old_e++)
+				if (old_e != entry[0] && old_e != entry[1])
+					free_e = old_e;
+			t->taking[r] = true;
+			ring_take(t, parts_off, free_e, r, t->gen[r] + 1, parts_used);
+			old_e = entry[r];
+			entry[r] = free_e;
+			t->gen[r]++;
+			memset(t->written[r], 0, sizeof(t->written[r]));
+			memset(t->cur[r], 0, sizeof(t->cur[r]));
+			memset(t->durable[r], 0, sizeof(t->durable[r]));
+			t->retiring[r] = true;
+			t->taking[r] = false;
+			point();
+			M->retiring = &t->retiring[r];
+			frec_region_ring_retire((void *)(sect(FREC_REGION_RINGS) +
+							 old_e * sizeof(struct frec_region_ring)),
+						model_wb);
+			point();
+		}
 		c = rnd() % CPUS;
 		seq = ++t->written[r][c];
 		slot = (seq - 1) % SLOTS;
-		s = (void *)(M->cache + parts_off +
-			     ((u64)r * CPUS + c) * SLOTS * FREC_SLOT_BYTES +
-			     slot * FREC_SLOT_BYTES);
+		s = (void *)(M->cache + area_off(parts_off, r, t->gen[r]) +
+			     (u64)c * SLOTS * FREC_SLOT_BYTES + slot * FREC_SLOT_BYTES);
 		s->data[FREC_EVENT_TS] = cpu_to_le64(++ts);
 		s->data[FREC_EVENT_SITE] = cpu_to_le64(1 + rnd() % SITES);
 		s->data[FREC_EVENT_CALLER] = cpu_to_le64(0x1000);
 		s->data[FREC_EVENT_ARG0] = cpu_to_le64(t->boot);
 		s->data[FREC_EVENT_ARG0 + 1] = cpu_to_le64(seq);
+		s->data[FREC_EVENT_ARG0 + 2] = cpu_to_le64(t->gen[r]);
 		s->state = cpu_to_le64(seq << FREC_SLOT_SEQ_SHIFT |
 				       ((seq - 1) / SLOTS & 1 ? FREC_SLOT_LAP : 0));
 		t->cur[r][c][slot] = seq;
@@ -252,7 +311,7 @@ static void boot_run(struct truth *t, u64 *parts_used)
 					       panic ? FREC_REGION_END_PANIC :
 					       FREC_REGION_END_NONE,
 					       t->boot, ts, &clock,
-					       panic ? REGION : *parts_used, model_wb);
+					       *parts_used, model_wb);
 			memcpy(t->durable, t->cur, sizeof(t->durable));
 			point();
 			if (panic)
@@ -271,7 +330,7 @@ static int image_read(struct ht_case *hc, const u8 *img, struct shown *sh)
 	struct frec_region_site_info si;
 	struct frec_region_record rec;
 	char msg[FREC_REGION_MSG_MAX], name[FREC_REGION_RING_NAME_LEN];
-	unsigned int rb, ring, sb, sid;
+	unsigned int rb, ring, gen, sb, sid;
 	u8 buf[64];
 	u64 where, k;
 	u32 i;
@@ -286,14 +345,14 @@ static int image_read(struct ht_case *hc, const u8 *img, struct shown *sh)
 	for (i = 0; i < v.nr_entries[FREC_REGION_RINGS]; i++) {
 		if (frec_region_ring_get(&v, i, &ri, &where) != 1)
 			continue;
-		if (sscanf(ri.name, "b%u_r%u", &rb, &ring) != 2 || rb != sh->boot ||
-		    ring >= RINGS) {
+		if (sscanf(ri.name, "b%u_r%u_g%u", &rb, &ring, &gen) != 3 || rb != sh->boot ||
+		    ring >= RINGS || gen >= GENS) {
 			ht_fail(hc, __FILE__, __LINE__, "boot %u's region shows ring %s",
 				sh->boot, ri.name);
 			mixed++;
 			continue;
 		}
-		sh->ring[ring] = true;
+		sh->ring[ring][gen] = true;
 	}
 	for (i = 1; i < v.nr_entries[FREC_REGION_SITES]; i++) {
 		if (frec_region_site_get(&v, i, &si, &where) != 1)
@@ -324,13 +383,20 @@ static int image_read(struct ht_case *hc, const u8 *img, struct shown *sh)
 		b = rec.args[0];
 		seq = rec.args[1];
 		memcpy(name, r->name, sizeof(name));
-		if (b != sh->boot || sscanf(name, "b%u_r%u", &rb, &ring) != 2 ||
-		    rb != sh->boot || ring >= RINGS) {
+		if (b != sh->boot || sscanf(name, "b%u_r%u_g%u", &rb, &ring, &gen) != 3 ||
+		    rb != sh->boot || ring >= RINGS || gen >= GENS) {
 			if (mixed++ < 3)
 				ht_fail(hc, __FILE__, __LINE__,
 					"boot %u's region shows ring %s cpu %u slot %llu"
 					": boot %llu's record %llu",
 					sh->boot, name, p->cpu, (u64)d.recs[k].slot, b, seq);
+			continue;
+		}
+		if (rec.args[2] != gen) {
+			if (mixed++ < 3)
+				ht_fail(hc, __FILE__, __LINE__,
+					"boot %u's ring %s cpu %u slot %llu: a record of store %llu",
+					sh->boot, name, p->cpu, (u64)d.recs[k].slot, rec.args[2]);
 			continue;
 		}
 		if (seq != rec.seq || rec.site < 1 || rec.site > SITES) {
@@ -339,7 +405,7 @@ static int image_read(struct ht_case *hc, const u8 *img, struct shown *sh)
 			mixed++;
 			continue;
 		}
-		sh->seq[ring][p->cpu][d.recs[k].slot] = seq;
+		sh->seq[ring][gen][p->cpu][d.recs[k].slot] = seq;
 	}
 	frec_region_dump_free(&d);
 	return mixed;
@@ -349,7 +415,7 @@ static int image_read(struct ht_case *hc, const u8 *img, struct shown *sh)
 static int losses_check(struct ht_case *hc, const struct truth *t,
 			const struct shown *sh, const struct shown *prev)
 {
-	u32 r, c, s, id;
+	u32 r, c, s, id, g;
 	u64 got, want;
 
 	if (!t->taken) {
@@ -378,12 +444,23 @@ static int losses_check(struct ht_case *hc, const struct truth *t,
 			sh->valid && !sh->state_ok ? " without a state" : "");
 		return 1;
 	}
-	for (r = 0; r < RINGS; r++)
-		if (t->ring_sealed[r] && !sh->ring[r]) {
-			ht_fail(hc, __FILE__, __LINE__, "boot %u: sealed ring %u lost",
-				t->boot, r);
+	for (r = 0; r < RINGS; r++) {
+		if (t->ring_sealed[r] && !sh->ring[r][t->gen[r]]) {
+			ht_fail(hc, __FILE__, __LINE__, "boot %u: sealed ring %u store %u lost",
+				t->boot, r, t->gen[r]);
 			return 1;
 		}
+		for (g = 0; g < GENS; g++) {
+			if (!sh->ring[r][g] || g == t->gen[r] ||
+			    (g + 1 == t->gen[r] && t->retiring[r]) ||
+			    (g == t->gen[r] + 1 && t->taking[r]))
+				continue;
+			ht_fail(hc, __FILE__, __LINE__,
+				"boot %u: ring %u shows store %u, its store is %u%s", t->boot, r, g,
+				t->gen[r], g < t->gen[r] ? " (a cleared store)" : "");
+			return 1;
+		}
+	}
 	for (id = 1; id <= SITES; id++)
 		if (t->site_sealed[id] && !sh->site[id]) {
 			ht_fail(hc, __FILE__, __LINE__, "boot %u: sealed site %u lost",
@@ -393,7 +470,7 @@ static int losses_check(struct ht_case *hc, const struct truth *t,
 	for (r = 0; r < RINGS; r++)
 		for (c = 0; c < CPUS; c++)
 			for (s = 0; s < SLOTS; s++) {
-				got = sh->seq[r][c][s];
+				got = sh->seq[r][t->gen[r]][c][s];
 				want = t->durable[r][c][s];
 				if (got ? got < want || got > t->cur[r][c][s] ||
 					  (got - 1) % SLOTS != s : want != 0) {
