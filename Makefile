@@ -28,7 +28,7 @@ BUILD := $(CURDIR)/build
 all: modules tools
 
 # The sample client is built as a driver outside frec would be: on its
-# own, with frec's Module.symvers (README.md, "Recording from a driver").
+# own, with frec's Module.symvers (README.md, "Quick start").
 # Kbuild does not see frec's symbol versions change: the sample (one
 # small file) is cleaned and built again every time.
 modules:

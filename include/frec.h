@@ -55,7 +55,7 @@ enum frec_ring_kind {
  * the ring numbers its records from one counter shared by every CPU, a
  * total order of its own (a dump of such rings only is merged by it), at
  * the price of a cache line every recording CPU writes.  Without it each
- * CPU numbers its own records and readers merge by timestamp (README,
+ * CPU numbers its own records and readers merge by timestamp (doc/debugfs.md,
  * "Order").  debugfs rings/<name>/order switches a ring either way.
  */
 #define FREC_RING_GLOBAL_ORDER	0x100

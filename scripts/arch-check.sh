@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# frec builds only where its ring core is correct (README, "Supported
-# architectures"): on a 32-bit kernel the build must stop at once with
+# frec builds only where its ring core is correct (README, "Installing:
+# kernels and Debian packages"): on a 32-bit kernel the build must stop at once with
 # frec's own message, not with a compiler error deep in an atomic.
 # Configures an i386 kernel (defconfig + modules_prepare) from the Debian
 # linux-source the debug kernel uses, cached like it, and builds frec.ko

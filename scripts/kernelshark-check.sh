@@ -66,7 +66,7 @@ in_x() { # xwd log args...
 	# FREC_KS_XDOTOOL="ACTION;ACTION...": xdotool commands run in turn on
 	# the shown window (WID in them stands for it), a second apart: how
 	# doc/kernelshark-timeline.png drags the plots' splitter down and
-	# zooms in (README).
+	# zooms in (doc/decode.md).
 	if [ -n "${FREC_KS_XDOTOOL:-}" ]; then
 		local IFS=';' act
 		for act in $FREC_KS_XDOTOOL; do

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Lint every kernel-side file: checkpatch --strict (from Debian's
 # linux-source), kernel-doc, the guest scripts' syntax (busybox sh -n),
+# README.md's length (a front page, at most 250 lines) and its doc/ links,
 # and sparse (C=2) with a W=1 build of frec and
 # the samples against each stock kernel's headers (FREC_STOCK_KERNELS:
 # 6.1, 6.12, 6.12-rt; the 6.12 headers come from stock-kernel.sh's cache).
@@ -78,6 +79,18 @@ for f in scripts/guest-tests/*.sh scripts/guest/*.sh; do
 	busybox sh -n "$f" >> "$log" 2>&1 || { echo "in $f" >> "$log"; rc=1; }
 done
 result guest-sh $rc "$log"
+
+# README.md is the front page: at most 250 lines, the reference in doc/;
+# every doc/ page it points to exists.
+log=$logdir/readme.log
+rc=0
+n=$(wc -l < README.md)
+echo "README.md: $n lines" > "$log"
+[ "$n" -le 250 ] || { echo "more than 250 lines: move reference to doc/" >> "$log"; rc=1; }
+for p in $(grep -o 'doc/[a-z-]*\.md' README.md | sort -u); do
+	[ -f "$p" ] || { echo "README.md points to $p, which does not exist" >> "$log"; rc=1; }
+done
+result readme $rc "$log"
 
 # sparse and W=1 on a fresh copy, so that every file is compiled, for
 # every stock kernel: frec (and KUnit, where the kernel has it), then the

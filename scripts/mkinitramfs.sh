@@ -23,7 +23,7 @@ STOCK_HELPER_MODULES="virtio_pci 9pnet_virtio 9p"
 # in the guest's lib.sh), not init: the i6300esb watchdog's driver, for
 # the test of a hard hang the watchdog ends (its device only exists in
 # that test's QEMU, "# qemu:"); ramoops, for the measurement of pstore
-# README compares the black box with (0080).
+# doc/blackbox.md compares the black box with (0080).
 STOCK_TEST_MODULES="i6300esb ramoops"
 
 out= kind= mode=test kodir= stock= ktree= tests=()

@@ -3,7 +3,7 @@
  * frec_filter.c - the filter language: parsing, printing and matching the
  * line written to debugfs frec/filter and given to frec-decode --filter.
  *
- * Grammar (README.md, "Filtering"): terms separated by spaces or tabs,
+ * Grammar (doc/debugfs.md, "Filter"): terms separated by spaces or tabs,
  * each at most once, all of which must match:
  *
  *   ring=GLOB[,GLOB...]   ring names, with * ? [...] [!...] as in glob(7)

@@ -30,8 +30,8 @@
 #include <asm/local.h>
 
 /*
- * What the ring core needs of the machine (README, "Supported
- * architectures"):
+ * What the ring core needs of the machine (README, "Installing: kernels
+ * and Debian packages"):
  *  - 64-bit words: a slot's state is a u64 that readers load and writers
  *    store whole, with acquire and release; a 32-bit kernel would tear it.
  *  - native 64-bit atomics: the global-order sequence is an atomic64_t, which

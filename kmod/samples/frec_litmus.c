@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * frec_litmus.c - does the merged order respect happens-before across
- * CPUs?  The causality litmus test of frec's order (README, "Order").
+ * CPUs?  The causality litmus test of frec's order (doc/debugfs.md, "Order").
  *
  * Two kthreads, on CPU 0 and CPU 1, play ping-pong through two counters:
  *

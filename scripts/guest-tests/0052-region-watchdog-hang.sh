@@ -17,7 +17,7 @@
 # the end: 0 here, as QEMU's TCG has no CPU caches, so what a CPU stored
 # is in memory when the watchdog resets the machine.  On real hardware a
 # reset may drop dirty cache lines: the records written in the last
-# moments before it, up to a few cache lines' worth per CPU (README).
+# moments before it, up to a few cache lines' worth per CPU (doc/blackbox.md).
 # The record each CPU was writing when the reset came may be there, or
 # rejected as torn (at most one per CPU); it is never shown.
 . /frec/guest/lib.sh

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: pstore/ramoops in the guests the black box is tested in, for README's comparison: ramoops (a module of Debian's kernels) over a memmap= range with console_size, ftrace_size, pmsg_size and ECC asked for keeps nothing of a sysrq-b reset, and of an oops that panics only dmesg-ramoops-0, the log up to the panic; no console-ramoops (Debian builds no PSTORE_CONSOLE), no ftrace-ramoops, no /dev/pmsg0
+# description: pstore/ramoops in the guests the black box is tested in, for doc/blackbox.md's comparison: ramoops (a module of Debian's kernels) over a memmap= range with console_size, ftrace_size, pmsg_size and ECC asked for keeps nothing of a sysrq-b reset, and of an oops that panics only dmesg-ramoops-0, the log up to the panic; no console-ramoops (Debian builds no PSTORE_CONSOLE), no ftrace-ramoops, no /dev/pmsg0
 # kernels: 6.1 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
@@ -24,10 +24,10 @@ ramoops_load() {
 
 # No file of the frontends Debian does not build, whatever ended the boot.
 no_console_ftrace_pmsg() {
-	ls $P | grep -q '^console-' && fail "a console-ramoops file: README says Debian keeps no console log"
-	ls $P | grep -q '^ftrace-' && fail "an ftrace-ramoops file: README says Debian keeps no function trace"
-	ls $P | grep -q '^pmsg-' && fail "a pmsg-ramoops file: README says Debian keeps no userspace messages"
-	[ -e /dev/pmsg0 ] && fail "/dev/pmsg0 exists: README says Debian builds no PSTORE_PMSG"
+	ls $P | grep -q '^console-' && fail "a console-ramoops file: doc/blackbox.md says Debian keeps no console log"
+	ls $P | grep -q '^ftrace-' && fail "an ftrace-ramoops file: doc/blackbox.md says Debian keeps no function trace"
+	ls $P | grep -q '^pmsg-' && fail "a pmsg-ramoops file: doc/blackbox.md says Debian keeps no userspace messages"
+	[ -e /dev/pmsg0 ] && fail "/dev/pmsg0 exists: doc/blackbox.md says Debian builds no PSTORE_PMSG"
 	echo "no console-, ftrace- or pmsg- file, no /dev/pmsg0"
 }
 

@@ -36,7 +36,7 @@ static const char usage_text[] =
 "                        histogram per span-end site, as frec/hist prints)\n"
 "      --json-track=BY   json: per ring, a track per cpu (the default) or one\n"
 "      --filter=LINE     only the records a filter line of the module's\n"
-"                        filter file shows (README, Filtering), e.g.\n"
+"                        filter file shows (doc/debugfs.md, Filter), e.g.\n"
 "                        'ring=hanoi_* cpu=0-1 seq=100- time=12.5-13 text=disk 3'\n"
 "  -r, --ring=GLOBS      ring=GLOBS: these rings (comma-separated globs;\n"
 "                        may be given again)\n"
