@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: region= refuses bad values with a log line; a memmap= region outlives an unload (end: clean unload) and a sysrq-b (end: none): the next boot's frec/previous/info names the boot that wrote it, raw is its image and frec-decode reads it
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

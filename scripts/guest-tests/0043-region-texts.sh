@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box texts: a persisted ring's records with %s and %ps arguments, of a module then unloaded (its records repointed at frec's copies), decode after sysrq-b to exactly the lines the old dump printed; frec/region_texts counts what the sweeps wrote
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: a persisted ring of frec_printk() records, stored as arguments and formatted when read, shows after sysrq-b exactly the lines the old dump printed (previous/dump and frec-decode of previous/raw)
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: the heartbeat keeps the region's last sign of life fresh (boot 1 records, waits, resets); a boot in between that does not load frec outlives the reboot bound (region_reboot_s=1) and resets; the third boot's frec/previous/info reports the region as an older boot's, with its times, shows none of it, and previous/raw still decodes to boot 1's lines
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # phases: 3

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box, a valid header with damaged pages: after a reset, one page of the persisted ring's parts overwritten loses only that page's 64 records (the rest shown, frec-decode of raw prints them); the site table's page holding the ring's site overwritten loses that site's records, the ring entry kept; region= cut mid-ring keeps the records before the cut
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=2M$0x20000000

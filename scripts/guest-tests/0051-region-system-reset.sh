@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: QEMU's system_reset, sent by the host to QEMU's monitor when the guest asks, resets the guest; the next boot's frec/previous/info counts the persisted ring's records, no end marked, and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for that ring
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

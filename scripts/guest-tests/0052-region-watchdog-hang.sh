@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: a hard hang (every CPU spinning with interrupts off while it records) ended by the i6300esb watchdog's reset; the next boot's frec/previous/ holds each CPU's newest records with no gap, none missing at the end of those it stored, every line well formed, and info's counts reconcile
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

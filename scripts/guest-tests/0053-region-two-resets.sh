@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: two resets in a row (sysrq-b twice): the second boot shows the first boot's records, the third shows the second boot's (frec-decode of previous/raw prints exactly the lines its dump printed, info names its boot id) and never the first boot's
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # phases: 3

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: loads refused for a bad parameter (persist_rings=, oops_rings= with a glob frec refuses, sites_max=0) leave the previous boot's region as they found it: the next good load still shows the boot that was reset, its records and its end
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: a persisted ring cleared 25 times, resized twice and its order changed twice, in README's 1 MiB region, keeps recording into the region (no "no room" in the log); after sysrq-b the next boot lists the ring once and recovers exactly the records it held at the reset, none of the cleared ones
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: the smallest region doc/blackbox.md states (region=, "at least N KiB") loads, and so do larger ones up to doc/blackbox.md's 1 MiB; a region one block smaller is refused with a log line naming the smallest size frec takes
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # cmdline: memmap=1M$0x20000000
 # boot: alone

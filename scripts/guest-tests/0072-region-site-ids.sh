@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: every site id frec can give has its entry in the region's site table: with README's 1 MiB region frec gives no id past the table (frec/sites' room, the load's log line naming the limit); an 8 MiB region holds every id of the default sites_max; an unload writes back block 0 and the parts in use only, not the whole region
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # cmdline: memmap=8M$0x20000000
 # boot: alone

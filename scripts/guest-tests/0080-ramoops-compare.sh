@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: pstore/ramoops in the guests the black box is tested in, for doc/blackbox.md's comparison: ramoops (a module of Debian's kernels) over a memmap= range with console_size, ftrace_size, pmsg_size and ECC asked for keeps nothing of a sysrq-b reset, and of an oops that panics only dmesg-ramoops-0, the log up to the panic; no console-ramoops (Debian builds no PSTORE_CONSOLE), no ftrace-ramoops, no /dev/pmsg0
-# kernels: 6.1 6.12
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # phases: 3

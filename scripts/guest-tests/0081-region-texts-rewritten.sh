@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box texts of a rewritten buffer: records with a %s of one buffer, written "first" for 100 records and then "second" for 120 (a texts sweep after each), decode after sysrq-b each with the text the buffer held when it was recorded, in previous/dump and in frec-decode of previous/raw
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # cmdline: memmap=1M$0x20000000

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: the TSC marked unstable after frec took the region (frec_crash_test tsc-unstable, as the clocksource watchdog does), then a panic: the next boot's frec/previous/info gives the old boot's offset from ftrace's clock as not constant, as the live raw dump said after the change (the state written at the end, not the one measured at load)
-# kernels: 6.1
+# kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # expect: splat
