@@ -263,7 +263,8 @@ static const struct file_operations frec_previous_dump_fops = {
  * region out for this boot as soon as this returns.
  *
  * Context: Process context, module load.
- * Return: 0, or -ENOMEM (then the caller may go on without it).
+ * Return: 0, or -ENOMEM: the copy is one vmalloc() of the whole region, so
+ * a region larger than vmalloc() can give is refused (frec_init() fails).
  */
 int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 		       struct dentry *root, u64 boot_wall_ns, u64 older_ns)

@@ -610,8 +610,8 @@ int frec_region_init(struct dentry *root, u32 sites_wanted)
  * frec_region_end() - say in the region how this boot ends
  * @end: FREC_REGION_END_CLEAN, _OOPS or _PANIC.
  *
- * Writes the state, then writes every part and the state back from the
- * CPU caches (the entries were when they were sealed), so that a reset
+ * Writes the state, then writes the parts in use and the state back from
+ * the CPU caches (the entries were when they were sealed), so that a reset
  * right after keeps both.  An end is never replaced by a
  * milder one: an unload after an oops the boot survived leaves "oops".
  * A path that finds another writing the state leaves the write to it,

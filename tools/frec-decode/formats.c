@@ -79,11 +79,16 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 		n += 2;
 	e->from = 0;
 	if (n && len - n > 6 && !memcmp(s + n, " from ", 6)) {
+		bool over = false;
+
 		n += 6;
-		for (m = 0; n < len && s[n] >= '0' && s[n] <= '9' && m < 20; n++, m++)
+		/* Any u64 the kernel's clock gives: up to 20 digits. */
+		for (m = 0; n < len && s[n] >= '0' && s[n] <= '9' && m <= 20; n++, m++) {
+			over |= e->from > (U64_MAX - (u64)(s[n] - '0')) / 10;
 			e->from = e->from * 10 + (u64)(s[n] - '0');
-		if (!m || m == 20 || !e->from)
-			return frec_errf(err, line_no, "expected from <ns, 1 to 19 digits>");
+		}
+		if (!m || m > 20 || over || !e->from)
+			return frec_errf(err, line_no, "expected from <ns, 1 to 2^64 - 1>");
 	}
 
 	if (!n || len - n < 5 || memcmp(s + n, " : ", 3) || s[len - 1] != '"')
@@ -105,6 +110,62 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 	return 1;
 }
 
+/* Address, then time, then line: the order a region's dump takes texts in. */
+static int formats_entry_cmp(const void *a, const void *b)
+{
+	const struct frec_formats_entry *x = a, *y = b;
+
+	if (x->key.addr != y->key.addr)
+		return x->key.addr < y->key.addr ? -1 : 1;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->key.line < y->key.line ? -1 : x->key.line > y->key.line;
+}
+
+static int formats_read(struct frec_formats *t, const char *data, size_t len,
+			bool region, struct frec_err *err)
+{
+	struct formats_reading r = { t, 0 };
+	size_t i, kept;
+
+	memset(t, 0, sizeof(*t));
+	t->text = malloc(len + 1);
+	if (!t->text)
+		return frec_errf(err, 0, "out of memory");
+	t->entries = frec_addr_table_read(data, len, sizeof(*t->entries), &t->nr,
+					  formats_line, &r, err);
+	if (!t->entries)
+		return -1;
+	if (region)
+		qsort(t->entries, t->nr, sizeof(*t->entries), formats_entry_cmp);
+	for (i = 1, kept = t->nr ? 1 : 0; i < t->nr; i++) {
+		struct frec_formats_entry *prev = &t->entries[kept - 1];
+		struct frec_formats_entry *e = &t->entries[i];
+
+		if (e->key.addr == prev->key.addr && e->from != prev->from) {
+			if (e->from < prev->from)
+				return frec_errf(err, e->key.line,
+						 "0x%llx from %llu after line %zu's later time",
+						 (unsigned long long)e->key.addr,
+						 (unsigned long long)e->from, prev->key.line);
+			t->timed = true;
+		} else if (e->key.addr == prev->key.addr) {
+			/* A region's dump keeps the first of an address and time. */
+			if (region)
+				continue;
+			if (e->len != prev->len || e->symbol != prev->symbol ||
+			    memcmp(t->text + e->off, t->text + prev->off, e->len))
+				return frec_errf(err, e->key.line,
+						 "0x%llx listed on line %zu with another string",
+						 (unsigned long long)e->key.addr, prev->key.line);
+			continue;
+		}
+		t->entries[kept++] = *e;
+	}
+	t->nr = kept;
+	return 0;
+}
+
 /**
  * frec_formats_parse() - read a formats file
  * @t: the table to fill; frec_formats_free() it after use, even on error.
@@ -122,40 +183,31 @@ static int formats_line(void *ctx, void *entry, const char *s, size_t len,
 int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
 		       struct frec_err *err)
 {
-	struct formats_reading r = { t, 0 };
-	size_t i, kept;
+	return formats_read(t, data, len, false, err);
+}
 
-	memset(t, 0, sizeof(*t));
-	t->text = malloc(len + 1);
-	if (!t->text)
-		return frec_errf(err, 0, "out of memory");
-	t->entries = frec_addr_table_read(data, len, sizeof(*t->entries), &t->nr,
-					  formats_line, &r, err);
-	if (!t->entries)
-		return -1;
-	for (i = 1, kept = t->nr ? 1 : 0; i < t->nr; i++) {
-		struct frec_formats_entry *prev = &t->entries[kept - 1];
-		struct frec_formats_entry *e = &t->entries[i];
-
-		if (e->key.addr == prev->key.addr && e->from != prev->from) {
-			if (e->from < prev->from)
-				return frec_errf(err, e->key.line,
-						 "0x%llx from %llu after line %zu's later time",
-						 (unsigned long long)e->key.addr,
-						 (unsigned long long)e->from, prev->key.line);
-			t->timed = true;
-		} else if (e->key.addr == prev->key.addr) {
-			if (e->len != prev->len || e->symbol != prev->symbol ||
-			    memcmp(t->text + e->off, t->text + prev->off, e->len))
-				return frec_errf(err, e->key.line,
-						 "0x%llx listed on line %zu with another string",
-						 (unsigned long long)e->key.addr, prev->key.line);
-			continue;
-		}
-		t->entries[kept++] = *e;
-	}
-	t->nr = kept;
-	return 0;
+/**
+ * frec_formats_parse_region() - read the formats a region's texts make
+ *	(frec_region_texts_write())
+ * @t: the table to fill; frec_formats_free() it after use, even on error.
+ * @data: the text.
+ * @len: its length.
+ * @err: the line and what is wrong with it, on failure.
+ *
+ * A region's texts are in the table's order, as the sweeps wrote them.
+ * They are taken as the kernel's previous dump takes them
+ * (frec_region_names_sort()): by address and time, the first of an
+ * address and time kept.  So what the kernel shows is never refused here:
+ * an address's times out of table order (each sweep's clock is its CPU's)
+ * or an address and time listed twice.
+ *
+ * Context: userspace.
+ * Return: 0, or -1 with @err set (err->where is a line number).
+ */
+int frec_formats_parse_region(struct frec_formats *t, const char *data, size_t len,
+			      struct frec_err *err)
+{
+	return formats_read(t, data, len, true, err);
 }
 
 /*

@@ -236,6 +236,8 @@ struct frec_formats {
 
 int frec_formats_parse(struct frec_formats *t, const char *data, size_t len,
 		       struct frec_err *err);
+int frec_formats_parse_region(struct frec_formats *t, const char *data, size_t len,
+			      struct frec_err *err);
 const char *frec_formats_find(const struct frec_formats *t, u64 addr);
 const char *frec_formats_symbol(const struct frec_formats *t, u64 addr);
 bool *frec_formats_checked(const struct frec_formats *t, u64 addr);

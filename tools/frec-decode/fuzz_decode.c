@@ -108,7 +108,7 @@ static void fuzz_region(const uint8_t *data, size_t size,
 	if (frec_region_decode_open(&rd, image, sizeof(image), &err))
 		goto out;
 	if (frec_sites_parse(&sites, rd.sites_text, rd.sites_len, &err) ||
-	    frec_formats_parse(&formats, rd.formats_text, rd.formats_len, &err))
+	    frec_formats_parse_region(&formats, rd.formats_text, rd.formats_len, &err))
 		goto out;
 	in = fmemopen(rd.raw, rd.raw_len, "rb");
 	if (!in)

@@ -376,6 +376,8 @@ static void fuzz_texts(struct fuzz_region *r, struct fuzz_choices *c)
 				      pick(c, 4) ? FREC_REGION_TEXT_STRING :
 				      FREC_REGION_TEXT_SYMBOL);
 		e->text = fuzz_str(r, c, 3 + i);
+		/* A later text's time: any u64, in no order (each sweep's CPU clock). */
+		e->from = cpu_to_le64(pick(c, 4) == 3 ? take(c, 8) : 0);
 		if (pool && fuzz_str_in_buf(r, &e->text))
 			frec_region_text_seal(e, pool, NULL);
 		r->text_addrs[r->nr_texts++] = le64_to_cpu(e->addr);
@@ -526,7 +528,7 @@ static void fuzz_read(const u8 *image, u64 len, FILE *devnull)
 	frec_region_dump_stats(&rd.dump, &sink);
 	frec_region_decode_report(&rd);
 	if (frec_sites_parse(&sites, rd.sites_text, rd.sites_len, &err) ||
-	    frec_formats_parse(&formats, rd.formats_text, rd.formats_len, &err))
+	    frec_formats_parse_region(&formats, rd.formats_text, rd.formats_len, &err))
 		goto out;
 	in = fmemopen(rd.raw, rd.raw_len, "rb");
 	if (!in)

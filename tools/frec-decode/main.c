@@ -347,7 +347,7 @@ static int decode_region(struct frec_decode_opts *opts, const char *in_path,
 		goto out;
 	}
 	if (frec_sites_parse(&sites, rd.sites_text, rd.sites_len, &err) ||
-	    frec_formats_parse(&formats, rd.formats_text, rd.formats_len, &err)) {
+	    frec_formats_parse_region(&formats, rd.formats_text, rd.formats_len, &err)) {
 		/* The region's texts made a file the parser refuses: say which. */
 		fprintf(stderr, "frec-decode: %s: the region's tables: line %llu: %s\n",
 			rd.name, err.where, err.msg);

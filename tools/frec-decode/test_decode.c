@@ -99,6 +99,43 @@ static void formats_later_texts(struct ht_case *c)
 	frec_formats_free(&t);
 }
 
+/*
+ * A region's texts as the kernel's previous dump takes them: a time of 20
+ * digits, an address's times out of table order, an address and time
+ * twice (the first kept).  A formats file from the live kernel refuses the
+ * last two.
+ */
+static void formats_of_a_region_as_the_kernel_takes_them(struct ht_case *c)
+{
+	static const char f[] = "0x10 : \"a\"\n0x10 from 18446744073709551615 : \"z\"\n"
+		"0x20 from 300 : \"c\"\n0x20 from 100 : \"b\"\n0x20 : \"a\"\n"
+		"0x30 from 5 : \"x\"\n0x30 from 5 : \"y\"\n";
+	struct frec_formats t;
+	struct frec_err err;
+	const char *s;
+
+	HT_EXPECT(c, frec_formats_parse(&t, f, strlen(f), &err) == -1,
+		  "a live formats file with times out of order taken");
+	frec_formats_free(&t);
+	HT_EXPECT(c, !frec_formats_parse_region(&t, f, strlen(f), &err),
+		  "refused: line %llu: %s", err.where, err.msg);
+	HT_EXPECT_EQ(c, t.nr, 6);
+	frec_formats_at(&t, 50);
+	s = frec_formats_find(&t, 0x20);
+	HT_EXPECT(c, s && !strcmp(s, "a"), "0x20 at 50: %s", s);
+	frec_formats_at(&t, 200);
+	s = frec_formats_find(&t, 0x20);
+	HT_EXPECT(c, s && !strcmp(s, "b"), "0x20 at 200: %s", s);
+	frec_formats_at(&t, 400);
+	s = frec_formats_find(&t, 0x20);
+	HT_EXPECT(c, s && !strcmp(s, "c"), "0x20 at 400: %s", s);
+	s = frec_formats_find(&t, 0x30);
+	HT_EXPECT(c, s && !strcmp(s, "x"), "0x30: the first of its time, not %s", s);
+	s = frec_formats_find(&t, 0x10);
+	HT_EXPECT(c, s && !strcmp(s, "a"), "0x10 before 2^64 - 1: %s", s);
+	frec_formats_free(&t);
+}
+
 static void expect_formats_error(struct ht_case *c, const char *data,
 				 unsigned long long line, const char *msg)
 {
@@ -1608,6 +1645,7 @@ static void region_too_large_to_index_is_refused(struct ht_case *c)
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_later_texts),
+	HT_CASE(formats_of_a_region_as_the_kernel_takes_them),
 	HT_CASE(formats_errors_name_the_line),
 	HT_CASE(formats_symbols_are_names_not_strings),
 	HT_CASE(sites_parse_and_find),
