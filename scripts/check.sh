@@ -291,6 +291,9 @@ kunit_results() { # out_dir
 #   twice in one tree) is judged each time by its own console.
 guest_retry() {
 	local out=$logs/guest-retry n=${FREC_STOCK_KERNELS%% *} rc bad=0
+	# 6.12 when it is tested: its boots take about half 6.1's under TCG,
+	# and these eleven boots test the bench, not a kernel.
+	[[ " $FREC_STOCK_KERNELS " == *" 6.12 "* ]] && n=6.12
 	local t1=$FREC_ROOT/scripts/guest-tests/0001-insmod.sh t2=$FREC_ROOT/scripts/guest-tests/0002-rmmod.sh
 	[ -f "$FREC_BUILD/stock-$n/ko/frec.ko" ] || build_for "$n" > /dev/null || return 1
 	FREC_KVER=$n FREC_GUEST_TEST_EARLY_DEATH=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
@@ -347,8 +350,8 @@ guest_retry() {
 	fi
 	FREC_KVER=$n FREC_GUEST_TEST_NMI_PANIC=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
 		-M "$FREC_BUILD/stock-$n/ko" -o "$out-panic" "$t1" > "$out-panic.log" 2>&1
-	if grep -q '^FAIL guest: runner did not finish (Kernel panic - not syncing: frec_crash_test: panic in NMI)' "$out-panic.log"; then
-		echo "PASS guest-retry:panic-console: a panic in an NMI left its line on the console, and the run names it"
+	if grep -q '^FAIL guest: runner did not finish (Kernel panic - not syncing: frec_crash_test: panic in NMI); first report: Kernel panic .*; trace < ' "$out-panic.log"; then
+		echo "PASS guest-retry:panic-console: a panic in an NMI left its line on the console, and the run names it with its trace"
 	else
 		echo "FAIL guest-retry:panic-console: the console lacks the panic of boot 1's NMI (see $out-panic.log)"
 		bad=1

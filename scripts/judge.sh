@@ -227,10 +227,21 @@ if ! grep -q '^# frec-guest-done' "$tap" 2>/dev/null; then
 	panicked=$(tr -d '\r' < "$console" 2>/dev/null | grep -m1 -o 'Kernel panic - not syncing: .*')
 	# CI keeps only what make check prints: the first report's opening
 	# lines go with the failure, so a death seen only there can be read.
+	# CI shows only a window of that output and its end, so the
+	# failure line itself carries the report's gist: its first line,
+	# RIP, and the first functions of its call trace.
+	report_re='Oops|BUG:|WARNING:|Kernel panic|rcu: INFO|general protection fault|traps: '
 	tr -d '\r' < "$console" 2>/dev/null |
-		awk '!on && /Oops|BUG:|WARNING:|Kernel panic|rcu: INFO|watchdog: |general protection fault/ { on = 1 }
-			on && n++ < 60 { print "NOTE console| " $0 }'
-	fail "guest: runner did not finish${panicked:+ ($panicked)} (see $console and $tap)"
+		awk -v re="$report_re" '!on && $0 ~ re { on = 1 }
+			on && n++ < 40 { print "NOTE console| " $0 }'
+	gist=$(tr -d '\r' < "$console" 2>/dev/null |
+		awk -v re="$report_re" '!on && $0 ~ re { on = 1; sub(/^\[[ 0-9.]*\] /, ""); g = $0; next }
+			on && !oops && /Oops: |BUG: / { oops = 1; sub(/^\[[ 0-9.]*\] /, ""); g = g "; " $0; next }
+			on && /RIP: 0010:/ && !rip { rip = 1; sub(/.*RIP: 0010:/, ""); g = g "; RIP " $0; next }
+			on && /Call Trace:/ { ct = 1; g = g "; trace"; next }
+			on && ct && nf < 8 && /^\[[ 0-9.]*\]  [^ <?]/ { sub(/^\[[ 0-9.]*\]  /, ""); g = g " < " $1; nf++ }
+			END { print g }')
+	fail "guest: runner did not finish${panicked:+ ($panicked)}${gist:+; first report: $gist} (see $console and $tap)"
 fi
 case $rc in
 0) ;;
