@@ -59,7 +59,7 @@
  *
  * LMM(frec_region_parts:A), LMM(frec_region_retire:A) (a store replaced
  * in the same boot) pair with frec_region_ring_get()'s crc check
- * LMM(frec_persist_site:A)   pairs with frec_region_site_get()'s crc check
+ * LMM(frec_region_site_write:A) pairs with frec_region_site_get()'s crc check
  * LMM(frec_persist_site_caller:A) pairs with frec_region_site_get()'s
  *                                 caller_csum check
  * LMM(frec_region_seal:A/B) (in the seals) pair with the _get() checks
@@ -378,43 +378,41 @@ unsigned int frec_persist_site_ids(void)
  */
 void frec_persist_site(const struct frec_site *site, unsigned int id)
 {
-	const char *s[4] = { site->modname ?: "", site->file ?: "",
-			     site->func ?: "", site->fmt ?: "" };
-	struct frec_region_str *str[4];
+	const char *s[FREC_REGION_SITE_TEXTS] = {
+		site->modname ?: "", site->file ?: "", site->func ?: "", site->fmt ?: ""
+	};
+	u32 len[FREC_REGION_SITE_TEXTS], total = 0, i;
 	struct frec_region_site *e;
-	u32 len[4], total = 0, i;
 	u64 pool_bytes;
-	s64 off;
 	u8 *pool;
 
 	e = frec_persist_site_entry(id, &pool, &pool_bytes);
 	if (!e)
 		return;
-	/* An entry rewritten for an id given again: unsealed first. */
-	WRITE_ONCE(e->csum, 0);
-	WRITE_ONCE(e->caller_csum, 0);
-	/* The cleared checksums in memory before the rest changes. */
-	frec_region_wb(e, sizeof(*e)); /* LMM(frec_persist_site:A) */
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < FREC_REGION_SITE_TEXTS; i++) {
 		len[i] = strlen(s[i]);
 		total += len[i];
 	}
-	off = frec_persist_pool_take(total, pool_bytes);
-	if (off < 0)
-		return;
-	memset(e, 0, sizeof(*e));
-	str[0] = &e->module;
-	str[1] = &e->file;
-	str[2] = &e->function;
-	str[3] = &e->format;
-	for (i = 0; i < 4; i++) {
-		frec_region_str_put(str[i], pool, off, s[i], len[i]);
-		off += len[i];
-	}
-	e->id = cpu_to_le32(id);
-	e->level = cpu_to_le32(site->code_level);
-	e->line = cpu_to_le32(site->line);
-	frec_region_site_seal(e, pool, frec_region_wb);
+	frec_region_site_write(e, pool, frec_persist_pool_take(total, pool_bytes), id,
+			       site->code_level, site->line, s, len, frec_region_wb);
+}
+
+/**
+ * frec_persist_records_wb() - write back the records of the persisted
+ *	rings, repointed away from site ids about to be given again
+ *
+ * A record in memory that still names an id by the old site would show
+ * under the new site's entry after a reset: its repointed word
+ * (frec_formats_module_going()) must reach memory before an entry
+ * rewritten for the id is sealed (frec_region_site_write()), not at the
+ * next heartbeat (tools/harness/test_region_cache.c gives ids again).
+ *
+ * Context: Process context, the module notifier (frec_sites_going()),
+ * after the records were repointed and before the ids are given back.
+ */
+void frec_persist_records_wb(void)
+{
+	frec_region_parts_sync();
 }
 
 /**
