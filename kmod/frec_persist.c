@@ -15,9 +15,10 @@
  * created there).  A store replaced by a clear, a resize or an order
  * change gives them back (frec_persist_parts_retire(), then
  * frec_persist_parts_free()): its records are thrown away, and the next
- * boot must not show them as the ring's.  A ring freed (its module
- * unloaded, or frec unloaded) keeps its entry and its records, which the
- * next boot shows.
+ * boot must not show them as the ring's.  A new store that fits only in
+ * what the old one gives back takes it then (frec_rings.c swaps twice).
+ * A ring freed (its module unloaded, or frec unloaded) keeps its entry
+ * and its records, which the next boot shows.
  *
  * Every site that gets an id gets its entry at that index when it
  * registers, from any context, NMI included: pool bytes are taken with a
@@ -76,6 +77,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/err.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -131,15 +133,18 @@ static void *frec_persist_table(unsigned int i, u32 *nr)
 
 /*
  * The lowest offset of @bytes in the parts section (@parts_bytes) that no
- * entry's parts overlap, or -1.  frec_persist_lock held.
+ * entry's parts overlap, or -1; the parts of entry @skip (an index, or -1)
+ * counted as free.  frec_persist_lock held.
  */
-static s64 frec_persist_parts_fit(u64 bytes, u64 parts_bytes)
+static s64 frec_persist_parts_fit(u64 bytes, u64 parts_bytes, s64 skip)
 {
 	u64 off = 0, o, b;
 	u32 i;
 
 again:
 	for (i = 0; i < FREC_REGION_RINGS_MAX; i++) {
+		if (i == skip)
+			continue;
 		o = frec_persist_ring_parts[i].off;
 		b = frec_persist_ring_parts[i].bytes;
 		if (b && o < off + bytes && off < o + b) {
@@ -227,16 +232,20 @@ void frec_persist_exit(void)
  * @nr_slots: slots per CPU.
  * @max_record_len: 0 for an event ring, else its longest payload.
  * @global_order: the ring takes its seq from the shared counter.
+ * @replaces: the entry of the store the new one replaces, as this set
+ *	@entry for it (0: none); it still holds its entry and parts.
  * @entry: set to the ring entry's index plus one (0 if not persisted).
  *
  * Context: Process context; sleeps.
  * Return: CPU 0's part (CPU c's is c * @nr_slots slots later, for every
  * c below nr_cpu_ids), zeroed; NULL if the ring is not persisted or the
- * region has no room (logged).
+ * region has no room (logged); ERR_PTR(-EAGAIN) if it has room only once
+ * @replaces gives its entry and parts back (frec_persist_parts_free()).
  */
 struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 				     unsigned int max_record_len,
-				     bool global_order, unsigned int *entry)
+				     bool global_order, unsigned int replaces,
+				     unsigned int *entry)
 {
 	struct frec_region_ring *rings, *e = NULL;
 	u64 bytes = nr_slots * FREC_SLOT_BYTES * nr_cpu_ids, parts_bytes;
@@ -258,7 +267,13 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 		}
 	}
 	if (e)
-		off = frec_persist_parts_fit(bytes, parts_bytes);
+		off = frec_persist_parts_fit(bytes, parts_bytes, -1);
+	/* A store as large as the one it replaces, or larger, fits after it. */
+	if (off < 0 && replaces &&
+	    frec_persist_parts_fit(bytes, parts_bytes, replaces - 1) >= 0) {
+		mutex_unlock(&frec_persist_lock);
+		return ERR_PTR(-EAGAIN);
+	}
 	if (off < 0) {
 		mutex_unlock(&frec_persist_lock);
 		pr_err("ring %s: no room in the region for %llu bytes of parts%s: not persisted\n",

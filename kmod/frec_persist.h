@@ -19,7 +19,8 @@ int frec_persist_init(void);
 void frec_persist_exit(void);
 struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 				     unsigned int max_record_len,
-				     bool global_order, unsigned int *entry);
+				     bool global_order, unsigned int replaces,
+				     unsigned int *entry);
 void frec_persist_parts_retire(unsigned int entry);
 void frec_persist_parts_free(unsigned int entry);
 unsigned int frec_persist_site_ids(void);
