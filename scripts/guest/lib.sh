@@ -403,6 +403,27 @@ frec_texts_swept() {
 	done
 }
 
+# Phase 1 of a test that replaces crash_test's store (clears, resizes,
+# order changes): the ring was taken into the region $1 times (its first
+# store and each new one) and never went out of it.
+frec_blackbox_taken() {
+	frec_klog | grep 'no room in the region' &&
+		fail "crash_test went out of the region"
+	n=$(frec_klog | grep -c 'ring crash_test: recorded into the region')
+	echo "crash_test taken into the region $n times"
+	[ "$n" = "$1" ] || fail "crash_test recorded into the region $n times, not $1"
+}
+
+# Phase 2 of such a test, after a sysrq-b: frec with region= $1 shows
+# crash_test's records at the reset (frec_blackbox_check), and the ring
+# once, none of its cleared stores.  frec stays loaded.
+frec_blackbox_check_once() {
+	frec_load region="$1"
+	frec_blackbox_check crash_test "no end marked (a reset or a hang)"
+	n=$(grep -c '^ring: crash_test, ' "$FREC_DEBUGFS/previous/info")
+	[ "$n" = 1 ] || fail "previous/info lists crash_test $n times"
+}
+
 # Phase 1's end by sysrq-b: an immediate reset, nothing flushed or marked.
 frec_blackbox_sysrq_b() {
 	sleep 1
