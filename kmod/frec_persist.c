@@ -23,10 +23,11 @@
  * Every site that gets an id gets its entry at that index when it
  * registers, from any context, NMI included: pool bytes are taken with a
  * cmpxchg on frec_persist_pool_used, the entry written whole and sealed
- * last (frec_region_site_seal()); an entry rewritten for a site id given
+ * last (frec_region_site_write()); an entry rewritten for a site id given
  * again has its checksum cleared first.  Its caller's name follows on
  * its first record, sealed apart.  An entry the pool has no room for is
- * left unused: its records are rejected as naming no valid site.
+ * sealed without texts (FREC_REGION_SITE_NO_TEXT): the texts sweep logs
+ * it once, and the next boot drops its records, counted as no_text.
  *
  * Texts (frec_persist_texts.c) are written by one path in process
  * context.
@@ -107,6 +108,9 @@ static struct {
 	u64 bytes;
 } frec_persist_ring_parts[FREC_REGION_RINGS_MAX];
 static atomic_t frec_persist_pool_used = ATOMIC_INIT(0);
+/* Sites whose entry the pool had no room for the texts of; the first's id. */
+static atomic_t frec_persist_no_text = ATOMIC_INIT(0);
+static atomic_t frec_persist_no_text_first = ATOMIC_INIT(0);
 static u32 frec_persist_texts_used;	/* the texts sweep's alone */
 
 /* Section @i of the region: its first byte, and its size in *@bytes. */
@@ -399,6 +403,7 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 	u32 len[FREC_REGION_SITE_TEXTS], total = 0, i;
 	struct frec_region_site *e;
 	u64 pool_bytes;
+	s64 off;
 	u8 *pool;
 
 	e = frec_persist_site_entry(id, &pool, &pool_bytes);
@@ -408,8 +413,32 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 		len[i] = strlen(s[i]);
 		total += len[i];
 	}
-	frec_region_site_write(e, pool, frec_persist_pool_take(total, pool_bytes), id,
-			       site->code_level, site->line, s, len, frec_region_wb);
+	off = frec_persist_pool_take(total, pool_bytes);
+	if (off < 0) {
+		/* Told by the texts sweep, which can log (this may be NMI). */
+		atomic_cmpxchg(&frec_persist_no_text_first, 0, id);
+		atomic_inc(&frec_persist_no_text);
+	}
+	frec_region_site_write(e, pool, off, id, site->code_level, site->line, s, len,
+			       frec_region_wb);
+}
+
+/**
+ * frec_persist_sites_no_text() - how many site entries the region's pool
+ *	had no room for the texts of
+ * @first: set to the first such site's id (0 if none).
+ * @pool_bytes: set to the pool's size.
+ *
+ * Context: Any context.
+ * Return: the count; the next boot drops those sites' records, counted
+ * as no_text.
+ */
+unsigned int frec_persist_sites_no_text(unsigned int *first, u64 *pool_bytes)
+{
+	*pool_bytes = 0;
+	frec_persist_sect(FREC_REGION_POOL, pool_bytes);
+	*first = atomic_read(&frec_persist_no_text_first);
+	return atomic_read(&frec_persist_no_text);
 }
 
 /**

@@ -476,7 +476,9 @@ void frec_region_site_seal(struct frec_region_site *site, const u8 *pool,
  * An entry rewritten for an id given again has its checksums cleared in
  * memory first, so that a reset leaves it torn (rejected), never the old
  * site's checksum over the new site's fields.  An entry the pool has no
- * room for is left unsealed.
+ * room for is sealed with FREC_REGION_SITE_NO_TEXT and no texts: the
+ * next boot tells its records from those of a corrupt entry, and counts
+ * them, instead of showing them under the id's earlier site.
  *
  * Context: Any context, NMI included: no lock (the caller takes @off
  * with a cmpxchg, and the id is its own).
@@ -496,8 +498,6 @@ void frec_region_site_write(struct frec_region_site *site, u8 *pool, s64 off,
 	WRITE_ONCE(site->caller_csum, 0);
 	/* The cleared checksums in memory before the rest changes. */
 	frec_region_wb(wb, site, sizeof(*site)); /* LMM(frec_region_site_write:A) */
-	if (off < 0)
-		return;
 	memset(site, 0, sizeof(*site));
 	for (i = 0; off >= 0 && i < FREC_REGION_SITE_TEXTS; i++) {
 		frec_region_str_put(str[i], pool, off, text[i], len[i]);
@@ -506,6 +506,7 @@ void frec_region_site_write(struct frec_region_site *site, u8 *pool, s64 off,
 	site->id = cpu_to_le32(id);
 	site->level = cpu_to_le32(level);
 	site->line = cpu_to_le32(line);
+	site->flags = cpu_to_le32(off < 0 ? FREC_REGION_SITE_NO_TEXT : 0);
 	frec_region_site_seal(site, pool, wb);
 }
 

@@ -258,6 +258,7 @@ enum frec_region_reject {
 	FREC_REGION_REJ_LENGTH,	/* length and slot count disagree */
 	FREC_REGION_REJ_SITE,	/* names no valid site */
 	FREC_REGION_REJ_CUT,	/* past the end of an image cut short */
+	FREC_REGION_REJ_NO_TEXT,	/* its site's texts found no room */
 	FREC_REGION_REJ_NR
 };
 
