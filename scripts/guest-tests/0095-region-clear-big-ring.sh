@@ -48,9 +48,9 @@ case $FREC_PHASE in
 	frec_blackbox_sysrq_b
 	;;
 2)
-	frec_blackbox_check_once "$R"
 	# crash_test_text: 400 / 8 + 5 * 40 / 8 + 500 / 8 records, all kept
 	want=$((50 + 25 + 62))
+	frec_blackbox_check_once "$R" $want
 	sed -n '/^ring crash_test_text$/,/^all /p' "$FREC_DEBUGFS/previous/stats" |
 		grep -q "^all   recovered=$want torn=0 bad_length=0 no_site=0 cut=0 " ||
 		fail "previous/stats does not count the $want records of crash_test_text, none rejected"
