@@ -15,17 +15,19 @@
  * created there).  A store replaced by a clear, a resize or an order
  * change gives them back (frec_persist_parts_retire(), then
  * frec_persist_parts_free()): its records are thrown away, and the next
- * boot must not show them as the ring's.  A ring freed (its module
- * unloaded, or frec unloaded) keeps its entry and its records, which the
- * next boot shows.
+ * boot must not show them as the ring's.  A new store that fits only in
+ * what the old one gives back takes it then (frec_rings.c swaps twice).
+ * A ring freed (its module unloaded, or frec unloaded) keeps its entry
+ * and its records, which the next boot shows.
  *
  * Every site that gets an id gets its entry at that index when it
  * registers, from any context, NMI included: pool bytes are taken with a
  * cmpxchg on frec_persist_pool_used, the entry written whole and sealed
- * last (frec_region_site_seal()); an entry rewritten for a site id given
+ * last (frec_region_site_write()); an entry rewritten for a site id given
  * again has its checksum cleared first.  Its caller's name follows on
  * its first record, sealed apart.  An entry the pool has no room for is
- * left unused: its records are rejected as naming no valid site.
+ * sealed without texts (FREC_REGION_SITE_NO_TEXT): the texts sweep logs
+ * it once, and the next boot drops its records, counted as no_text.
  *
  * Texts (frec_persist_texts.c) are written by one path in process
  * context.
@@ -59,7 +61,7 @@
  *
  * LMM(frec_region_parts:A), LMM(frec_region_retire:A) (a store replaced
  * in the same boot) pair with frec_region_ring_get()'s crc check
- * LMM(frec_persist_site:A)   pairs with frec_region_site_get()'s crc check
+ * LMM(frec_region_site_write:A) pairs with frec_region_site_get()'s crc check
  * LMM(frec_persist_site_caller:A) pairs with frec_region_site_get()'s
  *                                 caller_csum check
  * LMM(frec_region_seal:A/B) (in the seals) pair with the _get() checks
@@ -76,6 +78,7 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/err.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -105,6 +108,9 @@ static struct {
 	u64 bytes;
 } frec_persist_ring_parts[FREC_REGION_RINGS_MAX];
 static atomic_t frec_persist_pool_used = ATOMIC_INIT(0);
+/* Sites whose entry the pool had no room for the texts of; the first's id. */
+static atomic_t frec_persist_no_text = ATOMIC_INIT(0);
+static atomic_t frec_persist_no_text_first = ATOMIC_INIT(0);
 static u32 frec_persist_texts_used;	/* the texts sweep's alone */
 
 /* Section @i of the region: its first byte, and its size in *@bytes. */
@@ -131,15 +137,18 @@ static void *frec_persist_table(unsigned int i, u32 *nr)
 
 /*
  * The lowest offset of @bytes in the parts section (@parts_bytes) that no
- * entry's parts overlap, or -1.  frec_persist_lock held.
+ * entry's parts overlap, or -1; the parts of entry @skip (an index, or -1)
+ * counted as free.  frec_persist_lock held.
  */
-static s64 frec_persist_parts_fit(u64 bytes, u64 parts_bytes)
+static s64 frec_persist_parts_fit(u64 bytes, u64 parts_bytes, s64 skip)
 {
 	u64 off = 0, o, b;
 	u32 i;
 
 again:
 	for (i = 0; i < FREC_REGION_RINGS_MAX; i++) {
+		if (i == skip)
+			continue;
 		o = frec_persist_ring_parts[i].off;
 		b = frec_persist_ring_parts[i].bytes;
 		if (b && o < off + bytes && off < o + b) {
@@ -227,16 +236,20 @@ void frec_persist_exit(void)
  * @nr_slots: slots per CPU.
  * @max_record_len: 0 for an event ring, else its longest payload.
  * @global_order: the ring takes its seq from the shared counter.
+ * @replaces: the entry of the store the new one replaces, as this set
+ *	@entry for it (0: none); it still holds its entry and parts.
  * @entry: set to the ring entry's index plus one (0 if not persisted).
  *
  * Context: Process context; sleeps.
  * Return: CPU 0's part (CPU c's is c * @nr_slots slots later, for every
  * c below nr_cpu_ids), zeroed; NULL if the ring is not persisted or the
- * region has no room (logged).
+ * region has no room (logged); ERR_PTR(-EAGAIN) if it has room only once
+ * @replaces gives its entry and parts back (frec_persist_parts_free()).
  */
 struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 				     unsigned int max_record_len,
-				     bool global_order, unsigned int *entry)
+				     bool global_order, unsigned int replaces,
+				     unsigned int *entry)
 {
 	struct frec_region_ring *rings, *e = NULL;
 	u64 bytes = nr_slots * FREC_SLOT_BYTES * nr_cpu_ids, parts_bytes;
@@ -258,7 +271,13 @@ struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 		}
 	}
 	if (e)
-		off = frec_persist_parts_fit(bytes, parts_bytes);
+		off = frec_persist_parts_fit(bytes, parts_bytes, -1);
+	/* A store as large as the one it replaces, or larger, fits after it. */
+	if (off < 0 && replaces &&
+	    frec_persist_parts_fit(bytes, parts_bytes, replaces - 1) >= 0) {
+		mutex_unlock(&frec_persist_lock);
+		return ERR_PTR(-EAGAIN);
+	}
 	if (off < 0) {
 		mutex_unlock(&frec_persist_lock);
 		pr_err("ring %s: no room in the region for %llu bytes of parts%s: not persisted\n",
@@ -378,11 +397,11 @@ unsigned int frec_persist_site_ids(void)
  */
 void frec_persist_site(const struct frec_site *site, unsigned int id)
 {
-	const char *s[4] = { site->modname ?: "", site->file ?: "",
-			     site->func ?: "", site->fmt ?: "" };
-	struct frec_region_str *str[4];
+	const char *s[FREC_REGION_SITE_TEXTS] = {
+		site->modname ?: "", site->file ?: "", site->func ?: "", site->fmt ?: ""
+	};
+	u32 len[FREC_REGION_SITE_TEXTS], total = 0, i;
 	struct frec_region_site *e;
-	u32 len[4], total = 0, i;
 	u64 pool_bytes;
 	s64 off;
 	u8 *pool;
@@ -390,31 +409,54 @@ void frec_persist_site(const struct frec_site *site, unsigned int id)
 	e = frec_persist_site_entry(id, &pool, &pool_bytes);
 	if (!e)
 		return;
-	/* An entry rewritten for an id given again: unsealed first. */
-	WRITE_ONCE(e->csum, 0);
-	WRITE_ONCE(e->caller_csum, 0);
-	/* The cleared checksums in memory before the rest changes. */
-	frec_region_wb(e, sizeof(*e)); /* LMM(frec_persist_site:A) */
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < FREC_REGION_SITE_TEXTS; i++) {
 		len[i] = strlen(s[i]);
 		total += len[i];
 	}
 	off = frec_persist_pool_take(total, pool_bytes);
-	if (off < 0)
-		return;
-	memset(e, 0, sizeof(*e));
-	str[0] = &e->module;
-	str[1] = &e->file;
-	str[2] = &e->function;
-	str[3] = &e->format;
-	for (i = 0; i < 4; i++) {
-		frec_region_str_put(str[i], pool, off, s[i], len[i]);
-		off += len[i];
+	if (off < 0) {
+		/* Told by the texts sweep, which can log (this may be NMI). */
+		atomic_cmpxchg(&frec_persist_no_text_first, 0, id);
+		atomic_inc(&frec_persist_no_text);
 	}
-	e->id = cpu_to_le32(id);
-	e->level = cpu_to_le32(site->code_level);
-	e->line = cpu_to_le32(site->line);
-	frec_region_site_seal(e, pool, frec_region_wb);
+	frec_region_site_write(e, pool, off, id, site->code_level, site->line, s, len,
+			       frec_region_wb);
+}
+
+/**
+ * frec_persist_sites_no_text() - how many site entries the region's pool
+ *	had no room for the texts of
+ * @first: set to the first such site's id (0 if none).
+ * @pool_bytes: set to the pool's size.
+ *
+ * Context: Any context.
+ * Return: the count; the next boot drops those sites' records, counted
+ * as no_text.
+ */
+unsigned int frec_persist_sites_no_text(unsigned int *first, u64 *pool_bytes)
+{
+	*pool_bytes = 0;
+	frec_persist_sect(FREC_REGION_POOL, pool_bytes);
+	*first = atomic_read(&frec_persist_no_text_first);
+	return atomic_read(&frec_persist_no_text);
+}
+
+/**
+ * frec_persist_records_wb() - write back the records of the persisted
+ *	rings, repointed away from site ids about to be given again
+ *
+ * A record in memory that still names an id by the old site would show
+ * under the new site's entry after a reset: its repointed word
+ * (frec_formats_module_going()) must reach memory before an entry
+ * rewritten for the id is sealed (frec_region_site_write()), not at the
+ * next heartbeat (tools/harness/test_region_cache.c gives ids again).
+ *
+ * Context: Process context, the module notifier (frec_sites_going()),
+ * after the records were repointed and before the ids are given back.
+ */
+void frec_persist_records_wb(void)
+{
+	frec_region_parts_sync();
 }
 
 /**

@@ -19,12 +19,15 @@ int frec_persist_init(void);
 void frec_persist_exit(void);
 struct frec_slot *frec_persist_parts(const char *name, u64 nr_slots,
 				     unsigned int max_record_len,
-				     bool global_order, unsigned int *entry);
+				     bool global_order, unsigned int replaces,
+				     unsigned int *entry);
 void frec_persist_parts_retire(unsigned int entry);
 void frec_persist_parts_free(unsigned int entry);
 unsigned int frec_persist_site_ids(void);
 void frec_persist_site(const struct frec_site *site, unsigned int id);
 void frec_persist_site_caller(const struct frec_site *site, unsigned int id);
+void frec_persist_records_wb(void);
+unsigned int frec_persist_sites_no_text(unsigned int *first, u64 *pool_bytes);
 const struct frec_filter *frec_persist_ring_filter(void);
 bool frec_persist_site_names(u64 id, u64 caller);
 bool frec_persist_text_room(u32 *entries, u64 *pool_bytes);

@@ -266,9 +266,20 @@ static void frec_persist_texts_walk(struct frec_persist_texts *pt)
  */
 void frec_persist_texts_sweep(void)
 {
+	static bool told;
+	unsigned int n, first;
+	u64 pool_bytes;
+
 	mutex_lock(&frec_persist_texts_lock);
 	if (frec_persist_texts)
 		frec_persist_texts_walk(frec_persist_texts);
+	/* Once: the pool is full for good (it is append-only). */
+	n = frec_persist_sites_no_text(&first, &pool_bytes);
+	if (n && !told) {
+		told = true;
+		pr_warn("region: its %llu-byte pool is full: site %u and later ones (%u so far) are kept without their texts; the next boot drops their records (no_text=)\n",
+			pool_bytes, first, n);
+	}
 	mutex_unlock(&frec_persist_texts_lock);
 }
 
@@ -291,13 +302,15 @@ static void frec_persist_texts_work_fn(struct work_struct *work)
 static int frec_persist_texts_show(struct seq_file *m, void *unused)
 {
 	struct frec_persist_texts *pt;
+	unsigned int first;
+	u64 pool_bytes;
 
 	mutex_lock(&frec_persist_texts_lock);
 	pt = frec_persist_texts;
 	if (pt)
-		seq_printf(m, "texts written: %lu\nlater texts written: %lu\nrefused (no room): %lu\nunreadable: %lu\nsweeps: %lu\n",
+		seq_printf(m, "texts written: %lu\nlater texts written: %lu\nrefused (no room): %lu\nunreadable: %lu\nsweeps: %lu\nsites without texts: %u\n",
 			   pt->written, pt->later, pt->refused, pt->unreadable,
-			   pt->sweeps);
+			   pt->sweeps, frec_persist_sites_no_text(&first, &pool_bytes));
 	mutex_unlock(&frec_persist_texts_lock);
 	return 0;
 }

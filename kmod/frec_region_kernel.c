@@ -329,6 +329,21 @@ void frec_region_use(u64 end)
 		WRITE_ONCE(frec_region_parts_end, end);
 }
 
+/**
+ * frec_region_parts_sync() - write the parts in use back to memory now
+ *
+ * What the heartbeat does with them, for a change to records that must
+ * reach memory before a later entry's seal does (frec_region_parts_wb()).
+ *
+ * Context: Process context.
+ */
+void frec_region_parts_sync(void)
+{
+	if (frec_region_base)
+		frec_region_parts_wb(frec_region_base, READ_ONCE(frec_region_parts_end),
+				     frec_region_wb);
+}
+
 /* Bytes the last write of the state wrote back (block 0 and parts). */
 static u64 frec_region_wb_last;
 

@@ -20,5 +20,6 @@ void frec_region_hold_state(bool hold);
 struct frec_region_header *frec_region_mapped(void);
 void frec_region_wb(const void *p, u64 len);
 void frec_region_use(u64 end);
+void frec_region_parts_sync(void);
 
 #endif /* _FREC_REGION_KERNEL_H */

@@ -17,7 +17,9 @@
  * counts are folded into the ring's totals and the store freed.  The
  * records the old store held are counted as cleared; a persisted store's
  * entry leaves the region at the swap and its parts are given back after
- * (frec_persist.c).
+ * (frec_persist.c).  A new store the region has room for only with the
+ * old one's parts goes into ordinary memory for the swap, and into the
+ * region with a second swap once the parts are back.
  *
  * The list is also an RCU list, for the one reader that cannot take the
  * rwsem: the console dump of a dying kernel (frec_crash.c), which walks
@@ -201,11 +203,17 @@ static int frec_ring_store_check_memory(const char *name, unsigned long bytes_pe
 	return -ENOMEM;
 }
 
-/* A store of @bytes_per_cpu per CPU, checked and logged as @name's. */
+/*
+ * A store of @bytes_per_cpu per CPU, checked and logged as @name's, in
+ * place of the store whose region entry is @replaces (0: none).  Sets
+ * *@later if the region has room for it only once that store gives its
+ * parts back: it is then in ordinary memory.
+ */
 static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 						     unsigned long bytes_per_cpu,
 						     unsigned int max_record_len,
-						     bool global_order)
+						     bool global_order,
+						     unsigned int replaces, bool *later)
 {
 	struct frec_ring_store *store;
 	struct frec_slot *slots;
@@ -240,7 +248,10 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 	if (!store->cpus)
 		goto nomem;
 	slots = frec_persist_parts(name, nr_slots, max_record_len, global_order,
-				   &store->persisted);
+				   replaces, &store->persisted);
+	*later = IS_ERR(slots);
+	if (*later)
+		slots = NULL;
 	if (slots) {
 		for_each_possible_cpu(cpu)
 			frec_rb_cpu_init(per_cpu_ptr(store->cpus, cpu),
@@ -301,6 +312,7 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 	bool global_order = kind & FREC_RING_GLOBAL_ORDER;
 	struct frec_ring_store *store;
 	struct frec_ring *ring;
+	bool later;
 
 	kind &= ~FREC_RING_GLOBAL_ORDER;
 	if (!name || !frec_ring_name_valid(name)) {
@@ -322,7 +334,8 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 		       name, max_record_len, FREC_RING_MAX_RECORD_LEN);
 		return ERR_PTR(-EINVAL);
 	}
-	store = frec_ring_store_alloc(name, bytes_per_cpu, max_record_len, global_order);
+	store = frec_ring_store_alloc(name, bytes_per_cpu, max_record_len, global_order,
+				      0, &later);
 	if (IS_ERR(store))
 		return ERR_CAST(store);
 	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
@@ -625,13 +638,37 @@ static int frec_ring_resize_locked(struct frec_ring *ring, unsigned long bytes_p
 				   bool global_order)
 {
 	struct frec_ring_store *store;
+	unsigned int old;
+	bool later;
 
 	lockdep_assert_held(&frec_rings_admin_lock);
+	down_read(&frec_rings_rwsem);
+	old = frec_ring_store_locked(ring)->persisted;
+	up_read(&frec_rings_rwsem);
 	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len,
-				      global_order);
+				      global_order, old, &later);
 	if (IS_ERR(store))
 		return PTR_ERR(store);
 	ring->global_order = global_order;
+	frec_ring_swap_store(ring, store);
+	if (!later)
+		return 0;
+	/*
+	 * The region had room for the new store only with the old one's
+	 * parts, which writers could still be in until the swap's grace
+	 * period: the ring went on in ordinary memory meanwhile, and takes
+	 * those parts now, with this lock still held so no other store can.
+	 * The records written in between were written during this call:
+	 * thrown away and counted as cleared, as a clear may count them.
+	 */
+	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len,
+				      global_order, 0, &later);
+	if (IS_ERR(store))
+		return 0;	/* logged; the ring keeps its ordinary store */
+	if (!store->persisted) {
+		frec_ring_store_free(store);
+		return 0;
+	}
 	frec_ring_swap_store(ring, store);
 	return 0;
 }

@@ -581,6 +581,12 @@ void frec_sites_going(struct module *mod, bool give_back)
 	bool replaced = false;
 	unsigned int id = 0;
 
+	/*
+	 * The records repointed away from the ids in memory before an id
+	 * is given again: a reset must not show them under the new site.
+	 */
+	if (give_back)
+		frec_persist_records_wb();
 	mutex_lock(&frec_sites_lock);
 	while ((site = frec_site_next_in(mod, &id))) {
 		kept = frec_site_keep(site);

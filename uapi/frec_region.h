@@ -223,7 +223,7 @@ struct frec_region_ring {
  * @id: the site's id, the site word of its records; equals the index.
  * @level: the level written at the call, 1 (err) to 5 (trace).
  * @line: the line of the call.
- * @reserved: 0.
+ * @flags: FREC_REGION_SITE_NO_TEXT, or 0.
  * @module: the module's name.
  * @file: the source file.
  * @function: the function.
@@ -242,7 +242,7 @@ struct frec_region_site {
 	__le32 id;
 	__le32 level;
 	__le32 line;
-	__le32 reserved;
+	__le32 flags;
 	struct frec_region_str module;
 	struct frec_region_str file;
 	struct frec_region_str function;
@@ -254,6 +254,14 @@ struct frec_region_site {
 	__le32 caller_csum;
 	__le32 caller_pad;
 };
+
+/*
+ * @flags of struct frec_region_site: the pool had no room for the site's
+ * texts; the entry holds its id, level and line, and no strings.  Its
+ * records cannot be printed: a reader drops them, counted apart from
+ * records that name no valid site.
+ */
+#define FREC_REGION_SITE_NO_TEXT	0x1U
 
 /* struct frec_region_text @kind */
 #define FREC_REGION_TEXT_STRING	1	/* a format or %s string at @addr */

@@ -346,7 +346,8 @@ int frec_region_ring_get(const struct frec_region_view *v, u32 i,
  *
  * Context: Any context.
  * Return: 1 with @site filled, 0 if the entry is unused or past the table,
- * -1 if it is corrupt.
+ * -1 if it is corrupt, 2 if it names a site whose texts the region had no
+ * room for (FREC_REGION_SITE_NO_TEXT: @site has @id, @level and @line).
  */
 int frec_region_site_get(const struct frec_region_view *v, u32 id,
 			 struct frec_region_site_info *site, u64 *where)
@@ -354,7 +355,7 @@ int frec_region_site_get(const struct frec_region_view *v, u32 id,
 	const struct frec_region_site *e;
 	const u8 *p = frec_region_entry(v, FREC_REGION_SITES, id, where);
 	size_t head = offsetof(struct frec_region_site, csum);
-	u32 crc;
+	u32 crc, flags;
 
 	if (!id || !p || frec_region_all_zero(p, sizeof(*e)))
 		return 0;
@@ -376,6 +377,11 @@ int frec_region_site_get(const struct frec_region_view *v, u32 id,
 		return -1;
 	site->id = id;
 	site->line = frec_region_get32(&e->line);
+	flags = frec_region_get32(&e->flags);
+	if (flags & ~FREC_REGION_SITE_NO_TEXT)
+		return -1;
+	if (flags)
+		return 2;
 	site->caller = 0;
 	site->caller_name.s = "";
 	site->caller_name.len = 0;
@@ -585,6 +591,7 @@ const char *frec_region_reject_name(u32 why)
 		[FREC_REGION_REJ_STATE] = "torn or partly overwritten",
 		[FREC_REGION_REJ_LENGTH] = "length does not match its slots",
 		[FREC_REGION_REJ_SITE] = "names no valid site",
+		[FREC_REGION_REJ_NO_TEXT] = "names a site the region had no room for the texts of",
 		[FREC_REGION_REJ_CUT] = "past the end of the image",
 	};
 

@@ -219,6 +219,14 @@ static void frec_region_wb(frec_region_wb_t wb, const void *p, u64 len)
  *   old entry zeroed; wb  (retire:A)     the old entry fails its crc:
  *                                          its records are not shown
  *
+ * A site id given again (its module went) gets a new entry: the records
+ * that named it were repointed at a copy of its format first:
+ *
+ *   records repointed; parts wb           a record in memory names the id
+ *     (frec_region_parts_wb())              only if its site's entry
+ *   old entry's crcs 0; wb (site_write:A)   holds the site it was
+ *   new entry sealed      (seal:A/B)        written for
+ *
  * LMM(frec_region_begin:A) and LMM(frec_region_begin:B) pair with
  * frec_region_open()'s magic and header checks: memory holds the old
  * boot's region whole, or no magic, or (after B) zeroes under a header
@@ -310,15 +318,37 @@ void frec_region_state_save(void *base, u32 end, u64 alive_wall_ns,
 			    u64 used, frec_region_wb_t wb)
 {
 	const struct frec_region_header *hdr = base;
-	u64 parts = le64_to_cpu(hdr->sect[FREC_REGION_PARTS].offset);
 	struct frec_region_state *copies[2];
 
 	frec_region_copies(base, copies);
 	frec_region_state_write(copies, hdr, end, alive_wall_ns, alive_ts, clock);
 	/* The records written so far kept through a reset. */
-	if (used > parts)
-		frec_region_wb(wb, (u8 *)base + parts, used - parts); /* LMM(frec_region_save:A) */
+	frec_region_parts_wb(base, used, wb); /* LMM(frec_region_save:A) */
 	frec_region_wb(wb, base, FREC_REGION_BLOCK);
+}
+
+/**
+ * frec_region_parts_wb() - write the parts in use back to memory
+ * @base: the region, taken by frec_region_begin().
+ * @used: where the parts in use end (an offset; the region's size for
+ *	all of them).
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * What the heartbeat and every end do after the state, and what the
+ * module does after it repointed records away from a going module's site
+ * ids, before those ids can be given again: a record's new word in
+ * memory before a site entry rewritten for its old id (DOC: The region
+ * behind write-back caches).
+ *
+ * Context: Any context.
+ */
+void frec_region_parts_wb(void *base, u64 used, frec_region_wb_t wb)
+{
+	const struct frec_region_header *hdr = base;
+	u64 parts = le64_to_cpu(hdr->sect[FREC_REGION_PARTS].offset);
+
+	if (used > parts)
+		frec_region_wb(wb, (u8 *)base + parts, used - parts);
 }
 
 /**
@@ -428,6 +458,56 @@ void frec_region_site_seal(struct frec_region_site *site, const u8 *pool,
 	site->csum = cpu_to_le32(frec_region_csum_end(crc));
 	/* Sealed in memory before a record of the site is written. */
 	frec_region_wb(wb, site, sizeof(*site)); /* LMM(frec_region_seal:B) */
+}
+
+/**
+ * frec_region_site_write() - write a site's entry, as the site gets id @id
+ * @site: the entry of @id.
+ * @pool: the pool section.
+ * @off: where in it the caller reserved the four texts' bytes (@len[0]
+ *	to @len[3], in that order); negative if the pool had no room.
+ * @id: the site id.
+ * @level: its level, 1 to 5.
+ * @line: its line.
+ * @text: its module, file, function and format.
+ * @len: their lengths.
+ * @wb: writes a range of the region back to memory, or NULL.
+ *
+ * An entry rewritten for an id given again has its checksums cleared in
+ * memory first, so that a reset leaves it torn (rejected), never the old
+ * site's checksum over the new site's fields.  An entry the pool has no
+ * room for is sealed with FREC_REGION_SITE_NO_TEXT and no texts: the
+ * next boot tells its records from those of a corrupt entry, and counts
+ * them, instead of showing them under the id's earlier site.
+ *
+ * Context: Any context, NMI included: no lock (the caller takes @off
+ * with a cmpxchg, and the id is its own).
+ */
+void frec_region_site_write(struct frec_region_site *site, u8 *pool, s64 off,
+			    u32 id, u32 level, u32 line,
+			    const char *const text[FREC_REGION_SITE_TEXTS],
+			    const u32 len[FREC_REGION_SITE_TEXTS],
+			    frec_region_wb_t wb)
+{
+	struct frec_region_str *str[FREC_REGION_SITE_TEXTS] = {
+		&site->module, &site->file, &site->function, &site->format
+	};
+	unsigned int i;
+
+	WRITE_ONCE(site->csum, 0);
+	WRITE_ONCE(site->caller_csum, 0);
+	/* The cleared checksums in memory before the rest changes. */
+	frec_region_wb(wb, site, sizeof(*site)); /* LMM(frec_region_site_write:A) */
+	memset(site, 0, sizeof(*site));
+	for (i = 0; off >= 0 && i < FREC_REGION_SITE_TEXTS; i++) {
+		frec_region_str_put(str[i], pool, off, text[i], len[i]);
+		off += len[i];
+	}
+	site->id = cpu_to_le32(id);
+	site->level = cpu_to_le32(level);
+	site->line = cpu_to_le32(line);
+	site->flags = cpu_to_le32(off < 0 ? FREC_REGION_SITE_NO_TEXT : 0);
+	frec_region_site_seal(site, pool, wb);
 }
 
 /**

@@ -54,6 +54,7 @@ static const char *const frec_region_reject_keys[FREC_REGION_REJ_NR] = {
 	[FREC_REGION_REJ_LENGTH] = "bad_length",
 	[FREC_REGION_REJ_SITE] = "no_site",
 	[FREC_REGION_REJ_CUT] = "cut",
+	[FREC_REGION_REJ_NO_TEXT] = "no_text",
 };
 
 static int frec_region_name_cmp(const void *a, const void *b)
@@ -169,9 +170,9 @@ static int frec_region_dump_names(struct frec_region_dump *d)
 	if (err)
 		return err;
 	for (i = 1; i < nr_sites; i++) {
-		if (frec_region_site_get(v, i, &s, &where) != 1)
+		d->site_ok[i] = max_t(int, frec_region_site_get(v, i, &s, &where), 0);
+		if (d->site_ok[i] != 1)
 			continue;
-		d->site_ok[i] = true;
 		frec_region_bytes_trim(&s.format);
 		frec_region_bytes_trim(&s.caller_name);
 		longest = max_t(size_t, longest, s.format.len);
@@ -219,7 +220,7 @@ bool frec_region_dump_site_known(const struct frec_region_dump *d, u64 site, u64
 	const struct frec_region_name *n;
 
 	if (site < FREC_SITE_ID_LIMIT)
-		return site < d->v->nr_entries[FREC_REGION_SITES] && d->site_ok[site];
+		return site < d->v->nr_entries[FREC_REGION_SITES] && d->site_ok[site] == 1;
 	n = frec_region_name_find(d->texts, d->nr_texts, site, ts);
 	return n && n->addr == site && !n->symbol;
 }
@@ -404,7 +405,9 @@ static void frec_region_dump_part(struct frec_region_dump *d, struct frec_region
 		k = frec_region_record_get(d->v, ring, p->cpu, slot, &rec, d->payload,
 					   FREC_REGION_PAYLOAD_MAX);
 		if (k > 0 && !frec_region_dump_site_known(d, rec.site, rec.ts))
-			k = -1 - FREC_REGION_REJ_SITE;
+			k = -1 - (rec.site < d->v->nr_entries[FREC_REGION_SITES] &&
+				  d->site_ok[rec.site] == 2 ?
+				  FREC_REGION_REJ_NO_TEXT : FREC_REGION_REJ_SITE);
 		if (!(slot & 1023))
 			cond_resched();
 		if (!k)
@@ -773,7 +776,7 @@ void frec_region_dump_totals(const struct frec_region_dump *d,
  * @out: where the lines go: per valid ring, "ring NAME", a line per CPU
  *	and one for all its CPUs, in the layout of a live ring's stats:
  *	"cpu0  recovered=N torn=N bad_length=N no_site=N cut=N
- *	not_decoded=N seq=N", seq the highest recovered.  The CPUs whose
+ *	no_text=N not_decoded=N seq=N", seq the highest recovered.  The CPUs whose
  *	parts lie past the end of an image cut short share one line,
  *	"cpuA-B", each counted as one record cut.
  *

@@ -105,6 +105,7 @@ void frec_region_state_save(void *base, u32 end, u64 alive_wall_ns,
 			    u64 alive_ts,
 			    const struct frec_region_trace_clock *clock,
 			    u64 used, frec_region_wb_t wb);
+void frec_region_parts_wb(void *base, u64 used, frec_region_wb_t wb);
 void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
 			 const char *s, u32 len);
 void frec_region_ring_seal(struct frec_region_ring *ring, frec_region_wb_t wb);
@@ -112,6 +113,13 @@ void frec_region_parts_zero(void *parts, u64 bytes, frec_region_wb_t wb);
 void frec_region_ring_retire(struct frec_region_ring *ring, frec_region_wb_t wb);
 void frec_region_site_seal(struct frec_region_site *site, const u8 *pool,
 			   frec_region_wb_t wb);
+/* A site's texts: module, file, function, format. */
+#define FREC_REGION_SITE_TEXTS	4
+void frec_region_site_write(struct frec_region_site *site, u8 *pool, s64 off,
+			    u32 id, u32 level, u32 line,
+			    const char *const text[FREC_REGION_SITE_TEXTS],
+			    const u32 len[FREC_REGION_SITE_TEXTS],
+			    frec_region_wb_t wb);
 void frec_region_site_seal_caller(struct frec_region_site *site,
 				  const u8 *pool, frec_region_wb_t wb);
 void frec_region_text_seal(struct frec_region_text *text, const u8 *pool,
@@ -250,6 +258,7 @@ enum frec_region_reject {
 	FREC_REGION_REJ_LENGTH,	/* length and slot count disagree */
 	FREC_REGION_REJ_SITE,	/* names no valid site */
 	FREC_REGION_REJ_CUT,	/* past the end of an image cut short */
+	FREC_REGION_REJ_NO_TEXT,	/* its site's texts found no room */
 	FREC_REGION_REJ_NR
 };
 

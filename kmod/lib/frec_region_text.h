@@ -110,7 +110,8 @@ struct frec_region_rec {
 /**
  * struct frec_region_dump - an image's records, in the dump's order
  * @v: the image, open.
- * @site_ok: by site id, the site entry is valid.
+ * @site_ok: by site id, what frec_region_site_get() said of its entry:
+ *	1 valid, 2 valid without texts (FREC_REGION_SITE_NO_TEXT), else 0.
  * @texts: the valid texts, strings and symbols, by address and time, one
  *	per address and time (the lowest entry's).
  * @nr_texts: how many.
@@ -143,7 +144,7 @@ struct frec_region_rec {
  */
 struct frec_region_dump {
 	const struct frec_region_view *v;
-	bool *site_ok;
+	u8 *site_ok;
 	struct frec_region_name *texts;
 	u32 nr_texts;
 	struct frec_region_name *callers;

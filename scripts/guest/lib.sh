@@ -337,7 +337,8 @@ frec_blackbox_keep() {
 
 # Phase 2, frec loaded with the region: frec/previous/info shows RING and
 # the end END ("panic", ...), counts as recovered the records phase 1's
-# dump printed and rejects none, and frec-decode of frec/previous/raw
+# dump printed (plus OTHER, 0 if not given: other rings' records) and
+# rejects none, and frec-decode of frec/previous/raw
 # prints exactly those lines; so does frec/previous/dump, whose text is
 # frec-decode's; previous/sites and formats are those frec-decode makes
 # of raw, and previous/stats counts the records, none rejected.
@@ -350,8 +351,8 @@ frec_blackbox_check() {
 	cat "$info"
 	grep -q "^ring: $1, " "$info" || fail "no $1 ring in the previous boot's region"
 	grep -q "^end: $2\$" "$info" || fail "the previous boot did not end: $2"
-	grep -q "^records recovered: $want_n\$" "$info" ||
-		fail "info does not count the $want_n records the old dump printed"
+	grep -q "^records recovered: $((want_n + ${3:-0}))\$" "$info" ||
+		fail "info does not count the $want_n records the old dump printed (and ${3:-0} of other rings)"
 	grep -q '^records rejected: 0$' "$info" || fail "records rejected"
 	cat "$FREC_DEBUGFS/previous/raw" > /tmp/raw
 	frec_decode /tmp/raw > /tmp/decoded 2> /tmp/decode.err ||
@@ -401,6 +402,28 @@ frec_texts_swept() {
 		[ $i -lt 300 ] || fail "the texts sweep did not run in 30 s"
 		sleep 0.1
 	done
+}
+
+# Phase 1 of a test that replaces crash_test's store (clears, resizes,
+# order changes): the ring was taken into the region $1 times (its first
+# store and each new one) and never went out of it.
+frec_blackbox_taken() {
+	frec_klog | grep 'no room in the region' &&
+		fail "crash_test went out of the region"
+	n=$(frec_klog | grep -c 'ring crash_test: recorded into the region')
+	echo "crash_test taken into the region $n times"
+	[ "$n" = "$1" ] || fail "crash_test recorded into the region $n times, not $1"
+}
+
+# Phase 2 of such a test, after a sysrq-b: frec with region= $1 shows
+# crash_test's records at the reset (frec_blackbox_check, $2: records of
+# other rings), and the ring once, none of its cleared stores.  frec
+# stays loaded.
+frec_blackbox_check_once() {
+	frec_load region="$1"
+	frec_blackbox_check crash_test "no end marked (a reset or a hang)" "${2:-0}"
+	n=$(grep -c '^ring: crash_test, ' "$FREC_DEBUGFS/previous/info")
+	[ "$n" = 1 ] || fail "previous/info lists crash_test $n times"
 }
 
 # Phase 1's end by sysrq-b: an immediate reset, nothing flushed or marked.

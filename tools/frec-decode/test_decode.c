@@ -1642,6 +1642,83 @@ static void region_too_large_to_index_is_refused(struct ht_case *c)
 	frec_region_dump_free(&d);
 }
 
+/* A frec_text_sink into a buffer. */
+struct sink_buf {
+	char s[1024];
+	size_t len;
+};
+
+static void sink_buf_write(void *ctx, const char *s, size_t len)
+{
+	struct sink_buf *b = ctx;
+
+	len = len < sizeof(b->s) - 1 - b->len ? len : sizeof(b->s) - 1 - b->len;
+	memcpy(b->s + b->len, s, len);
+	b->len += len;
+	b->s[b->len] = '\0';
+}
+
+/*
+ * A site whose texts the pool had no room for, as the kernel writes its
+ * entry (frec_region_site_write() with no pool offset): its records are
+ * dropped and counted as no_text, told apart from records naming no valid
+ * site; the site with texts beside it is shown.
+ */
+static void region_site_without_texts_is_counted(struct ht_case *c)
+{
+	static u8 img[16 * FREC_REGION_BLOCK];
+	struct frec_region_geometry geo = {
+		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
+		.release = "6.1.0-test", .rings_max = 1, .sites_max = 4,
+		.texts_max = 1, .pool_bytes = 1,
+	};
+	static const struct frec_region_trace_clock none;
+	static const char *const text[FREC_REGION_SITE_TEXTS] = {
+		"m", "m.c", "f", "site %llx"
+	};
+	static const u32 len[FREC_REGION_SITE_TEXTS] = { 1, 3, 1, 9 };
+	struct frec_region_header *h = (void *)img, hdr;
+	struct frec_region_ring *e = (void *)(img + FREC_REGION_BLOCK);
+	struct frec_region_site *sites;
+	struct sink_buf out = { .len = 0 };
+	const struct frec_text_sink sink = { sink_buf_write, &out };
+	char msg[FREC_REGION_MSG_MAX];
+	struct frec_region_view v;
+	struct frec_region_dump d;
+	struct frec_slot *slot;
+	u64 where, parts;
+	u32 i;
+
+	memset(img, 0, sizeof(img));
+	HT_EXPECT_EQ(c, frec_region_layout(&hdr, &geo), 0);
+	frec_region_begin(img, &hdr, 1, 1, &none, NULL);
+	parts = le64toh(h->sect[FREC_REGION_PARTS].offset);
+	sites = (void *)(img + le64toh(h->sect[FREC_REGION_SITES].offset));
+	frec_region_site_write(&sites[1], img + le64toh(h->sect[FREC_REGION_POOL].offset),
+			       0, 1, 3, 10, text, len, NULL);
+	frec_region_site_write(&sites[2], img + le64toh(h->sect[FREC_REGION_POOL].offset),
+			       -1, 2, 3, 20, text, len, NULL);
+	e->nr_cpus = htole32(1);
+	e->nr_slots = htole64(4);
+	e->parts_offset = htole64(parts);
+	strcpy(e->name, "r");
+	frec_region_ring_seal(e, NULL);
+	for (i = 0; i < 4; i++) {
+		slot = (void *)(img + parts + i * FREC_SLOT_BYTES);
+		slot->data[FREC_EVENT_TS] = htole64(i + 1);
+		slot->data[FREC_EVENT_SITE] = htole64(1 + i % 2);
+		slot->state = htole64((u64)(i + 1) << FREC_SLOT_SEQ_SHIFT);
+	}
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT_EQ(c, frec_region_dump_build(&d, &v, NULL), 0);
+	HT_EXPECT_EQ(c, d.nr_recs, 2);
+	frec_region_dump_stats(&d, &sink);
+	HT_EXPECT(c, strstr(out.s, "all   recovered=2 torn=0 bad_length=0 no_site=0 cut=0 no_text=2 "),
+		  "stats: %s", out.s);
+	frec_region_dump_free(&d);
+}
+
 static struct ht_case cases[] = {
 	HT_CASE(formats_parse_and_find),
 	HT_CASE(formats_later_texts),
@@ -1677,6 +1754,7 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_skips_a_bad_ring_alone),
 	HT_CASE(region_tables_bounded_by_the_image),
 	HT_CASE(region_too_large_to_index_is_refused),
+	HT_CASE(region_site_without_texts_is_counted),
 };
 
 int main(int argc, char **argv)

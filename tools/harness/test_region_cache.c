@@ -20,7 +20,11 @@
  * them out (a slot, state word last), clears (a new store's entry and
  * parts taken as frec_persist_parts() takes them, by turns over two
  * parts per ring so that a store takes parts an earlier one had, the old
- * entry then retired as frec_persist_parts_retire() does), a heartbeat
+ * entry then retired as frec_persist_parts_retire() does), site ids
+ * given again (a module goes: the records naming the id repointed at a
+ * copy of its format, that copy's text sealed, the parts written back
+ * as frec_persist_records_wb() does, the entry rewritten for the next
+ * site by frec_region_site_write(), the kernel's code), a heartbeat
  * (frec_region_state_save() over the parts in use) every few records, and
  * sometimes a panic (the same write-back, as the kernel's).  After each
  * reset the memory image is read as frec/previous/ and frec-decode read
@@ -29,6 +33,10 @@
  *
  *   - never a mixed boot: every valid ring, site and record shown is of
  *     the boot the header names (each carries its boot's number);
+ *   - never a record under another site's format: each carries its
+ *     site's id and version, and the entry or text its word names in the
+ *     image must be that site's (a record repointed at a text a reset
+ *     came before the seal of may be rejected instead);
  *   - never a cleared store: a ring entry shown is the ring's store at
  *     the reset (or the one before, if the reset came before it was
  *     retired, or the next, if it came while that was taken), and every
@@ -64,6 +72,11 @@
 #define GENS		64	/* stores a ring has in a boot, at most */
 #define CLEAR_ONE_IN	24	/* events per clear, about */
 #define AREA		((u64)SLOTS * FREC_SLOT_BYTES * CPUS)	/* one store's parts */
+#define GONE_ONE_IN	40	/* events per site id given back and again, about */
+#define GONE_MAX	8	/* ids given again in a boot, at most (texts_max 16) */
+#define VERS		(GONE_MAX + 1)	/* sites an id has in a boot, at most */
+/* A gone site's format copy: an address, as frec_formats.c's copies have. */
+#define TEXT_ADDR(id, ver)	(0xffffffffc0000000ULL + ((u64)(id) << 8) + (ver))
 
 struct model {
 	u8 cache[REGION];	/* what the CPUs see */
@@ -86,6 +99,10 @@ struct truth {
 	bool taking[RINGS];		/* store gen + 1 being taken */
 	bool retiring[RINGS];		/* store gen - 1 not yet retired */
 	bool site_sealed[SITES + 1];
+	u32 ver[SITES + 1];		/* the site that has the id now */
+	u32 gone;			/* ids given again so far */
+	/* Repointed at a text not sealed yet: may be rejected (no_site). */
+	bool unnamed[RINGS][CPUS][SLOTS];
 	u64 written[RINGS][CPUS];	/* events written into each part */
 	u64 cur[RINGS][CPUS][SLOTS];	/* the seq each slot holds now */
 	u64 durable[RINGS][CPUS][SLOTS];	/* ... at the last write-back */
@@ -197,6 +214,81 @@ static void ring_take(struct truth *t, u64 parts_off, u32 i, u32 r, u32 gen,
 		*parts_used = off + AREA;
 }
 
+/* The format of site @id's @ver-th site in boot @boot. */
+static void site_format(char *buf, size_t size, u32 boot, u32 id, u32 ver)
+{
+	snprintf(buf, size, "b%u s%u v%u %%llx", boot, id, ver);
+}
+
+/* frec_persist_site(): the entry of @id and its strings, by the module's code. */
+static void site_write(struct truth *t, u32 id, u64 *pool_used)
+{
+	struct frec_region_site *e = (void *)(sect(FREC_REGION_SITES) + id * sizeof(*e));
+	char s[FREC_REGION_SITE_TEXTS][32], fn[8];
+	const char *text[FREC_REGION_SITE_TEXTS] = { "model", "model.c", fn, s[3] };
+	u32 len[FREC_REGION_SITE_TEXTS], i, total = 0;
+
+	snprintf(fn, sizeof(fn), "f%u", id);
+	site_format(s[3], sizeof(s[3]), t->boot, id, t->ver[id]);
+	for (i = 0; i < FREC_REGION_SITE_TEXTS; i++) {
+		len[i] = strlen(text[i]);
+		total += len[i];
+	}
+	frec_region_site_write(e, sect(FREC_REGION_POOL), *pool_used, id, 3, id,
+			       text, len, model_wb);
+	*pool_used += total;
+	t->site_sealed[id] = true;
+}
+
+/*
+ * Site @id's module goes (frec_modules.c): every record naming the id is
+ * repointed at a copy of its format (frec_formats_module_going()), the
+ * texts sweep seals that copy's text (frec_persist_text()), and the id is
+ * given to a site loaded later (frec_sites_going(), frec_sites_coming()):
+ * its entry rewritten for the new site.
+ */
+static void site_gone(struct truth *t, u32 id, u64 parts_off, u64 parts_used,
+		      u64 *pool_used)
+{
+	struct frec_region_text *e = (void *)(sect(FREC_REGION_TEXTS) + t->gone * sizeof(*e));
+	u64 addr = TEXT_ADDR(id, t->ver[id]);
+	char fmt[32];
+	u32 r, c, slot;
+	bool any = false;
+
+	for (r = 0; r < RINGS; r++)
+		for (c = 0; c < CPUS; c++)
+			for (slot = 0; slot < SLOTS; slot++) {
+				struct frec_slot *s = (void *)(M->cache +
+					area_off(parts_off, r, t->gen[r]) +
+					((u64)c * SLOTS + slot) * FREC_SLOT_BYTES);
+
+				if (!t->cur[r][c][slot] ||
+				    le64_to_cpu(s->data[FREC_EVENT_SITE]) != id)
+					continue;
+				s->data[FREC_EVENT_SITE] = cpu_to_le64(addr);
+				t->unnamed[r][c][slot] = true;
+				any = true;
+			}
+	point();
+	site_format(fmt, sizeof(fmt), t->boot, id, t->ver[id]);
+	e->addr = cpu_to_le64(addr);
+	e->from = 0;
+	e->kind = cpu_to_le32(FREC_REGION_TEXT_STRING);
+	frec_region_str_put(&e->text, sect(FREC_REGION_POOL), *pool_used, fmt, strlen(fmt));
+	*pool_used += strlen(fmt);
+	frec_region_text_seal(e, sect(FREC_REGION_POOL), model_wb);
+	t->gone++;
+	if (any)
+		memset(t->unnamed, 0, sizeof(t->unnamed));
+	/* frec_persist_records_wb(): the repointed words in memory first. */
+	frec_region_parts_wb(M->cache, parts_used, model_wb);
+	t->site_sealed[id] = false;
+	t->ver[id]++;
+	site_write(t, id, pool_used);
+	point();
+}
+
 /* One boot: what the module does, stopped by a reset somewhere. */
 static void boot_run(struct truth *t, u64 *parts_used)
 {
@@ -232,29 +324,8 @@ static void boot_run(struct truth *t, u64 *parts_used)
 		t->ring_sealed[r] = true;
 		point();
 	}
-	/* frec_persist_site(): the entry and its strings, sealed. */
 	for (id = 1; id <= SITES; id++) {
-		struct frec_region_site *e = (void *)(sect(FREC_REGION_SITES) +
-						      id * sizeof(*e));
-		struct frec_region_str *str[4] = { &e->module, &e->file,
-						   &e->function, &e->format };
-		char s[4][32];
-
-		snprintf(s[0], sizeof(s[0]), "model");
-		snprintf(s[1], sizeof(s[1]), "model.c");
-		snprintf(s[2], sizeof(s[2]), "f%u", id);
-		snprintf(s[3], sizeof(s[3]), "b%u s%u %%llx", t->boot, id);
-		memset(e, 0, sizeof(*e));
-		for (i = 0; i < 4; i++) {
-			frec_region_str_put(str[i], sect(FREC_REGION_POOL), pool_used,
-					    s[i], strlen(s[i]));
-			pool_used += strlen(s[i]);
-		}
-		e->id = cpu_to_le32(id);
-		e->level = cpu_to_le32(3);
-		e->line = cpu_to_le32(id);
-		frec_region_site_seal(e, sect(FREC_REGION_POOL), model_wb);
-		t->site_sealed[id] = true;
+		site_write(t, id, &pool_used);
 		point();
 	}
 	/* Events, as the ring core lays one out: a slot, its state word last. */
@@ -288,20 +359,25 @@ static void boot_run(struct truth *t, u64 *parts_used)
 						model_wb);
 			point();
 		}
+		if (rnd() % GONE_ONE_IN == 0 && t->gone < GONE_MAX)
+			site_gone(t, 1 + rnd() % SITES, parts_off, *parts_used, &pool_used);
 		c = rnd() % CPUS;
 		seq = ++t->written[r][c];
 		slot = (seq - 1) % SLOTS;
 		s = (void *)(M->cache + area_off(parts_off, r, t->gen[r]) +
 			     (u64)c * SLOTS * FREC_SLOT_BYTES + slot * FREC_SLOT_BYTES);
 		s->data[FREC_EVENT_TS] = cpu_to_le64(++ts);
-		s->data[FREC_EVENT_SITE] = cpu_to_le64(1 + rnd() % SITES);
+		id = 1 + rnd() % SITES;
+		s->data[FREC_EVENT_SITE] = cpu_to_le64(id);
 		s->data[FREC_EVENT_CALLER] = cpu_to_le64(0x1000);
 		s->data[FREC_EVENT_ARG0] = cpu_to_le64(t->boot);
 		s->data[FREC_EVENT_ARG0 + 1] = cpu_to_le64(seq);
 		s->data[FREC_EVENT_ARG0 + 2] = cpu_to_le64(t->gen[r]);
+		s->data[FREC_EVENT_ARG0 + 3] = cpu_to_le64((u64)id << 32 | t->ver[id]);
 		s->state = cpu_to_le64(seq << FREC_SLOT_SEQ_SHIFT |
 				       ((seq - 1) / SLOTS & 1 ? FREC_SLOT_LAP : 0));
 		t->cur[r][c][slot] = seq;
+		t->unnamed[r][c][slot] = false;
 		point();
 		if (i % BEAT_EVERY == BEAT_EVERY - 1 || rnd() % 64 == 0) {
 			bool panic = rnd() % 8 == 0;
@@ -319,6 +395,36 @@ static void boot_run(struct truth *t, u64 *parts_used)
 		}
 	}
 	longjmp(M->reset, 1);
+}
+
+/*
+ * The site (id << 32 | version) whose format a record's site word names
+ * in the image: the entry of an id, the text of an address; ~0 if none.
+ */
+static u64 site_named(const struct frec_region_view *v, u32 boot, u64 word)
+{
+	struct frec_region_site_info si;
+	struct frec_region_text_info ti;
+	const struct frec_region_bytes *fmt = NULL;
+	char buf[48];
+	u32 b, id, ver, i;
+	u64 where;
+
+	if (word < FREC_SITE_ID_LIMIT) {
+		if (frec_region_site_get(v, word, &si, &where) == 1)
+			fmt = &si.format;
+	} else {
+		for (i = 0; i < v->nr_entries[FREC_REGION_TEXTS] && !fmt; i++)
+			if (frec_region_text_get(v, i, &ti, &where) == 1 && ti.addr == word)
+				fmt = &ti.text;
+	}
+	if (!fmt || fmt->len >= sizeof(buf))
+		return ~0ULL;
+	memcpy(buf, fmt->s, fmt->len);
+	buf[fmt->len] = 0;
+	if (sscanf(buf, "b%u s%u v%u", &b, &id, &ver) != 3 || b != boot)
+		return ~0ULL;
+	return (u64)id << 32 | ver;
 }
 
 /* Read an image as frec/previous/ does; count what is not one boot's. */
@@ -399,10 +505,22 @@ static int image_read(struct ht_case *hc, const u8 *img, struct shown *sh)
 					sh->boot, name, p->cpu, (u64)d.recs[k].slot, rec.args[2]);
 			continue;
 		}
-		if (seq != rec.seq || rec.site < 1 || rec.site > SITES) {
+		if (seq != rec.seq) {
 			ht_fail(hc, __FILE__, __LINE__, "record of seq %llu misread",
 				seq);
 			mixed++;
+			continue;
+		}
+		/* Its own site's format, also once its id was given again. */
+		if (site_named(&v, sh->boot, rec.site) != rec.args[3]) {
+			if (mixed++ < 3)
+				ht_fail(hc, __FILE__, __LINE__,
+					"boot %u's ring %s cpu %u slot %llu: a record of site %llu"
+					" v%llu shown as site word %#llx, which names site %llu v%llu",
+					sh->boot, name, p->cpu, (u64)d.recs[k].slot,
+					rec.args[3] >> 32, rec.args[3] & 0xffffffff, rec.site,
+					site_named(&v, sh->boot, rec.site) >> 32,
+					site_named(&v, sh->boot, rec.site) & 0xffffffff);
 			continue;
 		}
 		sh->seq[ring][gen][p->cpu][d.recs[k].slot] = seq;
@@ -472,6 +590,9 @@ static int losses_check(struct ht_case *hc, const struct truth *t,
 			for (s = 0; s < SLOTS; s++) {
 				got = sh->seq[r][t->gen[r]][c][s];
 				want = t->durable[r][c][s];
+				/* A record repointed at a text not yet sealed: rejected. */
+				if (!got && t->unnamed[r][c][s])
+					continue;
 				if (got ? got < want || got > t->cur[r][c][s] ||
 					  (got - 1) % SLOTS != s : want != 0) {
 					ht_fail(hc, __FILE__, __LINE__,
