@@ -9,17 +9,19 @@
  *          was found (not a region, another layout version, a region
  *          written at another physical address, a region an older boot
  *          left: its times, nothing of it shown)
- *   raw    the region's image as it was, byte for byte, which frec-decode
- *          reads (doc/blackbox.md)
+ *   raw    the region's image as it was, byte for byte, up to where what
+ *          a reader reads of it ends, zeros after it (frec_previous_keep()),
+ *          which frec-decode reads (doc/blackbox.md)
  *   dump   its records, each line the one the old boot's dump printed
  *   sites, formats
  *          its sites and texts, as the live sites and formats files
  *          list them
  *   stats  per ring and CPU: records recovered, rejected by reason
  *
- * The image is copied whole into ordinary memory before anything is
- * written to the region, and read only through the shared reader
- * (kmod/lib/frec_region.c), which trusts none of it.  The text comes from
+ * What a reader reads of the image (its tables and the parts of its valid
+ * rings, frec_region_in_use()) is copied into ordinary memory before
+ * anything is written to the region, and read only through the shared
+ * reader (kmod/lib/frec_region.c), which trusts none of it.  The text comes from
  * the code frec-decode makes a region image's text with
  * (kmod/lib/frec_region_text.c, frec_region_dump.c): callers, formats and
  * %s strings are named only by the region's own sites and texts, never by
@@ -30,20 +32,29 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/mutex.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
+#include <linux/sizes.h>
 #include <linux/slab.h>
 #include <linux/string.h>
+#include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
 #include "frec_previous.h"
 #include "frec_region_text.h"
 
 #define FREC_PREVIOUS_INFO_MAX		4096
+/* What the copy of the region copies between two reschedules. */
+#define FREC_PREVIOUS_COPY_CHUNK	SZ_16M
 
 static struct dentry *frec_previous_dir;
-static struct debugfs_blob_wrapper frec_previous_raw;
 static struct debugfs_blob_wrapper frec_previous_info;
+/* raw: the copy (@kept bytes), then zeros up to the region's @bytes. */
+static void *frec_previous_image;
+static u64 frec_previous_kept;
+static u64 frec_previous_bytes;
 
 /*
  * The image, opened, and its records found and ordered, when it holds a
@@ -56,8 +67,12 @@ static struct frec_region_dump frec_previous_dump;
 static bool frec_previous_found;
 static DEFINE_MUTEX(frec_previous_lock);
 
-/* Where and when the image was written, and what this boot calls older. */
+/*
+ * Where and when the image was written, what this boot calls older, and
+ * the size region= gives it.
+ */
 struct frec_previous_when {
+	u64 region_bytes;
 	u64 phys_addr;
 	u64 boot_wall_ns;
 	u64 older_ns;
@@ -121,10 +136,11 @@ static size_t frec_previous_describe(char *s, size_t size,
 	n = frec_previous_not_previous(s, size, v, w);
 	if (n)
 		return n;
-	if (v->truncated)
+	/* Not v->truncated: the copy ends where what is read of it does. */
+	if (w->region_bytes < le64_to_cpu(h->region_bytes))
 		n += scnprintf(s + n, size - n,
 			       "region cut short: %llu of its %llu bytes read (region= smaller than it was)\n",
-			       v->len, le64_to_cpu(h->region_bytes));
+			       w->region_bytes, le64_to_cpu(h->region_bytes));
 	n += scnprintf(s + n, size - n, "previous boot: %16phN\n", h->boot_id);
 	n += scnprintf(s + n, size - n, "release: %.*s\n",
 		       (int)strnlen(h->release, sizeof(h->release)), h->release);
@@ -165,6 +181,37 @@ static size_t frec_previous_describe(char *s, size_t size,
 			       sum.not_decoded);
 	return n;
 }
+
+/*
+ * previous/raw: the copy, then zeros to the region's size: the image's
+ * size and offsets stay the region's, for frec-decode.
+ */
+static ssize_t frec_previous_raw_read(struct file *file, char __user *buf,
+				      size_t count, loff_t *ppos)
+{
+	loff_t pos = *ppos;
+	size_t n;
+
+	if (pos < 0)
+		return -EINVAL;
+	if (pos >= frec_previous_bytes)
+		return 0;
+	if (pos < frec_previous_kept)
+		return simple_read_from_buffer(buf, count, ppos, frec_previous_image,
+					       frec_previous_kept);
+	n = min_t(u64, count, frec_previous_bytes - pos);
+	if (clear_user(buf, n))
+		return -EFAULT;
+	*ppos = pos + n;
+	return n;
+}
+
+static const struct file_operations frec_previous_raw_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.read = frec_previous_raw_read,
+	.llseek = default_llseek,
+};
 
 static void frec_previous_seq_write(void *ctx, const char *s, size_t len)
 {
@@ -259,38 +306,53 @@ static const struct file_operations frec_previous_dump_fops = {
  * @older_ns: a region last alive longer than this before @boot_wall_ns is
  *	an older boot's than the previous one: reported, not shown.
  *
- * Copies the image first and reads only the copy: the caller lays the
- * region out for this boot as soon as this returns.
+ * Copies first what a reader reads of the image, and reads only the copy:
+ * the caller lays the region out for this boot as soon as this returns.
+ * That is the tables and the parts of the valid rings entries
+ * (frec_region_in_use(), which reads the entries in place, checked as
+ * any reader checks them), or the first block of an image this reader
+ * cannot open: what lies past them is no record of a ring, and a large
+ * region (up to FREC_REGION_MAX_BYTES) costs memory only for the parts
+ * its previous boot persisted.
  *
  * Context: Process context, module load.
- * Return: 0, or -ENOMEM: the copy is one vmalloc() of the whole region, so
- * a region larger than vmalloc() can give is refused (frec_init() fails).
+ * Return: 0, or -ENOMEM: the copy is one vmalloc(), so parts in use
+ * larger than vmalloc() can give refuse the load (frec_init() fails).
  */
 int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 		       struct dentry *root, u64 boot_wall_ns, u64 older_ns)
 {
 	const struct frec_previous_when when = {
+		.region_bytes = bytes,
 		.phys_addr = phys_addr,
 		.boot_wall_ns = boot_wall_ns,
 		.older_ns = older_ns,
 	};
 	char msg[FREC_REGION_MSG_MAX] = "";
 	struct frec_region_view *v = &frec_previous_view;
+	u64 where = 0, kept, off, n;
+	int verdict, built = 0;
 	void *image;
 	char *info;
-	u64 where = 0;
-	int verdict, built = 0;
 
-	image = vmalloc(bytes);
+	verdict = frec_region_open(v, region, bytes, msg, sizeof(msg), &where);
+	kept = verdict == FREC_REGION_VALID ? frec_region_in_use(v) : FREC_REGION_BLOCK;
+	image = vmalloc(kept);
 	info = kzalloc(FREC_PREVIOUS_INFO_MAX, GFP_KERNEL);
 	if (!image || !info) {
 		vfree(image);
 		kfree(info);
-		pr_err("region: no memory to keep the previous boot's %llu bytes\n", bytes);
+		pr_err("region: no memory to keep the previous boot's %llu bytes\n", kept);
 		return -ENOMEM;
 	}
-	memcpy(image, region, bytes);
-	verdict = frec_region_open(v, image, bytes, msg, sizeof(msg), &where);
+	/* In chunks: a previous boot's rings can be gigabytes. */
+	for (off = 0; off < kept; off += n) {
+		n = min_t(u64, kept - off, FREC_PREVIOUS_COPY_CHUNK);
+		memcpy(image + off, region + off, n);
+		cond_resched();
+	}
+	/* What is shown is the copy's, read anew: the region is untrusted. */
+	verdict = frec_region_open(v, image, kept, msg, sizeof(msg), &where);
 	/*
 	 * Only a region this boot's address wrote, last alive shortly before
 	 * this boot, holds the previous boot.
@@ -308,12 +370,13 @@ int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 							 verdict, msg, where, &when, built);
 	if (!frec_previous_found)
 		frec_region_dump_free(&frec_previous_dump);
-	frec_previous_raw.data = image;
-	frec_previous_raw.size = bytes;
+	frec_previous_image = image;
+	frec_previous_kept = kept;
+	frec_previous_bytes = bytes;
 	pr_info("region: %.*s", (int)strcspn(info, "\n") + 1, info);
 	frec_previous_dir = debugfs_create_dir("previous", root);
 	debugfs_create_blob("info", 0400, frec_previous_dir, &frec_previous_info);
-	debugfs_create_blob("raw", 0400, frec_previous_dir, &frec_previous_raw);
+	debugfs_create_file("raw", 0400, frec_previous_dir, NULL, &frec_previous_raw_fops);
 	debugfs_create_file("dump", 0400, frec_previous_dir, NULL, &frec_previous_dump_fops);
 	debugfs_create_file("sites", 0400, frec_previous_dir, "sites", &frec_previous_text_fops);
 	debugfs_create_file("formats", 0400, frec_previous_dir, "formats",
@@ -333,8 +396,10 @@ void frec_previous_exit(void)
 	frec_previous_dir = NULL;
 	frec_previous_found = false;
 	frec_region_dump_free(&frec_previous_dump);
-	vfree(frec_previous_raw.data);
+	vfree(frec_previous_image);
 	kfree(frec_previous_info.data);
-	frec_previous_raw.data = NULL;
+	frec_previous_image = NULL;
+	frec_previous_kept = 0;
+	frec_previous_bytes = 0;
 	frec_previous_info.data = NULL;
 }

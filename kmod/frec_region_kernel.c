@@ -48,6 +48,7 @@
 #include <linux/uuid.h>
 
 #include "frec_compat.h"
+#include "frec_memmap.h"
 #include "frec_order.h"
 #include "frec_previous.h"
 #include "frec_region_image.h"
@@ -109,82 +110,6 @@ static int frec_region_parse(const char *s, u64 *size, u64 *addr)
 	return 0;
 }
 
-/*
- * Whether one memmap=SIZE$ADDR in @cmdline covers [@addr, @addr + @size).
- * Parsed as the kernel parses it (arch/x86/kernel/e820.c,
- * parse_memmap_one()): memmap= takes a comma-separated list; other forms
- * (SIZE@ADDR, SIZE#ADDR, SIZE!ADDR, exactmap) do not set RAM aside for us.
- * @cmdline is modified.
- */
-static bool frec_memmap_covers(char *cmdline, u64 addr, u64 size)
-{
-	char *word, *item, *end;
-	u64 msize, mstart;
-
-	while ((word = strsep(&cmdline, " \t\n"))) {
-		if (strncmp(word, "memmap=", 7))
-			continue;
-		word += 7;
-		while ((item = strsep(&word, ","))) {
-			msize = memparse(item, &end);
-			if (end == item || *end != '$')
-				continue;
-			item = end + 1;
-			mstart = memparse(item, &end);
-			if (end == item || *end)
-				continue;
-			if (mstart <= addr && addr - mstart <= msize &&
-			    size <= msize - (addr - mstart))
-				return true;
-		}
-	}
-	return false;
-}
-
-/*
- * Whether this boot's command line set [@addr, @addr + @size) aside with
- * memmap=SIZE$ADDR: only then is the range RAM nobody else uses.  A range
- * that is neither System RAM nor busy can still be firmware's ("Reserved"
- * in /proc/iomem, as memmap='s own ranges are) or no memory at all.  The
- * line is read from /proc/cmdline: saved_command_line is not exported to
- * modules.  0; -EINVAL logged with the value.
- */
-static int frec_region_set_aside(const char *what, u64 addr, u64 size)
-{
-	/* COMMAND_LINE_SIZE is 2048 on x86 and arm64. */
-	const size_t max = 4096;
-	struct file *f;
-	loff_t pos = 0;
-	char *line;
-	ssize_t n;
-	int err = -EINVAL;
-
-	line = kzalloc(max + 1, GFP_KERNEL);
-	if (!line)
-		return -ENOMEM;
-	f = filp_open("/proc/cmdline", O_RDONLY, 0);
-	if (IS_ERR(f)) {
-		pr_err("region=%.64s: cannot read /proc/cmdline (%ld) to check that memmap= set the range aside\n",
-		       what, PTR_ERR(f));
-		goto out;
-	}
-	n = kernel_read(f, line, max, &pos);
-	filp_close(f, NULL);
-	if (n <= 0) {
-		pr_err("region=%.64s: cannot read /proc/cmdline (%zd) to check that memmap= set the range aside\n",
-		       what, n);
-		goto out;
-	}
-	if (frec_memmap_covers(line, addr, size))
-		err = 0;
-	else
-		pr_err("region=%.64s: no memmap=SIZE$ADDR on this boot's command line sets [mem %#010llx-%#010llx] aside: refused (firmware's reserved ranges are not frec's)\n",
-		       what, addr, addr + size - 1);
-out:
-	kfree(line);
-	return err;
-}
-
 /* Where the region is; 0, or -EINVAL logged with the value. */
 static int frec_region_where(u64 *size, u64 *addr, bool *is_ram)
 {
@@ -244,7 +169,7 @@ static int frec_region_claim(void)
 			       what);
 			return -EINVAL;
 		}
-		err = frec_region_set_aside(what, addr, size);
+		err = frec_memmap_set_aside(what, addr, size);
 		if (err)
 			return err;
 		if (!request_mem_region(addr, size, "frec region")) {

@@ -335,6 +335,33 @@ int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 }
 
 /**
+ * frec_region_in_use() - where the bytes a reader reads of an image end
+ * @v: a view frec_region_open() found valid.
+ *
+ * The tables and the pool lie before the parts section, and the records
+ * in the parts its valid rings entries name: a reader reads nothing past
+ * the end of the last of them.  A copy of the image up to there reads as
+ * the image does (frec/previous/ keeps no more of a large region).
+ *
+ * Context: Any context.
+ * Return: the end of the last valid ring's parts, at least the start of
+ * the parts section, at most @v->len.
+ */
+u64 frec_region_in_use(const struct frec_region_view *v)
+{
+	u64 end = v->sect_off[FREC_REGION_PARTS], where;
+	struct frec_region_ring_info ring;
+	u32 i;
+
+	/* ring_get() bounds the parts inside the region: no overflow. */
+	for (i = 0; i < v->nr_entries[FREC_REGION_RINGS]; i++)
+		if (frec_region_ring_get(v, i, &ring, &where) == 1)
+			end = max_t(u64, end, ring.parts_offset +
+				    ring.nr_cpus * ring.nr_slots * FREC_SLOT_BYTES);
+	return min_t(u64, end, v->len);
+}
+
+/**
  * frec_region_site_get() - the sites entry of one site id
  * @v: an open view.
  * @id: the site id (entry 0 is never used).

@@ -290,6 +290,7 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 		     char *msg, size_t msg_size, u64 *where);
 int frec_region_ring_get(const struct frec_region_view *v, u32 i,
 			 struct frec_region_ring_info *ring, u64 *where);
+u64 frec_region_in_use(const struct frec_region_view *v);
 int frec_region_site_get(const struct frec_region_view *v, u32 id,
 			 struct frec_region_site_info *site, u64 *where);
 int frec_region_text_get(const struct frec_region_view *v, u32 i,
