@@ -441,15 +441,17 @@ unsigned int frec_persist_sites_no_text(unsigned int *first, u64 *pool_bytes)
 	return atomic_read(&frec_persist_no_text);
 }
 
-/**
- * frec_persist_records_wb() - write back the records of the persisted
- *	rings, repointed away from site ids about to be given again
- *
+/*
  * A record in memory that still names an id by the old site would show
  * under the new site's entry after a reset: its repointed word
  * (frec_formats_module_going()) must reach memory before an entry
  * rewritten for the id is sealed (frec_region_site_write()), not at the
  * next heartbeat (tools/harness/test_region_cache.c gives ids again).
+ */
+
+/**
+ * frec_persist_records_wb() - write back the records of the persisted
+ *	rings, repointed away from site ids about to be given again
  *
  * Context: Process context, the module notifier (frec_sites_going()),
  * after the records were repointed and before the ids are given back.

@@ -39,6 +39,7 @@
 #include <linux/nmi.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/string.h>
@@ -239,6 +240,17 @@ void frec_region_wb(const void *p, u64 len)
 	}
 }
 
+/*
+ * frec_region_wb() at load, where the region is zeroed a chunk at a time
+ * (frec_region_begin()): a region of gigabytes would otherwise hold the
+ * CPU for seconds.
+ */
+static void frec_region_wb_at_load(const void *p, u64 len)
+{
+	frec_region_wb(p, len);
+	cond_resched();
+}
+
 /**
  * frec_region_use() - the region's parts are in use up to @end
  * @end: the offset where the parts a ring just took end.
@@ -254,11 +266,13 @@ void frec_region_use(u64 end)
 		WRITE_ONCE(frec_region_parts_end, end);
 }
 
-/**
- * frec_region_parts_sync() - write the parts in use back to memory now
- *
+/*
  * What the heartbeat does with them, for a change to records that must
  * reach memory before a later entry's seal does (frec_region_parts_wb()).
+ */
+
+/**
+ * frec_region_parts_sync() - write the parts in use back to memory now
  *
  * Context: Process context.
  */
@@ -393,7 +407,7 @@ static int frec_region_take(u32 sites_wanted)
 		return -EINVAL;
 	}
 	frec_region_begin(frec_region_base, &hdr, ktime_get_real_fast_ns(),
-			  local_clock(), &frec_region_clock, frec_region_wb);
+			  local_clock(), &frec_region_clock, frec_region_wb_at_load);
 	frec_region_ended = FREC_REGION_END_NONE;
 	frec_region_parts_end = 0;
 	pr_info("region: %llu KiB taken for this boot, boot id %16phN; site ids below %u, %u texts, %llu KiB of parts\n",

@@ -270,7 +270,7 @@ static void frec_region_wb_str(frec_region_wb_t wb, const struct frec_region_str
  * entries and records under this boot's header.
  *
  * Context: Any context; the module calls it at load.  Writes back the
- * whole region.
+ * whole region, FREC_REGION_ZERO_CHUNK bytes to a call of @wb.
  */
 void frec_region_begin(void *base, const struct frec_region_header *hdr,
 		       u64 alive_wall_ns, u64 alive_ts,
@@ -278,15 +278,22 @@ void frec_region_begin(void *base, const struct frec_region_header *hdr,
 		       frec_region_wb_t wb)
 {
 	struct frec_region_state *copies[2];
-	u64 bytes = le64_to_cpu(hdr->region_bytes);
+	u64 bytes = le64_to_cpu(hdr->region_bytes), off, n;
 	u8 *p = base;
 
 	memset(p, 0, FREC_REGION_MAGIC_LEN);
 	/* In memory before anything else there changes. */
 	frec_region_wb(wb, p, FREC_REGION_MAGIC_LEN); /* LMM(frec_region_begin:A) */
-	memset(p + FREC_REGION_MAGIC_LEN, 0, bytes - FREC_REGION_MAGIC_LEN);
-	/* Every old entry and record gone from memory before a header names them. */
-	frec_region_wb(wb, p, bytes); /* LMM(frec_region_begin:B) */
+	/*
+	 * Every old entry and record gone from memory before a header names
+	 * them, a chunk at a time: @wb may reschedule between chunks (a
+	 * region may be gigabytes, zeroed at load).
+	 */
+	for (off = FREC_REGION_MAGIC_LEN; off < bytes; off += n) {
+		n = bytes - off < FREC_REGION_ZERO_CHUNK ? bytes - off : FREC_REGION_ZERO_CHUNK;
+		memset(p + off, 0, n);
+		frec_region_wb(wb, p + off, n); /* LMM(frec_region_begin:B) */
+	}
 	memcpy(p, hdr, sizeof(*hdr));
 	frec_region_copies(base, copies);
 	frec_region_state_write(copies, hdr, FREC_REGION_END_NONE, alive_wall_ns,

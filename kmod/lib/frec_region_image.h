@@ -44,6 +44,9 @@ u32 frec_region_csum(const void *p, size_t len);
  */
 typedef void (*frec_region_wb_t)(const void *p, u64 len);
 
+/* frec_region_begin() zeroes the region and writes it back this much at a time. */
+#define FREC_REGION_ZERO_CHUNK	(16ULL << 20)
+
 /**
  * struct frec_region_geometry - what a boot asks of its region
  * @region_bytes: the region's size.

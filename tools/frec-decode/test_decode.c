@@ -1658,6 +1658,51 @@ static void sink_buf_write(void *ctx, const char *s, size_t len)
 	b->s[b->len] = '\0';
 }
 
+/* The largest range one call of region_begin_wb was given, and the calls. */
+static u64 region_begin_wb_max, region_begin_wb_calls;
+
+static void region_begin_wb(const void *p, u64 len)
+{
+	(void)p;
+	if (len > region_begin_wb_max)
+		region_begin_wb_max = len;
+	region_begin_wb_calls++;
+}
+
+/*
+ * Taking a region zeroes it and writes it back a chunk at a time, so that
+ * the kernel's write-back can reschedule between chunks: a region of
+ * gigabytes zeroed in one go holds the CPU for seconds at load.
+ */
+static void region_begin_zeroes_in_chunks(struct ht_case *c)
+{
+	const u64 bytes = 3 * FREC_REGION_ZERO_CHUNK + FREC_REGION_BLOCK;
+	struct frec_region_geometry geo = {
+		.region_bytes = bytes, .boot_id = "0123456789abcdef",
+		.release = "6.1.0-test", .rings_max = 1, .sites_max = 4,
+		.texts_max = 1, .pool_bytes = 1,
+	};
+	static const struct frec_region_trace_clock none;
+	struct frec_region_header hdr;
+	u8 *img = malloc(bytes);
+	u64 i;
+
+	HT_EXPECT(c, img, "no memory for %llu bytes", (unsigned long long)bytes);
+	if (!img)
+		return;
+	memset(img, 0xa5, bytes);
+	HT_EXPECT_EQ(c, frec_region_layout(&hdr, &geo), 0);
+	frec_region_begin(img, &hdr, 1, 1, &none, region_begin_wb);
+	HT_EXPECT(c, region_begin_wb_max <= FREC_REGION_ZERO_CHUNK,
+		  "one write-back of %llu bytes", (unsigned long long)region_begin_wb_max);
+	HT_EXPECT(c, region_begin_wb_calls >= 4, "%llu write-backs",
+		  (unsigned long long)region_begin_wb_calls);
+	for (i = FREC_REGION_BLOCK; i < bytes && !img[i]; i++)
+		;
+	HT_EXPECT_EQ(c, i, bytes);
+	free(img);
+}
+
 /*
  * A site whose texts the pool had no room for, as the kernel writes its
  * entry (frec_region_site_write() with no pool offset): its records are
@@ -1755,6 +1800,7 @@ static struct ht_case cases[] = {
 	HT_CASE(region_tables_bounded_by_the_image),
 	HT_CASE(region_too_large_to_index_is_refused),
 	HT_CASE(region_site_without_texts_is_counted),
+	HT_CASE(region_begin_zeroes_in_chunks),
 };
 
 int main(int argc, char **argv)
