@@ -100,6 +100,24 @@ log=$logdir/layers-decode.log
 scripts/layers.sh -m tools/frec-decode/layers.map decode > "$log" 2>&1
 result layers-decode $? "$log"
 
+# layers.sh's map reading, on the map changed two ways: the lines layer
+# given in two lines, formats.c (which calls addr_table.c) in the first,
+# and an up line that no call needs.  The up line alone must fail: a
+# layer's second line made a layer of its own once, and a stale up line
+# passed.
+log=$logdir/layers-self.log
+map=$(mktemp)
+sed 's#^lines\t#lines\ttools/frec-decode/formats.c\nlines\t#' tools/frec-decode/layers.map > "$map"
+echo 'up tools/frec-decode/raw.c tools/frec-decode/decode.c # none' >> "$map"
+scripts/layers.sh -m "$map" decode > "$log" 2>&1
+got=$?
+rm -f "$map"
+rc=1
+[ "$got" = 1 ] && [ "$(grep -c '^FAIL' "$log")" = 1 ] &&
+	grep -q '^FAIL layers: .*allows tools/frec-decode/raw.c to call up' "$log" && rc=0
+echo "exit $got; want exit 1 and one FAIL line, the up line's" >> "$log"
+result layers-self $rc "$log"
+
 # sparse and W=1 on a fresh copy, so that every file is compiled, for
 # every stock kernel: frec (and KUnit, where the kernel has it), then the
 # samples against its Module.symvers.  The modules are the same as a plain
