@@ -17,11 +17,15 @@
 # how a lower layer tells a higher one (doc/design.md).
 #
 # It prints every file with its floor and the files it calls, then each
-# circle.  With -m MAP (lines "LAYER GLOB..." give each file its layer,
-# lowest first; lines "up CALLER CALLEE" allow one call upward; # starts a
-# comment), it also prints every call from a lower layer to a higher one
-# and fails on a circle, on an upward call MAP does not allow, and on a
-# file MAP gives no layer.  Exit status: 0, 1 on a failure, 2 on misuse.
+# circle.  With -m MAP, it also prints every call from a lower layer to a
+# higher one and fails on a circle, on an upward call MAP does not allow,
+# on an "up" line no call needs any more, and on a file MAP gives no
+# layer.  MAP's lines, # starting a comment:
+#   LAYER GLOB...             the files LAYER holds; layers lowest first,
+#                             a layer's lines one after the other
+#   up CALLER CALLEE # why    CALLER may call up into CALLEE, for the
+#                             reason the comment gives
+# Exit status: 0, 1 on a failure, 2 on misuse (a malformed MAP too).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -135,19 +139,29 @@ print("# %d files, %d floors, %d circles (%s), %d calls inside circles"
 for c in circles:
     print("circle: " + " ".join(c))
 
+def misuse(msg):
+    print("layers.sh: " + msg, file=sys.stderr)
+    sys.exit(2)
+
 failed = bool(circles)
 if map_path:
-    layer, allowed, names = {}, set(), []
+    layer, allowed, names = {}, {}, []
     for n, line in enumerate(open(map_path), 1):
         words = line.split("#")[0].split()
         if not words:
             continue
-        if words[0] == "up" and len(words) == 3:
-            allowed.add((words[1], words[2]))
+        if words[0] == "up":
+            if len(words) != 3 or "#" not in line:
+                misuse("%s:%d: want up CALLER CALLEE # why" % (map_path, n))
+            allowed[(words[1], words[2])] = n
             continue
         if len(words) < 2:
-            sys.exit("%s:%d: want LAYER GLOB... or up CALLER CALLEE" % (map_path, n))
-        names.append(words[0])
+            misuse("%s:%d: want LAYER GLOB... or up CALLER CALLEE # why" % (map_path, n))
+        # A layer's files may take more than one line, one after the other.
+        if words[0] in names[:-1]:
+            misuse("%s:%d: layer %s named again after another" % (map_path, n, words[0]))
+        if not names or names[-1] != words[0]:
+            names.append(words[0])
         for f in files:
             if f not in layer and any(fnmatch.fnmatch(f, g) for g in words[1:]):
                 layer[f] = len(names) - 1
@@ -162,6 +176,11 @@ if map_path:
         print("%s %s (%s) calls up into %s (%s)" % ("allowed:" if ok else "FAIL layers:",
               f, names[layer[f]], w, names[layer[w]]))
         failed |= not ok
+    for (f, w), n in sorted(allowed.items(), key=lambda a: a[1]):
+        if (f, w) not in up:
+            print("FAIL layers: %s:%d allows %s to call up into %s, which it does not"
+                  % (map_path, n, f, w))
+            failed = True
     print("# %d calls up, %d of them allowed" % (len(up), sum((f, w) in allowed for f, w in up)))
 sys.exit(1 if failed else 0)
 EOF

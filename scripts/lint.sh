@@ -3,9 +3,10 @@
 # Lint every kernel-side file: checkpatch --strict (from Debian's
 # linux-source), kernel-doc, the guest scripts' syntax (busybox sh -n),
 # README.md's length (a front page, at most 250 lines) and its doc/ links,
-# and sparse (C=2) with a W=1 build of frec and
-# the samples against each stock kernel's headers (FREC_STOCK_KERNELS:
-# 6.1, 6.12, 6.12-rt; the 6.12 headers come from stock-kernel.sh's cache).
+# frec-decode's layers (scripts/layers.sh), and sparse (C=2) with a W=1
+# build of frec and the samples against each stock kernel's headers
+# (FREC_STOCK_KERNELS: 6.1, 6.12, 6.12-rt; the 6.12 headers come from
+# stock-kernel.sh's cache).
 # Any finding fails.  Prints one line per check, "PASS lint-x" or "FAIL
 # lint-x: why (see LOG)", for check.sh.
 set -uo pipefail
@@ -91,6 +92,31 @@ for p in $(grep -o 'doc/[a-z-]*\.md' README.md | sort -u); do
 	[ -f "$p" ] || { echo "README.md points to $p, which does not exist" >> "$log"; rc=1; }
 done
 result readme $rc "$log"
+
+# frec-decode's calls go down its layers only (tools/frec-decode/layers.map,
+# doc/design.md): a circle, an upward call the map does not allow, or a
+# file it gives no layer fails.
+log=$logdir/layers-decode.log
+scripts/layers.sh -m tools/frec-decode/layers.map decode > "$log" 2>&1
+result layers-decode $? "$log"
+
+# layers.sh's map reading, on the map changed two ways: the lines layer
+# given in two lines, formats.c (which calls addr_table.c) in the first,
+# and an up line that no call needs.  The up line alone must fail: a
+# layer's second line made a layer of its own once, and a stale up line
+# passed.
+log=$logdir/layers-self.log
+map=$(mktemp)
+sed 's#^lines\t#lines\ttools/frec-decode/formats.c\nlines\t#' tools/frec-decode/layers.map > "$map"
+echo 'up tools/frec-decode/raw.c tools/frec-decode/decode.c # none' >> "$map"
+scripts/layers.sh -m "$map" decode > "$log" 2>&1
+got=$?
+rm -f "$map"
+rc=1
+[ "$got" = 1 ] && [ "$(grep -c '^FAIL' "$log")" = 1 ] &&
+	grep -q '^FAIL layers: .*allows tools/frec-decode/raw.c to call up' "$log" && rc=0
+echo "exit $got; want exit 1 and one FAIL line, the up line's" >> "$log"
+result layers-self $rc "$log"
 
 # sparse and W=1 on a fresh copy, so that every file is compiled, for
 # every stock kernel: frec (and KUnit, where the kernel has it), then the

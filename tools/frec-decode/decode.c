@@ -22,7 +22,6 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,50 +29,6 @@
 
 /* Site words reported missing, before saying no more will be. */
 #define FREC_MISSING_MAX	1024
-
-/**
- * frec_errf() - set an error
- * @err: the error.
- * @where: byte offset or line number.
- * @fmt: printf format of the message.
- *
- * Context: userspace.
- * Return: -1, for "return frec_errf(...)".
- */
-int frec_errf(struct frec_err *err, unsigned long long where,
-	      const char *fmt, ...)
-{
-	va_list ap;
-
-	err->where = where;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-/**
- * frec_warn() - report a problem that does not stop decoding
- * @d: the decoder.
- * @fmt: printf format of the message, after "frec-decode: <dump>: ".
- *
- * Counted, so that the exit code says there were warnings.
- *
- * Context: userspace.
- */
-void frec_warn(struct frec_decoder *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	d->warnings++;
-	if (!d->errs)
-		return;
-	fprintf(d->errs, "frec-decode: %s: ", d->in_name);
-	va_start(ap, fmt);
-	vfprintf(d->errs, fmt, ap);
-	va_end(ap);
-	fputc('\n', d->errs);
-}
 
 /* Copy @n bytes of @name into @buf as symbol() does: cut, and NUL-ended. */
 static int put_name(char *buf, size_t size, const char *name, size_t n)

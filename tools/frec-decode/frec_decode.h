@@ -2,6 +2,8 @@
 /*
  * frec_decode.h - the parts of frec-decode and what they hand each other.
  *
+ *   errors.c       errors handed back, warnings printed: every part's
+ *                  (errors.h)
  *   raw.c          reads the raw dump (uapi/frec_raw.h) front to back
  *   addr_table.c   a text file's lines as a table sorted by address
  *   formats.c      the formats file: address -> format or %s string
@@ -40,6 +42,8 @@
 #include "frec_merge.h"
 #include "frec_raw.h"
 
+#include "errors.h"
+
 /* Limits that keep garbage from making the decoder grow without bound. */
 #define FREC_DECODE_ENTRY_MAX	65536		/* bytes of one raw entry */
 #define FREC_DECODE_RINGS_MAX	65536		/* ring entries in a dump */
@@ -52,19 +56,6 @@
 #define FREC_EXIT_INPUT		1	/* bad or unreadable input, write error */
 #define FREC_EXIT_USAGE		2	/* bad command line */
 #define FREC_EXIT_WARNINGS	3	/* decoded to the end, with warnings */
-
-/**
- * struct frec_err - what went wrong, and where
- * @msg: the message, without the file name or the place.
- * @where: byte offset (raw dump) or line number (text files).
- */
-struct frec_err {
-	char msg[256];
-	unsigned long long where;
-};
-
-int frec_errf(struct frec_err *err, unsigned long long where,
-	      const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* ---- raw.c ----------------------------------------------------------- */
 
@@ -661,7 +652,5 @@ void frec_decoder_init(struct frec_decoder *d,
 		       struct frec_kallsyms *kallsyms, FILE *out, FILE *errs);
 int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name);
 void frec_decoder_free(struct frec_decoder *d);
-void frec_warn(struct frec_decoder *d, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 #endif /* _FREC_DECODE_H */

@@ -30,10 +30,8 @@ static void warn_at(void *ctx, u64 where, const char *what, const char *why)
 {
 	struct frec_region_decode *rd = ctx;
 
-	rd->warnings++;
-	if (rd->errs)
-		fprintf(rd->errs, "frec-decode: %s: offset %llu: %s: %s\n",
-			rd->name, (unsigned long long)where, what, why);
+	frec_warnf(rd->errs, rd->name, &rd->warnings, "offset %llu: %s: %s",
+		   (unsigned long long)where, what, why);
 }
 
 static void put_record(FILE *f, const struct frec_region_ring_info *ring, u32 cpu,
