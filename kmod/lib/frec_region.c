@@ -374,7 +374,8 @@ u64 frec_region_in_use(const struct frec_region_view *v)
  * Context: Any context.
  * Return: 1 with @site filled, 0 if the entry is unused or past the table,
  * -1 if it is corrupt, 2 if it names a site whose texts the region had no
- * room for (FREC_REGION_SITE_NO_TEXT: @site has @id, @level and @line).
+ * room for (FREC_REGION_SITE_NO_TEXT: @site has @id, @level and @line,
+ * and no caller).
  */
 int frec_region_site_get(const struct frec_region_view *v, u32 id,
 			 struct frec_region_site_info *site, u64 *where)
@@ -404,15 +405,15 @@ int frec_region_site_get(const struct frec_region_view *v, u32 id,
 		return -1;
 	site->id = id;
 	site->line = frec_region_get32(&e->line);
+	site->caller = 0;
+	site->caller_name.s = "";
+	site->caller_name.len = 0;
+	site->caller_bad = false;
 	flags = frec_region_get32(&e->flags);
 	if (flags & ~FREC_REGION_SITE_NO_TEXT)
 		return -1;
 	if (flags)
 		return 2;
-	site->caller = 0;
-	site->caller_name.s = "";
-	site->caller_name.len = 0;
-	site->caller_bad = false;
 	if (!frec_region_get32(&e->caller_csum))
 		return 1;
 	if (frec_region_str(v, &e->caller_name, &site->caller_name)) {

@@ -95,7 +95,8 @@ u32 frec_region_sites_write(const struct frec_region_view *v,
 			bad++;
 			continue;
 		}
-		if (!ret)
+		/* 0: no site; 2: a site kept without texts, nothing to list. */
+		if (ret != 1)
 			continue;
 		if (s.caller_bad) {
 			frec_region_tell(rep, where, "site entry",

@@ -334,7 +334,7 @@ static void fuzz_rings(struct fuzz_region *r, struct fuzz_choices *c)
 static void fuzz_sites(struct fuzz_region *r, struct fuzz_choices *c)
 {
 	const u8 *pool = fuzz_pool(r);
-	u32 id, n = min_t(u32, r->nr[FREC_REGION_SITES], FUZZ_SITES_MAX);
+	u32 id, flags, n = min_t(u32, r->nr[FREC_REGION_SITES], FUZZ_SITES_MAX);
 	struct frec_region_site *e;
 
 	for (id = 1; id < n; id++) {
@@ -348,6 +348,10 @@ static void fuzz_sites(struct fuzz_region *r, struct fuzz_choices *c)
 		e->file = fuzz_str(r, c, 1);
 		e->function = fuzz_str(r, c, 2);
 		e->format = fuzz_str(r, c, 3 + id);
+		/* Most kept with texts; some without (no room); some bits unknown. */
+		flags = pick(c, 4);
+		e->flags = cpu_to_le32(flags == 3 ? (u32)take(c, 4) :
+				       flags == 2 ? FREC_REGION_SITE_NO_TEXT : 0);
 		if (pool && fuzz_str_in_buf(r, &e->module) && fuzz_str_in_buf(r, &e->file) &&
 		    fuzz_str_in_buf(r, &e->function) && fuzz_str_in_buf(r, &e->format))
 			frec_region_site_seal(e, pool, NULL);

@@ -1658,6 +1658,48 @@ static void sink_buf_write(void *ctx, const char *s, size_t len)
 	b->s[b->len] = '\0';
 }
 
+/*
+ * frec/previous/sites of a region whose site 1 the pool had no room for:
+ * that entry names no texts and no caller, so it is not listed (its
+ * fields were read unset), and site 2 beside it is.
+ */
+static void region_sites_skip_a_site_without_texts(struct ht_case *c)
+{
+	static u8 img[16 * FREC_REGION_BLOCK];
+	struct frec_region_geometry geo = {
+		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
+		.release = "6.1.0-test", .rings_max = 1, .sites_max = 4,
+		.texts_max = 1, .pool_bytes = 1,
+	};
+	static const struct frec_region_trace_clock none;
+	static const char *const text[FREC_REGION_SITE_TEXTS] = {
+		"m", "m.c", "f", "site %llx"
+	};
+	static const u32 len[FREC_REGION_SITE_TEXTS] = { 1, 3, 1, 9 };
+	struct frec_region_header *h = (void *)img, hdr;
+	struct frec_region_site *sites;
+	struct sink_buf out = { .len = 0 };
+	const struct frec_text_sink sink = { sink_buf_write, &out };
+	char msg[FREC_REGION_MSG_MAX];
+	struct frec_region_view v;
+	u8 *pool;
+	u64 where;
+
+	memset(img, 0, sizeof(img));
+	HT_EXPECT_EQ(c, frec_region_layout(&hdr, &geo), 0);
+	frec_region_begin(img, &hdr, 1, 1, &none, NULL);
+	sites = (void *)(img + le64toh(h->sect[FREC_REGION_SITES].offset));
+	pool = img + le64toh(h->sect[FREC_REGION_POOL].offset);
+	frec_region_site_write(&sites[1], pool, -1, 1, 3, 10, text, len, NULL);
+	frec_region_site_write(&sites[2], pool, 0, 2, 3, 20, text, len, NULL);
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT_EQ(c, frec_region_sites_write(&v, &sink, NULL), 0);
+	HT_EXPECT(c, !strstr(out.s, "\n1 "), "site 1 listed: %s", out.s);
+	HT_EXPECT(c, strstr(out.s, "\n2 info 20 \"m\" \"m.c\" \"f\" 0x0 \"\" \"site %llx\"\n"),
+		  "site 2 not listed: %s", out.s);
+}
+
 /* The largest range one call of region_begin_wb was given, and the calls. */
 static u64 region_begin_wb_max, region_begin_wb_calls;
 
@@ -1801,6 +1843,7 @@ static struct ht_case cases[] = {
 	HT_CASE(region_too_large_to_index_is_refused),
 	HT_CASE(region_site_without_texts_is_counted),
 	HT_CASE(region_begin_zeroes_in_chunks),
+	HT_CASE(region_sites_skip_a_site_without_texts),
 };
 
 int main(int argc, char **argv)
