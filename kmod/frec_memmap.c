@@ -87,6 +87,13 @@ static void frec_memmap_item(char *p, u64 addr, u64 size, struct frec_memmap_ver
 	if (how != '$' && how != '#' && how != '!' && how != '%')
 		return;
 	mstart = memparse(end + 1, &end);
+	/*
+	 * A $ range whose end wraps past 2^64 is kept by e820 with its
+	 * wrapped end, and a later remove (memmap=SIZE%ADDR) of any part of
+	 * it drops it whole: the kernel may then reserve none of it.
+	 */
+	if (how == '$' && msize > U64_MAX - mstart)
+		return;
 	if (how != '$') {
 		if (frec_memmap_overlaps(mstart, msize, addr, size))
 			v->other = true;

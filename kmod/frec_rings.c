@@ -287,6 +287,29 @@ static void frec_ring_free(struct frec_ring *ring)
 	kfree(ring);
 }
 
+/*
+ * Free a store no writer ever saw: its entry and parts in the region, if
+ * persisted, go back at once.
+ */
+static void frec_ring_store_discard(struct frec_ring_store *store)
+{
+	frec_persist_parts_retire(store->persisted);
+	frec_persist_parts_free(store->persisted);
+	frec_ring_store_free(store);
+}
+
+/*
+ * Free a ring that was never listed (its name was taken, or the orphan it
+ * came for was adopted instead), and its store.  Each load of a module
+ * that defines a persisted ring comes here once its orphan is adopted.
+ */
+static void frec_ring_discard(struct frec_ring *ring)
+{
+	frec_ring_store_discard(rcu_dereference_protected(ring->store, true));
+	free_percpu(ring->base);
+	kfree(ring);
+}
+
 static void frec_ring_free_struct(struct rcu_head *head)
 {
 	kfree(container_of(head, struct frec_ring, rcu));
@@ -340,12 +363,12 @@ static struct frec_ring *frec_ring_alloc(const char *name, enum frec_ring_kind k
 		return ERR_CAST(store);
 	ring = kzalloc(sizeof(*ring), GFP_KERNEL);
 	if (!ring) {
-		frec_ring_store_free(store);
+		frec_ring_store_discard(store);
 		return ERR_PTR(-ENOMEM);
 	}
 	ring->base = alloc_percpu(struct frec_ring_totals);
 	if (!ring->base) {
-		frec_ring_store_free(store);
+		frec_ring_store_discard(store);
 		kfree(ring);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -415,7 +438,7 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 		up_write(&frec_rings_rwsem);
 		mutex_unlock(&frec_rings_admin_lock);
 		pr_err("ring %s exists already\n", name);
-		frec_ring_free(ring);
+		frec_ring_discard(ring);
 		return ERR_PTR(-EEXIST);
 	}
 	frec_ring_list_add(ring);
@@ -510,7 +533,7 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 		up_write(&frec_rings_rwsem);
 		mutex_unlock(&frec_rings_admin_lock);
 		pr_err("ring %s exists already\n", def->name);
-		frec_ring_free(ring);
+		frec_ring_discard(ring);
 		return ERR_PTR(-EEXIST);
 	}
 	if (old && old->kind == ring->kind && old->global_order == ring->global_order &&
@@ -520,7 +543,7 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 		old->orphan = false;
 		up_write(&frec_rings_rwsem);
 		mutex_unlock(&frec_rings_admin_lock);
-		frec_ring_free(ring);
+		frec_ring_discard(ring);
 		return old;
 	}
 	if (old) {
@@ -657,8 +680,9 @@ static int frec_ring_resize_locked(struct frec_ring *ring, unsigned long bytes_p
 	 * The region had room for the new store only with the old one's
 	 * parts, which writers could still be in until the swap's grace
 	 * period: the ring went on in ordinary memory meanwhile, and takes
-	 * those parts now, with this lock still held so no other store can.
-	 * The records written in between were written during this call:
+	 * those parts now.  A ring being created or adopted takes its store
+	 * before this lock, so it may take them first: this store is then
+	 * not persisted, and the log says so.  The records written in between were written during this call:
 	 * thrown away and counted as cleared, as a clear may count them.
 	 */
 	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: black box: a persisted ring cleared 25 times, resized twice and its order changed twice, in README's 1 MiB region, keeps recording into the region (no "no room" in the log); after sysrq-b the next boot lists the ring once and recovers exactly the records it held at the reset, none of the cleared ones
+# description: black box: a persisted static ring whose module is reloaded 40 times (each load adopts the orphan and gives its own store back), then cleared 25 times, resized twice and its order changed twice, in README's 1 MiB region, keeps recording into the region (no "no room" in the log); after sysrq-b the next boot lists the ring once and recovers exactly the records it held at the reset, none of the cleared ones
 # kernels: 6.12
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
@@ -19,6 +19,16 @@ case $FREC_PHASE in
 1)
 	frec_load region="$R" persist_rings=crash_test
 	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+	# Reloads of the ring's module: each load allocates a persisted store
+	# for its static ring, then adopts the orphan the last unload left
+	# and gives that store's entry and parts back.
+	i=0
+	while [ $i -lt 40 ]; do
+		rmmod frec_crash_test || fail "rmmod frec_crash_test, reload $i"
+		insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko, reload $i"
+		i=$((i + 1))
+	done
+	frec_klog | grep 'not persisted' && fail "a reload of frec_crash_test left the region without room"
 	i=0
 	while [ $i -lt 25 ]; do
 		record 50
