@@ -682,8 +682,9 @@ static int frec_ring_resize_locked(struct frec_ring *ring, unsigned long bytes_p
 	 * period: the ring went on in ordinary memory meanwhile, and takes
 	 * those parts now.  A ring being created or adopted takes its store
 	 * before this lock, so it may take them first: this store is then
-	 * not persisted, and the log says so.  The records written in between were written during this call:
-	 * thrown away and counted as cleared, as a clear may count them.
+	 * not persisted, and the log says so.  The records written in
+	 * between were written during this call: thrown away and counted
+	 * as cleared, as a clear may count them.
 	 */
 	store = frec_ring_store_alloc(ring->name, bytes_per_cpu, ring->max_record_len,
 				      global_order, 0, &later);
