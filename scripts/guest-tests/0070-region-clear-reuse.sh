@@ -43,7 +43,8 @@ case $FREC_PHASE in
 	echo global > $D/order || fail "order global"
 	record 50
 	echo cpu > $D/order || fail "order cpu"
-	frec_blackbox_taken 30
+	# One per load (41), clear (25), resize (2) and order change (2).
+	frec_blackbox_taken 70
 	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
 	frec_blackbox_keep crash_test
 	frec_blackbox_sysrq_b
