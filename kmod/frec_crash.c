@@ -122,7 +122,7 @@
 
 #include "frec_compat.h"
 #include "frec_crash.h"
-#include "frec_debugfs.h"
+#include "frec_debugfs_input.h"
 #include "frec_filter.h"
 #include "frec_format_kernel.h"
 #include "frec_merge.h"
@@ -825,13 +825,36 @@ static struct frec_crash_state *frec_crash_state_alloc(void)
 	return st;
 }
 
+/* debugfs dump_to_console: write 1 to dump now. */
+
+static ssize_t frec_crash_to_console_write(struct file *file, const char __user *ubuf,
+					   size_t count, loff_t *ppos)
+{
+	bool yes;
+	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &yes);
+
+	if (err)
+		return err;
+	if (!yes)
+		return -EINVAL;
+	return frec_console_dump("dump_to_console") ?: count;
+}
+
+static const struct file_operations frec_crash_to_console_fops = {
+	.owner = THIS_MODULE,
+	.write = frec_crash_to_console_write,
+	.llseek = noop_llseek,
+};
+
 /**
- * frec_crash_init() - allocate the dumps' state, hook oops and panic
+ * frec_crash_init() - allocate the dumps' state, hook oops and panic,
+ *	create dump_to_console
+ * @root: frec's debugfs directory.
  *
  * Context: Process context; sleeps.  After the rings and the settings.
  * Return: 0 or -ENOMEM.
  */
-int frec_crash_init(void)
+int frec_crash_init(struct dentry *root)
 {
 	frec_crash = frec_crash_state_alloc();
 	frec_crash_atomic = frec_crash_state_alloc();
@@ -847,6 +870,7 @@ int frec_crash_init(void)
 	}
 	register_die_notifier(&frec_crash_die_nb);
 	atomic_notifier_chain_register(&panic_notifier_list, &frec_crash_panic_nb);
+	debugfs_create_file("dump_to_console", 0200, root, NULL, &frec_crash_to_console_fops);
 	return 0;
 }
 

@@ -10,6 +10,7 @@
 #include <linux/mutex.h>
 #include <linux/types.h>
 
+struct dentry;
 struct frec_filter;
 
 /* Newest records per ring a console dump prints: 1 to 2^20. */
@@ -38,10 +39,10 @@ extern void (*frec_crash_test_hook)(const char *reason);
 bool frec_crash_test_oops(const char *reason);
 #endif
 
-int frec_crash_init(void);
+int frec_crash_init(struct dentry *root);
 void frec_crash_exit(void);
 int frec_crash_settings_check(void);
-int frec_crash_settings_init(void);
+int frec_crash_settings_init(struct dentry *root);
 void frec_crash_settings_exit(void);
 int frec_crash_set_rings(const char *globs, char *msg, size_t msg_size);
 int frec_crash_get_rings(char *buf, size_t size);

@@ -10,7 +10,9 @@
  *                    at most, 4 KiB to 64 MiB (default 64 KiB)
  *   oops_rings       comma-separated ring globs (default all); names may
  *                    be of rings not created yet
- *   dump_to_console  (debugfs only) write 1: dump now
+ *
+ * The settings are below the dump that reads them (frec_crash.c), which
+ * has the one file that dumps, dump_to_console.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -26,7 +28,7 @@
 #include <frec.h>
 
 #include "frec_crash.h"
-#include "frec_debugfs.h"
+#include "frec_debugfs_input.h"
 #include "frec_filter.h"
 
 bool frec_crash_oops_dump = true;
@@ -140,26 +142,7 @@ int frec_crash_get_rings(char *buf, size_t size)
 	return n;
 }
 
-/* debugfs: dump_to_console, oops_dump, oops_records, oops_bytes, oops_rings */
-
-static ssize_t frec_crash_to_console_write(struct file *file, const char __user *ubuf,
-					   size_t count, loff_t *ppos)
-{
-	bool yes;
-	int err = frec_debugfs_get_bool(file, ubuf, count, ppos, &yes);
-
-	if (err)
-		return err;
-	if (!yes)
-		return -EINVAL;
-	return frec_console_dump("dump_to_console") ?: count;
-}
-
-static const struct file_operations frec_crash_to_console_fops = {
-	.owner = THIS_MODULE,
-	.write = frec_crash_to_console_write,
-	.llseek = noop_llseek,
-};
+/* debugfs: oops_dump, oops_records, oops_bytes, oops_rings */
 
 /* oops_records and oops_bytes, as the module parameters take them. */
 static const struct frec_debugfs_uint frec_crash_records_knob = {
@@ -240,13 +223,13 @@ int frec_crash_settings_check(void)
 /**
  * frec_crash_settings_init() - take the oops_rings parameter, create the
  *	debugfs files
+ * @root: frec's debugfs directory.
  *
  * Context: Process context; sleeps.  After debugfs is up.
  * Return: 0, -EINVAL for a bad oops_rings parameter (logged), -ENOMEM.
  */
-int frec_crash_settings_init(void)
+int frec_crash_settings_init(struct dentry *root)
 {
-	struct dentry *root = frec_debugfs_dir();
 	int err;
 
 	if (oops_rings) {
@@ -259,7 +242,6 @@ int frec_crash_settings_init(void)
 			return err;
 		}
 	}
-	debugfs_create_file("dump_to_console", 0200, root, NULL, &frec_crash_to_console_fops);
 	frec_debugfs_create_bool("oops_dump", root, &frec_crash_oops_dump);
 	frec_debugfs_create_uint("oops_records", root, &frec_crash_records_knob);
 	frec_debugfs_create_uint("oops_bytes", root, &frec_crash_bytes_knob);

@@ -12,7 +12,7 @@
  *   sites                every call site, for frec-decode (frec_sites.c)
  *   control              list call sites, switch them on, off, or to another
  *                        level (frec_control.c)
- *   filter               what dump shows (lib/frec_filter.c); read: the filter
+ *   filter               what dump shows (frec_filter_file.c)
  *   enable               1/0: frec as a whole (a static key)
  *   clear                write 1: clear every ring
  *   dump_to_console, oops_dump, oops_records, oops_bytes, oops_rings
@@ -44,6 +44,7 @@
 
 #include "frec_debugfs.h"
 #include "frec_dump.h"
+#include "frec_filter_file.h"
 #include "frec_filter.h"
 #include "frec_format.h"
 #include "frec_order.h"
@@ -51,9 +52,6 @@
 
 static struct dentry *frec_debugfs_root;
 static struct dentry *frec_debugfs_rings;
-
-static struct frec_filter *frec_filter_active;
-static DEFINE_MUTEX(frec_filter_lock);
 
 /* frec/enable */
 
@@ -111,98 +109,6 @@ const struct file_operations frec_clear_fops = {
 	.llseek = noop_llseek,
 };
 
-/* frec/filter: the language is lib/frec_filter.c's; the filter in force is here. */
-
-static_assert(FREC_FILTER_GLOB_MAX == FREC_RING_NAME_MAX);
-
-/**
- * frec_debugfs_get_filter() - a copy of the filter in force
- * @f: where to copy it.
- *
- * Context: Process context; sleeps.
- */
-void frec_debugfs_get_filter(struct frec_filter *f)
-{
-	mutex_lock(&frec_filter_lock);
-	*f = *frec_filter_active;
-	mutex_unlock(&frec_filter_lock);
-}
-
-/* A ring glob without wildcards must name a ring that exists. */
-static bool frec_filter_ring_exists(void *ctx, const char *name)
-{
-	bool found;
-
-	down_read(&frec_rings_rwsem);
-	found = frec_ring_find(name);
-	up_read(&frec_rings_rwsem);
-	return found;
-}
-
-static ssize_t frec_filter_read(struct file *file, char __user *ubuf, size_t count,
-				loff_t *ppos)
-{
-	char *buf = kmalloc(2 * FREC_FILTER_MAX, GFP_KERNEL);
-	ssize_t ret;
-	int n;
-
-	if (!buf)
-		return -ENOMEM;
-	mutex_lock(&frec_filter_lock);
-	n = frec_filter_print(frec_filter_active, buf, 2 * FREC_FILTER_MAX);
-	mutex_unlock(&frec_filter_lock);
-	ret = simple_read_from_buffer(ubuf, count, ppos, buf, n);
-	kfree(buf);
-	return ret;
-}
-
-static ssize_t frec_filter_write(struct file *file, const char __user *ubuf,
-				 size_t count, loff_t *ppos)
-{
-	const struct frec_filter_env env = {
-		.nr_cpus = min_t(unsigned int, nr_cpu_ids, FREC_FILTER_CPUS),
-		.ring_exists = frec_filter_ring_exists,
-	};
-	char msg[FREC_FILTER_MSG_MAX];
-	struct frec_filter *f, *old;
-	char *line;
-	int err;
-
-	line = kmalloc(FREC_FILTER_MAX + 2, GFP_KERNEL);
-	f = kmalloc(sizeof(*f), GFP_KERNEL);
-	err = -ENOMEM;
-	if (!line || !f)
-		goto out;
-	err = frec_debugfs_get_input(file, ubuf, count, ppos, line, FREC_FILTER_MAX + 2);
-	if (err)
-		goto out;
-	/*
-	 * An empty line clears the filter.  One whose print (what cat shows)
-	 * would not fit is refused too, so that it can always be written back.
-	 */
-	err = frec_filter_parse(f, line, &env, msg, sizeof(msg));
-	if (err) {
-		frec_debugfs_refuse(file, line, msg);
-		goto out;
-	}
-	mutex_lock(&frec_filter_lock);
-	old = frec_filter_active;
-	frec_filter_active = f;
-	mutex_unlock(&frec_filter_lock);
-	f = old;
-out:
-	kfree(line);
-	kfree(f);
-	return err ?: count;
-}
-
-static const struct file_operations frec_filter_fops = {
-	.owner = THIS_MODULE,
-	.read = frec_filter_read,
-	.write = frec_filter_write,
-	.llseek = default_llseek,
-};
-
 /* frec/version */
 
 static int frec_version_show(struct seq_file *m, void *unused)
@@ -232,15 +138,15 @@ DEFINE_SHOW_ATTRIBUTE(frec_order);
 int frec_debugfs_init(void)
 {
 	struct dentry *root;
+	int err;
 
-	frec_filter_active = kmalloc(sizeof(*frec_filter_active), GFP_KERNEL);
-	if (!frec_filter_active)
-		return -ENOMEM;
-	frec_filter_init(frec_filter_active);
+	err = frec_filter_file_init();
+	if (err)
+		return err;
 	root = debugfs_create_dir("frec", NULL);
 	if (IS_ERR(root)) {
 		pr_err("cannot create debugfs directory: %pe\n", root);
-		kfree(frec_filter_active);
+		frec_filter_file_exit();
 		return PTR_ERR(root);
 	}
 	frec_debugfs_root = root;
@@ -295,5 +201,5 @@ struct dentry *frec_debugfs_dir(void)
 void frec_debugfs_exit(void)
 {
 	debugfs_remove(frec_debugfs_root);
-	kfree(frec_filter_active);
+	frec_filter_file_exit();
 }

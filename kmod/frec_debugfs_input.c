@@ -16,7 +16,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "frec_debugfs.h"
+#include "frec_debugfs_input.h"
 
 /**
  * frec_debugfs_refuse() - log a refused control-file write

@@ -28,9 +28,9 @@
 
 #include <frec_raw.h>
 
-#include "frec_debugfs.h"
 #include "frec_dump.h"
 #include "frec_filter.h"
+#include "frec_filter_file.h"
 #include "frec_format_kernel.h"
 #include "frec_order.h"
 #include "frec_reader.h"
@@ -344,7 +344,7 @@ static int frec_dump_open_kind(struct inode *inode, struct file *file,
 	if (!df)
 		return -ENOMEM;
 	if (kind == FREC_DUMP_TEXT)
-		frec_debugfs_get_filter(&df->filter);
+		frec_filter_file_get(&df->filter);
 	df->rd = frec_reader_open(kind == FREC_DUMP_TEXT ? &df->filter : NULL, only);
 	if (IS_ERR(df->rd)) {
 		int err = PTR_ERR(df->rd);

@@ -37,7 +37,7 @@
 #include <linux/moduleparam.h>
 #include <linux/wait.h>
 
-#include "frec_debugfs.h"
+#include "frec_debugfs_input.h"
 #include "frec_fault.h"
 #include "frec_region_kernel.h"
 #include "frec_rb.h"

@@ -10,6 +10,7 @@
 #include <frec.h>
 
 #include "frec_format.h"
+#include "frec_kernel_text.h"
 #include "frec_reader.h"
 
 /* Longest format read from memory, NUL included. */
@@ -32,8 +33,6 @@ struct frec_format_kernel {
 };
 
 void frec_format_kernel_init(struct frec_format_kernel *fk, bool console);
-int frec_format_kernel_string(char *buf, size_t size, u64 addr);
-int frec_format_kernel_symbol_name(char *buf, u64 addr, char ext);
 size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 			       const struct frec_reader_record *rec);
 const char *frec_format_kernel_text(struct frec_format_kernel *fk,

@@ -20,30 +20,15 @@
  *    (frec_sites.c);
  *  - a caller or a symbol argument: names the address now, as the dump
  *    would ("fn+0x1a/0x80 [mod]"), saves that text and repoints the word
- *    at it.  frec_formats_saved_symbol() tells the formatter that such a
+ *    at it.  frec_texts_saved_symbol() tells the formatter that such a
  *    word is text, not code: a saved text lives in frec's heap, where no
  *    code is, so the two can never be confused.  A later module loaded
  *    at the same addresses can then never be taken for the code that
  *    recorded.
  *
- * Readers that copied a record out before its words were repointed hold
- * the old addresses.  frec_formats_gen tells them:
- *
- *   module notifier                        reader (dump, formats)
- *   ---------------                        ----------------------
- *   cmpxchg() words to the copies          rcu_read_lock()
- *   gen + 1, release          (A)          load gen, acquire     (B)
- *   synchronize_rcu()                      gen changed: copy the record
- *   (the module's memory is freed          out of the ring again
- *    after the notifier returns)           format it
- *                                          rcu_read_unlock()
- *
- * A reader whose section began before the grace period may use an old
- * address: the memory is still there until the section ends.  A reader
- * whose section began after it sees the new gen (RCU guarantees it), and
- * with it, by (A)/(B), the repointed words.  So a reader must check gen
- * at the start of every RCU section in which it formats copies it made
- * in an earlier one (frec_reader_next() does).
+ * The copies are frec_texts.c's; readers that copied a record out before
+ * its words were repointed learn of it through that file's generation
+ * (frec_texts_repointed(), called here after a walk that moved a word).
  *
  * Concurrency with writers: the record's owner CPU may reuse the slot
  * meanwhile; its new word then differs from the old address and the
@@ -55,19 +40,16 @@
  * The copies live until frec unloads.  A %s string longer than
  * FREC_SAVED_STRING_MAX bytes is kept as its first FREC_SAVED_STRING_MAX
  * (logged); a dump line shows at most FREC_FORMAT_LINE_MAX anyway.
+ *
+ * Above the registries it walks (frec_rings.c, frec_sites.c): the text
+ * store itself is below them, since frec_sites.c keeps texts there too.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/hashtable.h>
-#include <linux/jhash.h>
 #include <linux/kallsyms.h>
 #include <linux/module.h>
-#include <linux/mutex.h>
-#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
-#include <linux/string.h>
-#include <linux/uaccess.h>
 
 #include "frec_format.h"
 #include "frec_format_kernel.h"
@@ -75,76 +57,10 @@
 #include "frec_reader.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
-
-/* Longest %s string copied; longer ones are cut (and logged). */
-#define FREC_SAVED_STRING_MAX	4095
+#include "frec_texts.h"
 
 /* Slots looked at between two cond_resched() of the walk. */
 #define FREC_REHOME_BATCH	4096
-
-/**
- * struct frec_saved - a text frec keeps for records
- * @by_text: entry in frec_saved_texts, to share equal texts.
- * @by_addr: entry in frec_saved_symbols (saved symbols only).
- * @symbol: the text names a code address; records point at @text in
- *	place of that address.
- * @text: the text, NUL-terminated.
- */
-struct frec_saved {
-	struct hlist_node by_text;
-	struct hlist_node by_addr;
-	bool symbol;
-	char text[];
-};
-
-/* Every saved text, by the hash of its text; under frec_saved_lock. */
-static DEFINE_HASHTABLE(frec_saved_texts, 10);
-/*
- * Saved symbols, by their text's address.  RCU: looked up by formatting
- * in any context; entries are added under frec_saved_lock and freed only
- * when frec unloads.
- */
-static DEFINE_HASHTABLE(frec_saved_symbols, 10);
-/* Serializes adding saved texts (module notifiers run one at a time). */
-static DEFINE_MUTEX(frec_saved_lock);
-
-/* Bumped after records were repointed; see the DOC comment above. */
-static unsigned long frec_formats_gen;
-
-/*
- * A reader that sees a new generation sees the repointed words it counts:
- * the acquire pairs with frec_formats_module_going:A.
- */
-
-/**
- * frec_formats_gen_read() - the generation of record words
- *
- * Context: Inside the RCU read-side section that formats the records.
- * Return: the generation.
- */
-unsigned long frec_formats_gen_read(void)
-{
-	return smp_load_acquire(&frec_formats_gen); /* LMM(frec_formats_gen_read:A) */
-}
-
-/**
- * frec_formats_saved_symbol() - the saved name of a repointed code address
- * @addr: a caller or symbol argument as a record holds it.
- *
- * Context: Any context, NMI included, under RCU (a read-side section or
- * preemption off).
- * Return: the text a module's code address was named by when the module
- * went, if @addr is such a text; NULL if @addr is an address to look up.
- */
-const char *frec_formats_saved_symbol(u64 addr)
-{
-	struct frec_saved *saved;
-
-	hash_for_each_possible_rcu(frec_saved_symbols, saved, by_addr, addr)
-		if ((unsigned long)saved->text == addr)
-			return saved->text;
-	return NULL;
-}
 
 /**
  * frec_formats_record_refs() - the addresses a record holds that point to
@@ -188,29 +104,6 @@ unsigned int frec_formats_record_refs(const struct frec_reader_record *rec,
 	return n;
 }
 
-/* The saved copy of @len bytes at @s, shared by equal texts; NULL if no memory. */
-static const char *frec_save(const char *s, size_t len, bool symbol)
-{
-	u32 key = jhash(s, len, symbol);
-	struct frec_saved *saved;
-
-	lockdep_assert_held(&frec_saved_lock);
-	hash_for_each_possible(frec_saved_texts, saved, by_text, key)
-		if (saved->symbol == symbol && !strncmp(saved->text, s, len) &&
-		    !saved->text[len])
-			return saved->text;
-	saved = kmalloc(struct_size(saved, text, len + 1), GFP_KERNEL);
-	if (!saved)
-		return NULL;
-	memcpy(saved->text, s, len);
-	saved->text[len] = '\0';
-	saved->symbol = symbol;
-	hash_add(frec_saved_texts, &saved->by_text, key);
-	if (symbol)
-		hash_add_rcu(frec_saved_symbols, &saved->by_addr, (unsigned long)saved->text);
-	return saved->text;
-}
-
 /**
  * struct frec_rehome - one module's memory going away
  * @mod: the module.
@@ -250,104 +143,17 @@ static bool frec_rehome_word(struct frec_rehome *rh, u64 *word, u64 old, const c
 	return true;
 }
 
-/*
- * The kept copy of the string at @addr (at most @max bytes), read into
- * @buf; NULL if it cannot be read or there is no memory.  @who names the
- * module in the log.
- */
-static const char *frec_keep_string(char *buf, u64 addr, size_t max, const char *who)
-{
-	int len = frec_format_kernel_string(buf, max + 1, addr);
-	const char *copy;
-	char next;
-
-	if (len < 0)
-		return NULL;
-	if (len == max &&
-	    !copy_from_kernel_nofault(&next, (const char *)(unsigned long)addr + len, 1) && next)
-		pr_info("%s: a string of more than %zu bytes kept as its first %zu\n",
-			who, max, max);
-	mutex_lock(&frec_saved_lock);
-	copy = frec_save(buf, len, false);
-	mutex_unlock(&frec_saved_lock);
-	return copy;
-}
-
-/*
- * The kept name of code address @addr as conversion @ext names it, named
- * into @sym (KSYM_SYMBOL_LEN bytes); NULL if it names nothing or there is
- * no memory.
- */
-static const char *frec_keep_symbol(char *sym, u64 addr, char ext)
-{
-	const char *copy;
-	int len;
-
-	len = frec_format_kernel_symbol_name(sym, addr, ext);
-	if (len < 0)
-		return NULL;
-	mutex_lock(&frec_saved_lock);
-	copy = frec_save(sym, len, true);
-	mutex_unlock(&frec_saved_lock);
-	return copy;
-}
-
-/**
- * frec_formats_keep_text() - a copy of a string that frec keeps
- * @s: the string; read with a nofault copy, at most FREC_SAVED_STRING_MAX
- *	bytes of it kept.
- * @who: the module it belongs to, for the log.
- *
- * The copy is shared with equal texts records point to, and lives until
- * frec unloads.
- *
- * Context: Process context.
- * Return: the copy, or NULL if @s cannot be read or there is no memory.
- */
-const char *frec_formats_keep_text(const char *s, const char *who)
-{
-	char *buf = kmalloc(FREC_SAVED_STRING_MAX + 1, GFP_KERNEL);
-	const char *copy = NULL;
-
-	if (buf)
-		copy = frec_keep_string(buf, (unsigned long)s, FREC_SAVED_STRING_MAX, who);
-	kfree(buf);
-	return copy;
-}
-
-/**
- * frec_formats_keep_caller() - the name of a caller address, kept as text
- * @addr: a caller address in code about to go.
- *
- * A record's caller word, repointed at the result, prints as @addr
- * printed now (see frec_formats_saved_symbol()).
- *
- * Context: Process context.
- * Return: the saved name, or NULL if @addr names nothing or there is no
- * memory.
- */
-const char *frec_formats_keep_caller(unsigned long addr)
-{
-	char *sym = kmalloc(KSYM_SYMBOL_LEN, GFP_KERNEL);
-	const char *copy = NULL;
-
-	if (sym)
-		copy = frec_keep_symbol(sym, addr, 'S');
-	kfree(sym);
-	return copy;
-}
-
 /* Repoint a string word (a format, or a %s argument) at a copy. */
 static void frec_rehome_string(struct frec_rehome *rh, u64 *word, u64 addr, size_t max)
 {
-	frec_rehome_word(rh, word, addr, frec_keep_string(rh->buf, addr, max, rh->mod->name));
+	frec_rehome_word(rh, word, addr, frec_texts_keep_string(rh->buf, addr, max, rh->mod->name));
 }
 
 /* Repoint a code address word at the name it has now, for conversion @ext. */
 static void frec_rehome_symbol(struct frec_rehome *rh, u64 *word, u64 addr, char ext)
 {
 	/* NULL if it names nothing: it prints as an address anyway. */
-	frec_rehome_word(rh, word, addr, frec_keep_symbol(rh->sym, addr, ext));
+	frec_rehome_word(rh, word, addr, frec_texts_keep_symbol(rh->sym, addr, ext));
 }
 
 /*
@@ -361,8 +167,8 @@ static void frec_rehome_site_id(struct frec_rehome *rh, u64 *word, u64 id)
 
 	if (!fmt)
 		return;
-	copy = frec_keep_string(rh->buf, (unsigned long)fmt, FREC_FORMAT_FMT_MAX - 1,
-				rh->mod->name);
+	copy = frec_texts_keep_string(rh->buf, (unsigned long)fmt, FREC_FORMAT_FMT_MAX - 1,
+				      rh->mod->name);
 	if (!frec_rehome_word(rh, word, id, copy))
 		rh->site_left = true;
 }
@@ -460,7 +266,6 @@ bool frec_formats_module_going(struct module *mod, bool init_only)
 {
 	struct frec_rehome *rh;
 	bool sites_moved;
-	unsigned long gen;
 
 	rh = kvzalloc(sizeof(*rh), GFP_KERNEL);
 	if (!rh) {
@@ -471,34 +276,9 @@ bool frec_formats_module_going(struct module *mod, bool init_only)
 	rh->mod = mod;
 	rh->init_only = init_only;
 	frec_rings_for_each(frec_rehome_ring, rh);
-	if (rh->moved) {
-		/*
-		 * The repointed words before the generation that counts them.
-		 * Pairs with frec_formats_gen_read:A.
-		 */
-		gen = frec_formats_gen + 1;
-		smp_store_release(&frec_formats_gen, gen); /* LMM(frec_formats_module_going:A) */
-		/* Readers that took an old address are done with it. */
-		synchronize_rcu();
-	}
+	if (rh->moved)
+		frec_texts_repointed();
 	sites_moved = !rh->site_left;
 	kvfree(rh);
 	return sites_moved;
-}
-
-/* Called when frec loads. */
-int frec_formats_init(void)
-{
-	return 0;
-}
-
-/* Called when frec unloads, after its rings and readers are gone. */
-void frec_formats_exit(void)
-{
-	struct frec_saved *saved;
-	struct hlist_node *next;
-	int bkt;
-
-	hash_for_each_safe(frec_saved_texts, bkt, next, saved, by_text)
-		kfree(saved);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * frec_formats.h - text that records point to, kept after its module goes.
+ * frec_formats.h - the words of records that point to text: which they
+ * are, and repointing them when a module goes (frec_formats.c).
  */
 #ifndef _FREC_FORMATS_H
 #define _FREC_FORMATS_H
@@ -33,15 +34,9 @@ struct frec_formats_ref {
 /* A caller, a format and an address per argument. */
 #define FREC_FORMATS_REFS_MAX	6
 
-unsigned long frec_formats_gen_read(void);
-const char *frec_formats_saved_symbol(u64 addr);
-const char *frec_formats_keep_text(const char *s, const char *who);
-const char *frec_formats_keep_caller(unsigned long addr);
 unsigned int frec_formats_record_refs(const struct frec_reader_record *rec,
 				      char *fmt, size_t fmt_size,
 				      struct frec_formats_ref *refs);
 bool frec_formats_module_going(struct module *mod, bool init_only);
-int frec_formats_init(void);
-void frec_formats_exit(void);
 
 #endif /* _FREC_FORMATS_H */

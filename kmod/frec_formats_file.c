@@ -36,6 +36,7 @@
 #include "frec_formats.h"
 #include "frec_reader.h"
 #include "frec_sites.h"
+#include "frec_texts.h"
 
 /* Records looked at, at most, with the lock held. */
 #define FREC_FORMATS_BATCH		256
@@ -51,7 +52,7 @@
  * @addr: the address records hold.
  * @off: where its text starts in frec_formats_file.text.
  * @len: the text's length.
- * @symbol: a saved symbol (frec_formats_saved_symbol()), not a string.
+ * @symbol: a saved symbol (frec_texts_saved_symbol()), not a string.
  */
 struct frec_formats_entry {
 	u64 addr;
@@ -184,7 +185,7 @@ static void frec_formats_add_memory(struct frec_formats_file *ff, u64 addr, size
 {
 	int len;
 
-	if (frec_formats_saved_symbol(addr))
+	if (frec_texts_saved_symbol(addr))
 		return;
 	len = frec_format_kernel_string(ff->buf, max, addr);
 	if (len >= 0)
@@ -194,7 +195,7 @@ static void frec_formats_add_memory(struct frec_formats_file *ff, u64 addr, size
 /* A code address the record holds, if frec saved its name. */
 static void frec_formats_add_symbol(struct frec_formats_file *ff, u64 addr)
 {
-	const char *saved = frec_formats_saved_symbol(addr);
+	const char *saved = frec_texts_saved_symbol(addr);
 
 	if (saved)
 		frec_formats_add(ff, addr, saved, strnlen(saved, KSYM_SYMBOL_LEN - 1), true);

@@ -67,7 +67,6 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
-#include "frec_debugfs.h"
 #include "frec_hist.h"
 #include "frec_hist_sites.h"
 #include "frec_rb.h"
@@ -357,12 +356,13 @@ const struct file_operations frec_hist_fops = {
 
 /**
  * frec_hist_sites_init() - allocate the pool, create debugfs frec/hist
+ * @dir: frec's debugfs directory.
  *
  * Context: Process context; sleeps.  After frec_sites_init() (the size of
  * the sites table) and frec_debugfs_init().
  * Return: 0, -EINVAL for a bad hist_sites=, or -ENOMEM.
  */
-int frec_hist_sites_init(void)
+int frec_hist_sites_init(struct dentry *dir)
 {
 	unsigned int registered, refused, capacity, n;
 
@@ -385,7 +385,7 @@ int frec_hist_sites_init(void)
 	frec_hist_nr = hist_sites;
 	/* Last: the record path looks at nothing else before the ids. */
 	frec_hist_ids = capacity + 1;
-	debugfs_create_file("hist", 0600, frec_debugfs_dir(), NULL, &frec_hist_fops);
+	debugfs_create_file("hist", 0600, dir, NULL, &frec_hist_fops);
 	return 0;
 nomem:
 	frec_hist_sites_exit();

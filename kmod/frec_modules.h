@@ -10,8 +10,6 @@
 
 struct module;
 
-void frec_module_objects(struct module *mod, const char *prefix, size_t size,
-			 void (*fn)(struct module *mod, void *obj));
 int frec_modules_init(void);
 void frec_modules_exit(void);
 

@@ -85,7 +85,7 @@
 #include <frec.h>
 
 #include "frec_filter.h"
-#include "frec_format_kernel.h"
+#include "frec_kernel_text.h"
 #include "frec_persist.h"
 #include "frec_region_image.h"
 #include "frec_region_kernel.h"

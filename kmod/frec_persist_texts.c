@@ -73,6 +73,7 @@
 #include "frec_persist.h"
 #include "frec_reader.h"
 #include "frec_region_image.h"
+#include "frec_texts.h"
 
 #define FREC_PERSIST_TEXTS_PERIOD_MS	1000
 /* A sweep's time, times this, before the next one (at least the period). */
@@ -182,7 +183,7 @@ static void frec_persist_texts_ref(struct frec_persist_texts *pt, u64 site,
 		break;
 	default:
 		/* Repointed at a name when its module went, or named now. */
-		saved = frec_formats_saved_symbol(ref->addr);
+		saved = frec_texts_saved_symbol(ref->addr);
 		if (saved)
 			len = strscpy(pt->text, saved, KSYM_SYMBOL_LEN);
 		else

@@ -28,7 +28,7 @@
 #include <linux/string.h>
 
 #include "frec_format.h"
-#include "frec_format_kernel.h"
+#include "frec_kernel_text.h"
 #include "frec_printk_args.h"
 
 /*

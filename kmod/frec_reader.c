@@ -35,7 +35,7 @@
 #include <linux/string.h>
 
 #include "frec_filter.h"
-#include "frec_formats.h"
+#include "frec_texts.h"
 #include "frec_merge.h"
 #include "frec_reader.h"
 
@@ -202,7 +202,7 @@ struct frec_reader *frec_reader_open(const struct frec_filter *filter,
 	}
 	rd->nr_rings = r;
 	rd->nr_sources = i;
-	rd->formats_gen = frec_formats_gen_read();
+	rd->formats_gen = frec_texts_gen_read();
 	up_read(&frec_rings_rwsem);
 	return rd;
 
@@ -369,7 +369,7 @@ enum frec_reader_status frec_reader_next(struct frec_reader *rd,
 					 unsigned int *budget)
 {
 	struct frec_reader_source *best;
-	unsigned long gen = frec_formats_gen_read();
+	unsigned long gen = frec_texts_gen_read();
 	unsigned int i;
 
 	RCU_LOCKDEP_WARN(!rcu_read_lock_held(), "a reader copies records outside an RCU section");

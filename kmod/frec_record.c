@@ -46,13 +46,13 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
  */
 #define FREC_RB_INLINE_WRITES
 #include "frec_rb.c"
+#include "frec_hooks.h"
 #include "frec_printk_args.h"
 #include "frec_record.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
 #include "frec_span.h"
 #include "frec_span_hook.h"
-#include "frec_trigger.h"
 
 DEFINE_STATIC_KEY_TRUE(frec_enabled_key);
 EXPORT_SYMBOL_GPL(frec_enabled_key);
@@ -164,14 +164,14 @@ void frec_record_abandon_this_cpu(void)
 /*
  * A record's site word when its site has no plain id: registers the site
  * or notes its first record (frec_site_word_slow()), and claims an armed
- * trigger (frec_trigger_claim()), whose actions it puts in @fired.
+ * trigger (frec_hook_trigger_claim()), whose actions it puts in @fired.
  */
 static noinline u64 frec_record_site_word_slow(struct frec_site *site, struct frec_ring *ring,
 					       unsigned long caller, unsigned int *fired)
 {
 	u64 word = frec_site_word_slow(site, ring, caller);
 
-	*fired = frec_trigger_claim(site, ring);
+	*fired = frec_hook_trigger_claim(site, ring);
 	return word;
 }
 
@@ -206,7 +206,7 @@ static __always_inline void frec_record_event_stored(struct frec_ring *ring,
  * The rest of frec_record_event() for a site without a plain id, out of
  * line so that the common case keeps the code it had: a site not yet
  * registered or not yet recorded (frec_site_word_slow()), or with a
- * trigger armed, which this fires: frec_trigger_claim() freezes before
+ * trigger armed, which this fires: the trigger's claim freezes before
  * the record is written, so the firing record itself is stored, and the
  * dump follows the write.
  */
@@ -223,7 +223,7 @@ static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_r
 	if (!ret)
 		frec_record_event_stored(ring, site, caller, args, *seqp);
 	if (fired)
-		frec_trigger_fired(site, ring, fired, ret ? 0 : *seqp);
+		frec_hook_trigger_fired(site, ring, fired, ret ? 0 : *seqp);
 	frec_record_leave();
 	return ret;
 }
@@ -448,7 +448,7 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 		trace_frec_printk(ring->name, seq, caller, text, len);
 	}
 	if (unlikely(fired))
-		frec_trigger_fired(site, ring, fired, ret ? 0 : seq);
+		frec_hook_trigger_fired(site, ring, fired, ret ? 0 : seq);
 	frec_record_leave();
 	return ret;
 }

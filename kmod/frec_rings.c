@@ -111,9 +111,9 @@
 
 #include <frec.h>
 
-#include "frec_debugfs.h"
 #include "frec_fault.h"
 #include "frec_filter.h"
+#include "frec_hooks.h"
 #include "frec_persist.h"
 #include "frec_rb.h"
 #include "frec_record.h"
@@ -407,7 +407,7 @@ struct frec_ring *frec_ring_create(const char *name, enum frec_ring_kind kind,
 	}
 	frec_ring_list_add(ring);
 	up_write(&frec_rings_rwsem);
-	frec_debugfs_add_ring(ring);
+	frec_hook_ring_added(ring);
 	mutex_unlock(&frec_rings_admin_lock);
 	return ring;
 }
@@ -443,7 +443,7 @@ void frec_ring_destroy(struct frec_ring *ring)
 	/* Late writers that still pass the gate count their records as dropped. */
 	frec_ring_set_enabled(ring, false);
 	/* First, and unlocked: removal waits for the ring's files' users. */
-	frec_debugfs_remove_ring(ring);
+	frec_hook_ring_removed(ring);
 	mutex_lock(&frec_rings_admin_lock);
 	down_write(&frec_rings_rwsem);
 	frec_ring_unlist(ring);
@@ -517,7 +517,7 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 	frec_ring_list_add(ring);
 	up_write(&frec_rings_rwsem);
 	if (!stale) {
-		frec_debugfs_add_ring(ring);
+		frec_hook_ring_added(ring);
 		mutex_unlock(&frec_rings_admin_lock);
 		return ring;
 	}
@@ -528,11 +528,11 @@ struct frec_ring *frec_ring_adopt(const struct frec_ring_def *def)
 	 */
 	mutex_unlock(&frec_rings_admin_lock);
 	pr_info("ring %s: replacing the unloaded module's ring of another shape\n", def->name);
-	frec_debugfs_remove_ring(stale);
+	frec_hook_ring_removed(stale);
 	frec_ring_retire(stale);
 	synchronize_rcu();
 	frec_ring_release(stale);
-	frec_debugfs_add_ring(ring);
+	frec_hook_ring_added(ring);
 	return ring;
 }
 
@@ -791,7 +791,7 @@ void frec_rings_exit(void)
 
 	/* Clients are gone (they depend on frec): nothing changes the list. */
 	list_for_each_entry_safe(ring, next, &frec_rings_list, node) {
-		frec_debugfs_remove_ring(ring);
+		frec_hook_ring_removed(ring);
 		down_write(&frec_rings_rwsem);
 		frec_ring_unlist(ring);
 		up_write(&frec_rings_rwsem);

@@ -66,7 +66,7 @@
  * back, every record that names one of its sites by id is repointed at a
  * copy of the site's format (frec_formats.c), as a site without an id
  * stores it, and readers holding older copies of those records learn it
- * from frec_formats_gen as for any repointed word.  A given-back id keeps
+ * from frec_texts_gen as for any repointed word.  A given-back id keeps
  * frec's copy of its site in the table, listed in frec/sites, until a
  * module loaded later takes it (frec_sites_coming(), in process context;
  * a site registering on its first record takes a new id, lock-free).
@@ -91,15 +91,15 @@
 
 #include "frec_debugfs.h"
 #include "frec_format.h"
-#include "frec_format_kernel.h"
 #include "frec_format_quote.h"
-#include "frec_formats.h"
-#include "frec_hist_sites.h"
+#include "frec_hooks.h"
+#include "frec_kernel_text.h"
+#include "frec_module_objects.h"
 #include "frec_modules.h"
 #include "frec_persist.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
-#include "frec_trigger.h"
+#include "frec_texts.h"
 
 /* The prefix of the symbol of every site (include/frec.h). */
 #define FREC_SITE_SYMBOL	"__frec_site"
@@ -158,7 +158,7 @@ static unsigned int frec_site_register(struct frec_site *site, bool reuse)
 		kept = rcu_dereference_protected(frec_sites_table[id],
 						 lockdep_is_held(&frec_sites_lock));
 		/* The id's histogram starts over with its new site. */
-		frec_hist_site_reused(id);
+		frec_hook_site_id_reused(id);
 	}
 	if (!id)
 		id = atomic_inc_return(&frec_sites_taken);
@@ -167,13 +167,13 @@ static unsigned int frec_site_register(struct frec_site *site, bool reuse)
 		id = FREC_SITE_NO_ID;
 	} else {
 		/* A trigger armed on the site that had the id is not this one's. */
-		frec_trigger_forget(id);
+		frec_hook_site_id_given(id);
 		/* Pairs with frec_site_entry:D, through the record (C). */
 		rcu_assign_pointer(frec_sites_table[id], site); /* LMM(frec_site_register:A) */
 		/* Its entry in the black box, before any record names it. */
 		frec_persist_site(site, id);
 		/* A span's end: its histogram, before its first end. */
-		frec_hist_site_registered(site, id);
+		frec_hook_site_registered(site, id);
 		id |= FREC_SITE_UNSEEN;
 	}
 	/* Orders (A) before the id readers find in records. */
@@ -382,7 +382,7 @@ const char *frec_site_caller_symbol(const struct frec_site *site, char *buf)
 	if (site->flags & FREC_SITE_KEPT)
 		return container_of(site, struct frec_site_kept, site)->caller_symbol;
 	/* A caller in init code is named by the text kept when init went. */
-	saved = frec_formats_saved_symbol(caller);
+	saved = frec_texts_saved_symbol(caller);
 	if (saved)
 		return saved;
 	if (!caller || frec_format_kernel_symbol_name(buf, caller, 'S') < 0)
@@ -611,7 +611,7 @@ static void frec_site_keep_init_text(struct module *mod, const char **text)
 
 	if (!within_module_init((unsigned long)*text, mod))
 		return;
-	copy = frec_formats_keep_text(*text, mod->name);
+	copy = frec_texts_keep(*text, mod->name);
 	if (!copy) {
 		pr_err("%s: out of memory: a site's text in init data is lost\n", mod->name);
 		copy = "(efault)";
@@ -651,7 +651,7 @@ void frec_sites_init_going(struct module *mod)
 		frec_site_keep_init_text(mod, &site->modname);
 		caller = READ_ONCE(site->caller);
 		if (within_module_init(caller, mod)) {
-			name = frec_formats_keep_caller(caller);
+			name = frec_texts_keep_caller(caller);
 			/* frec_site_caller_symbol() tells the saved name from code. */
 			if (name)
 				cmpxchg(&site->caller, caller, (unsigned long)name);

@@ -20,6 +20,7 @@
 
 #include <frec.h>
 
+#include "frec_module_objects.h"
 #include "frec_modules.h"
 #include "frec_rings.h"
 #include "frec_static_rings.h"

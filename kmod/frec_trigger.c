@@ -119,7 +119,7 @@
 
 #include <frec.h>
 
-#include "frec_debugfs.h"
+#include "frec_debugfs_input.h"
 #include "frec_rings.h"
 #include "frec_sites.h"
 #include "frec_trigger.h"
