@@ -183,7 +183,8 @@ struct dentry *frec_debugfs_rings_dir(void)
 }
 
 /**
- * frec_debugfs_dir() - /sys/kernel/debug/frec/, for other parts' files
+ * frec_debugfs_dir() - /sys/kernel/debug/frec/, which init hands to each
+ *	part that makes files there
  *
  * Context: Any context, after frec_debugfs_init().
  * Return: the directory's dentry.

@@ -252,7 +252,8 @@ DEFINE_SHOW_ATTRIBUTE(frec_ring_stats);
  * frec_debugfs_add_ring() - create rings/<name>/ for a new ring
  * @ring: the ring.
  *
- * A failure is logged; the ring records all the same.
+ * The ring registry's added hook (frec_hooks.h), which frec_main.c wires
+ * here.  A failure is logged; the ring records all the same.
  *
  * Context: Process context; sleeps.
  */
@@ -280,8 +281,8 @@ void frec_debugfs_add_ring(struct frec_ring *ring)
  * frec_debugfs_remove_ring() - remove rings/<name>/
  * @ring: the ring.
  *
- * Waits for every operation in progress on its files to finish; later
- * ones fail.
+ * The ring registry's removed hook (frec_hooks.h).  Waits for every
+ * operation in progress on its files to finish; later ones fail.
  *
  * Context: Process context; sleeps.  Not under frec_rings_rwsem.
  */
