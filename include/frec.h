@@ -102,7 +102,7 @@ DECLARE_STATIC_KEY_TRUE(frec_enabled_key);
  * @level: the level the site's records are taken at, or FREC_SITE_OFF: the
  *	one word a call site reads before it looks at its ring.
  * @id: frec's number for the site, what its records store (0 until frec
- *	registered it; kmod/frec_sites.c has the other values).
+ *	registered it; kmod/core/frec_sites.c has the other values).
  * @caller: the caller address of the site's first record, 0 before.
  * @ring_id: the id of the ring of the site's first record, 0 before.
  * @fmt: the format.
@@ -204,7 +204,7 @@ static __always_inline bool frec_ring_passes(const struct frec_ring *ring,
  * frec_ring_destroy() frees the ring's struct only after an RCU Tasks
  * grace period (which waits for a task preempted anywhere in here), and
  * the record path checks, with preemption off, that the ring was not
- * destroyed meanwhile ("Ring lifetime" in kmod/frec_rings.c).  Yields the
+ * destroyed meanwhile ("Ring lifetime" in kmod/core/frec_rings.c).  Yields the
  * call's return value, or -ENOENT if filtered.
  */
 #define __frec_gated_call(ring_expr, call)				\

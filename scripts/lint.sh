@@ -3,10 +3,10 @@
 # Lint every kernel-side file: checkpatch --strict (from Debian's
 # linux-source), kernel-doc, the guest scripts' syntax (busybox sh -n),
 # README.md's length (a front page, at most 250 lines) and its doc/ links,
-# frec-decode's layers (scripts/layers.sh), and sparse (C=2) with a W=1
-# build of frec and the samples against each stock kernel's headers
-# (FREC_STOCK_KERNELS: 6.1, 6.12, 6.12-rt; the 6.12 headers come from
-# stock-kernel.sh's cache).
+# frec-decode's and kmod's layers (scripts/layers.sh; kmod's on the first
+# stock kernel's objects), and sparse (C=2) with a W=1 build of frec and
+# the samples against each stock kernel's headers (FREC_STOCK_KERNELS:
+# 6.1, 6.12, 6.12-rt; the 6.12 headers come from stock-kernel.sh's cache).
 # Any finding fails.  Prints one line per check, "PASS lint-x" or "FAIL
 # lint-x: why (see LOG)", for check.sh.
 set -uo pipefail
@@ -139,4 +139,11 @@ for n in $FREC_STOCK_KERNELS; do
 	grep -E '(warning|error):' "$log" | grep -v 'Skipping BTF' >/dev/null && rc=1
 	result "sparse-w1-stock-$n" $rc "$log"
 done
+
+# kmod's calls go down its layers only, with no circle (kmod/layers.map,
+# doc/design.md "Layers"), on the objects of the first kernel's build.
+n=${FREC_STOCK_KERNELS%% *}
+log=$logdir/layers-kmod.log
+"$FREC_ROOT/scripts/layers.sh" -m kmod/layers.map kmod "$FREC_BUILD/stock-$n/src/kmod" > "$log" 2>&1
+result layers-kmod $? "$log"
 exit $failed

@@ -112,14 +112,17 @@ rc=0
 # --- frec-dkms
 root=$work/frec-dkms
 src=$root/usr/src/frec-$ver
-install -d "$src/kmod/lib" "$src/include" "$src/uapi"
+install -d "$src/include" "$src/uapi"
 install -m 0644 "$FREC_ROOT"/Kbuild "$FREC_ROOT"/VERSION "$src/"
 sed "s/@VERSION@/$ver/" "$FREC_ROOT/dkms.conf" > "$src/dkms.conf"
 install -m 0755 "$FREC_ROOT/scripts/dkms/dkms-post-build.sh" "$src/"
-install -m 0644 "$FREC_ROOT"/kmod/*.[ch] "$FREC_ROOT/kmod/Kbuild" "$src/kmod/"
-rm -f "$src"/kmod/*.mod.c
-# The sources shared with tools/ (the ring core, the formatter, the filter).
-install -m 0644 "$FREC_ROOT"/kmod/lib/*.[ch] "$src/kmod/lib/"
+# kmod/ and its layers' folders (lib/ holds the sources shared with tools/).
+for d in kmod kmod/lib kmod/base kmod/blackbox kmod/core kmod/services kmod/debugfs; do
+	install -d "$src/$d"
+	install -m 0644 "$FREC_ROOT"/$d/*.[ch] "$src/$d/"
+	rm -f "$src"/$d/*.mod.c
+done
+install -m 0644 "$FREC_ROOT/kmod/Kbuild" "$src/kmod/"
 install -m 0644 "$FREC_ROOT"/include/*.h "$src/include/"
 install -m 0644 "$FREC_ROOT"/uapi/*.h "$src/uapi/"
 doc frec-dkms "$root"

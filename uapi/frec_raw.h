@@ -170,7 +170,7 @@ struct frec_slot {
 /*
  * Bit 31 of a record's length (data[3], low 32 bits): the payload is not
  * text but frec_printk()'s arguments, to be formatted with its site's
- * format when read (kmod/frec_printk_args.c):
+ * format when read (kmod/core/frec_printk_args.c):
  *
  *   __u64 arg[n]     the format's n arguments, in order, each as wide as
  *                    the recording kernel's unsigned long or long long;

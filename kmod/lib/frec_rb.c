@@ -249,16 +249,16 @@
  *	earlier loads before the clock read, for the happens-before argument
  *	in "Order" above.
  *
- * frec_rehome_word:A (frec_formats.c) / frec_formats_gen_read:A
+ * frec_rehome_word:A (frec_formats.c) / frec_texts_gen_read:A
  *	The one write into another CPU's slots: when a module goes, a
  *	fully ordered cmpxchg() repoints a committed record's format, %s,
  *	caller or symbol word from the module's memory to frec's copy of
  *	the same text.  It never changes a state word, so a reader's
  *	seqlock check is unaffected: its copy holds the old or the new
  *	address, both naming the same text (the copy is complete before the
- *	cmpxchg publishes it), and frec_formats_gen tells it which is safe
+ *	cmpxchg publishes it), and frec_texts_gen tells it which is safe
  *	to follow once the module's memory is gone (frec_formats.c pairs
- *	frec_formats_module_going:A with frec_formats_gen_read:A).  A cmpxchg that
+ *	frec_texts_repointed:A with frec_texts_gen_read:A).  A cmpxchg that
  *	meets a newer record in the slot fails and changes nothing.
  *
  * The head cmpxchg, nest, pending_pos and the last timestamp

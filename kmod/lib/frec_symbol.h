@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * frec_symbol.h - which symbol names are frec's static objects in a
- * client module (kmod/frec_modules.c walks a module's symbol table with
- * it).  Shared with tools/ so that the harness checks the names each
- * compiler gives.
+ * client module (kmod/base/frec_module_objects.c walks a module's symbol
+ * table with it).  Shared with tools/ so that the harness checks the
+ * names each compiler gives.
  */
 #ifndef _FREC_SYMBOL_H
 #define _FREC_SYMBOL_H

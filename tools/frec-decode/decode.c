@@ -11,7 +11,7 @@
  * (as the module writes it) is printed as it is read again; any other is
  * kept whole, per source, and merged at its end (or at its first error).
  * Each record is then filtered (kmod/lib/frec_filter.c, the module's
- * own), its message formatted with kmod/frec_format.c against the sites,
+ * own), its message formatted with kmod/lib/frec_format.c against the sites,
  * formats and kallsyms tables, and handed to the writer of the output
  * format.  An event's site word is a site id (its format from the sites
  * file) or a format's address (from the formats file).  A bad or missing

@@ -5,13 +5,13 @@
  *
  * The module's debugfs "formats" file has a line per format and per %s
  * string literal a record may point to, as the kernel's printk_formats
- * writes them (see kmod/frec_format_quote.h):
+ * writes them (see kmod/lib/frec_format_quote.h):
  *
  *   0xffffffffc0a01234 : "irq %d status %#lx\n"
  *
  * and a line per code address a record holds (a caller, a %pS argument)
  * into a module that has gone, with the name frec gave it when the module
- * went (kmod/frec_formats.c):
+ * went (kmod/services/frec_formats.c):
  *
  *   0xffff888003a1c000 : symbol "hanoi_move+0x1a/0x80 [frec_hanoi]"
  *

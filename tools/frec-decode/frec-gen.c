@@ -27,7 +27,7 @@
  * PREFIX.txt is the expected output of frec-decode: the generator knows
  * what every address holds, names symbols with its own lookup (a linear
  * scan, written apart from frec-decode's) and formats lines with
- * kmod/frec_format.c, as the module does.  PREFIX.nokallsyms.txt is the
+ * kmod/lib/frec_format.c, as the module does.  PREFIX.nokallsyms.txt is the
  * expected output without kallsyms (-n): the callers (and %pS arguments)
  * that are some site's first caller named as PREFIX.sites names them,
  * every other address as an address.  --bad adds events with a bad

@@ -3,7 +3,7 @@
  * test_decode.c - unit tests of frec-decode's parts: the formats table,
  * the kallsyms table and its lookup, the raw reader and the decoder's
  * messages, against hand-written expectations.  (The format parser
- * itself, kmod/frec_format.c, has tools/harness/test_format.c.)
+ * itself, kmod/lib/frec_format.c, has tools/harness/test_format.c.)
  */
 #include <endian.h>
 #include <errno.h>

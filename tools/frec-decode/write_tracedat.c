@@ -2,7 +2,7 @@
 /*
  * write_tracedat.c - a trace.dat (trace-cmd's file, version 6) that
  * `trace-cmd report` and KernelShark read: each record an event of frec's
- * own tracepoints (kmod/frec_trace.h), frec:frec_record for events and
+ * own tracepoints (kmod/core/frec_trace.h), frec:frec_record for events and
  * frec:frec_printk for text records, on its CPU at its timestamp.
  *
  * The file is what trace-cmd itself would save from tracefs: the

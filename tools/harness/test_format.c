@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_format.c - kmod/frec_format.c and kmod/frec_format_quote.c, as
+ * test_format.c - kmod/lib/frec_format.c and kmod/lib/frec_format_quote.c, as
  * compiled into the module, against hand-written tables and against the
  * kernel's own vsnprintf() (kernel_vsprintf_ref.c, copied from Linux 6.1).
  *
  * Where glibc's printf() differs from the kernel's, the tables follow the
- * kernel; the differences are listed at the top of kmod/frec_format.c and
+ * kernel; the differences are listed at the top of kmod/lib/frec_format.c and
  * checked in integer_conversions_print_as_the_kernel_does().
  */
 #define _GNU_SOURCE	/* process_vm_readv() */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test_ring.c - the ring core (kmod/frec_rb.c) under real threads.
+ * test_ring.c - the ring core (kmod/lib/frec_rb.c) under real threads.
  *
  * The single-threaded cases are kunit/frec_rb_cases.h, shared with the
  * KUnit suite; this file gives them rings, writers and a writer that dies
