@@ -1659,15 +1659,15 @@ static void sink_buf_write(void *ctx, const char *s, size_t len)
 }
 
 /*
- * frec/previous/sites of a region whose site 1 the pool had no room for:
- * that entry names no texts and no caller, so it is not listed (its
- * fields were read unset), and site 2 beside it is.
+ * A 64 KiB region taken for a boot, with sites 1 and 2 written as the
+ * kernel writes them: with texts at pool offset 0 (@off is 0), or
+ * without, the pool having had no room (@off is -1).
  */
-static void region_sites_skip_a_site_without_texts(struct ht_case *c)
+static void region_two_sites(struct ht_case *c, u8 img[16 * FREC_REGION_BLOCK],
+			     s64 off1, s64 off2)
 {
-	static u8 img[16 * FREC_REGION_BLOCK];
 	struct frec_region_geometry geo = {
-		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
+		.region_bytes = 16 * FREC_REGION_BLOCK, .boot_id = "0123456789abcdef",
 		.release = "6.1.0-test", .rings_max = 1, .sites_max = 4,
 		.texts_max = 1, .pool_bytes = 1,
 	};
@@ -1678,20 +1678,32 @@ static void region_sites_skip_a_site_without_texts(struct ht_case *c)
 	static const u32 len[FREC_REGION_SITE_TEXTS] = { 1, 3, 1, 9 };
 	struct frec_region_header *h = (void *)img, hdr;
 	struct frec_region_site *sites;
-	struct sink_buf out = { .len = 0 };
-	const struct frec_text_sink sink = { sink_buf_write, &out };
-	char msg[FREC_REGION_MSG_MAX];
-	struct frec_region_view v;
 	u8 *pool;
-	u64 where;
 
-	memset(img, 0, sizeof(img));
+	memset(img, 0, 16 * FREC_REGION_BLOCK);
 	HT_EXPECT_EQ(c, frec_region_layout(&hdr, &geo), 0);
 	frec_region_begin(img, &hdr, 1, 1, &none, NULL);
 	sites = (void *)(img + le64toh(h->sect[FREC_REGION_SITES].offset));
 	pool = img + le64toh(h->sect[FREC_REGION_POOL].offset);
-	frec_region_site_write(&sites[1], pool, -1, 1, 3, 10, text, len, NULL);
-	frec_region_site_write(&sites[2], pool, 0, 2, 3, 20, text, len, NULL);
+	frec_region_site_write(&sites[1], pool, off1, 1, 3, 10, text, len, NULL);
+	frec_region_site_write(&sites[2], pool, off2, 2, 3, 20, text, len, NULL);
+}
+
+/*
+ * frec/previous/sites of a region whose site 1 the pool had no room for:
+ * that entry names no texts and no caller, so it is not listed (its
+ * fields were read unset), and site 2 beside it is.
+ */
+static void region_sites_skip_a_site_without_texts(struct ht_case *c)
+{
+	static u8 img[16 * FREC_REGION_BLOCK];
+	struct sink_buf out = { .len = 0 };
+	const struct frec_text_sink sink = { sink_buf_write, &out };
+	char msg[FREC_REGION_MSG_MAX];
+	struct frec_region_view v;
+	u64 where;
+
+	region_two_sites(c, img, -1, 0);
 	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
 		     FREC_REGION_VALID);
 	HT_EXPECT_EQ(c, frec_region_sites_write(&v, &sink, NULL), 0);
@@ -1754,19 +1766,8 @@ static void region_begin_zeroes_in_chunks(struct ht_case *c)
 static void region_site_without_texts_is_counted(struct ht_case *c)
 {
 	static u8 img[16 * FREC_REGION_BLOCK];
-	struct frec_region_geometry geo = {
-		.region_bytes = sizeof(img), .boot_id = "0123456789abcdef",
-		.release = "6.1.0-test", .rings_max = 1, .sites_max = 4,
-		.texts_max = 1, .pool_bytes = 1,
-	};
-	static const struct frec_region_trace_clock none;
-	static const char *const text[FREC_REGION_SITE_TEXTS] = {
-		"m", "m.c", "f", "site %llx"
-	};
-	static const u32 len[FREC_REGION_SITE_TEXTS] = { 1, 3, 1, 9 };
-	struct frec_region_header *h = (void *)img, hdr;
+	struct frec_region_header *h = (void *)img;
 	struct frec_region_ring *e = (void *)(img + FREC_REGION_BLOCK);
-	struct frec_region_site *sites;
 	struct sink_buf out = { .len = 0 };
 	const struct frec_text_sink sink = { sink_buf_write, &out };
 	char msg[FREC_REGION_MSG_MAX];
@@ -1776,15 +1777,8 @@ static void region_site_without_texts_is_counted(struct ht_case *c)
 	u64 where, parts;
 	u32 i;
 
-	memset(img, 0, sizeof(img));
-	HT_EXPECT_EQ(c, frec_region_layout(&hdr, &geo), 0);
-	frec_region_begin(img, &hdr, 1, 1, &none, NULL);
+	region_two_sites(c, img, 0, -1);
 	parts = le64toh(h->sect[FREC_REGION_PARTS].offset);
-	sites = (void *)(img + le64toh(h->sect[FREC_REGION_SITES].offset));
-	frec_region_site_write(&sites[1], img + le64toh(h->sect[FREC_REGION_POOL].offset),
-			       0, 1, 3, 10, text, len, NULL);
-	frec_region_site_write(&sites[2], img + le64toh(h->sect[FREC_REGION_POOL].offset),
-			       -1, 2, 3, 20, text, len, NULL);
 	e->nr_cpus = htole32(1);
 	e->nr_slots = htole64(4);
 	e->parts_offset = htole64(parts);
