@@ -96,17 +96,25 @@ in_x() { # xwd log args...
 	echo "main window \"$title\" shown in $((i / 10)).$((i % 10)) s"
 }
 
+# xvfb-run -a kills its X server at the end without waiting for it, so a
+# run right after may find display :99 free by its lock file while the
+# old server still holds its socket: KernelShark then fails to connect
+# ("could not connect to display :99").  Each run starts its search for a
+# free display 10 numbers further on.
+xvfb_display=99
+
 # open NAME FILE...: KernelShark on the trace.dat files, the first given,
 # the others appended; one PASS or FAIL line.
 open_files() {
 	local name=$1 log=$out/$1.log f args=() why
 	shift
+	xvfb_display=$((xvfb_display + 10))
 	for f in "$@"; do
 		[ ${#args[@]} = 0 ] && args=("$f") || args+=(-a "$f")
 	done
 	rm -f "$out/$name.xwd" "$out/$name.png"
 	if ! why=$(KS_USER_CACHE_DIR=$out/cache timeout 120 \
-			xvfb-run -a -s "-screen 0 1280x800x24" "$0" --in-x "$out/$name.xwd" \
+			xvfb-run -a -n "$xvfb_display" -s "-screen 0 1280x800x24" "$0" --in-x "$out/$name.xwd" \
 			"$out/$name.kernelshark.log" "${args[@]}" 2> "$log"); then
 		echo "FAIL kernelshark:$name: ${why:-xvfb-run failed} (see $out/$name.kernelshark.log, $log)"
 		return 1
