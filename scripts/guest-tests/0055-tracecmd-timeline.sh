@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: trace-cmd report -i ftrace.dat -i frec.dat: frec-decode's trace.dat is on ftrace's local clock: every record once with dump's message, beside its own tracepoint event, inside the run of its task between two sched_switch (scripts/tracedat-timeline-check.sh)
-# kernels: 6.1 6.12-rt
+# kernels: 6.1
 # requires: 9p
 # boot: alone
 # timeout: 300
