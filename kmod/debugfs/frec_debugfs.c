@@ -97,8 +97,10 @@ static ssize_t frec_clear_write(struct file *file, const char __user *ubuf,
 
 	if (err)
 		return err;
-	if (!yes)
+	if (!yes) {
+		frec_debugfs_refuse(file, "0", "write 1 to clear");
 		return -EINVAL;
+	}
 	err = ring ? frec_ring_clear(ring) : frec_rings_clear_all();
 	return err ?: count;
 }

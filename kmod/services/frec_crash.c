@@ -835,8 +835,10 @@ static ssize_t frec_crash_to_console_write(struct file *file, const char __user 
 
 	if (err)
 		return err;
-	if (!yes)
+	if (!yes) {
+		frec_debugfs_refuse(file, "0", "write 1 to dump");
 		return -EINVAL;
+	}
 	return frec_console_dump("dump_to_console") ?: count;
 }
 

@@ -54,6 +54,15 @@ for f in $D/clear $R/clear $D/dump_to_console; do
 		refused $f "$bad"
 	done
 done
+# A refused 0 is logged with the file and the value, as every refusal is
+# (past the log's rate limit of the refusals above: 5 s).
+sleep 5
+dmesg -c > /dev/null
+for name in clear dump_to_console; do
+	refused $D/$name '0'
+	frec_klog | grep -q "frec/$name: refused \"0\": " ||
+		fail "no log line for 0 written to $name: $(frec_klog | tail -n 2)"
+done
 
 # Numbers: plain decimal only.
 size=$(cat $R/size)
