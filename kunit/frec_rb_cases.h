@@ -37,6 +37,7 @@
 #ifndef _FREC_RB_CASES_H
 #define _FREC_RB_CASES_H
 
+#include "frec_caller_word.h"
 #include "frec_rb.h"
 
 /* A test ring: the ring and its parts, as frec.ko holds them per CPU. */
@@ -75,6 +76,12 @@ static void rbc_write_and_die(RBC_TEST *test, struct rbc_ring *t,
 static u8 rbc_buf[4096];
 static u8 rbc_in[1024];
 
+/*
+ * The context every write here stores: a task's largest pid, under a
+ * hard interrupt, so that every bit of the word is seen to come back.
+ */
+#define RBC_CONTEXT	(FREC_CTX_PID_MASK | FREC_CTX_HARDIRQ << FREC_CTX_KIND_SHIFT)
+
 /* Write an event with arguments @a, @a + 1, ... on part 0 of @t. */
 static int rbc_event(struct rbc_ring *t, unsigned long fmt,
 		     unsigned long caller, unsigned long a)
@@ -85,7 +92,8 @@ static int rbc_event(struct rbc_ring *t, unsigned long fmt,
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		args[i] = a + i;
 	rbc_writer_enter();
-	ret = frec_rb_write_event(&t->ring, &t->cpu[0], fmt, caller, args, NULL);
+	ret = frec_rb_write_event(&t->ring, &t->cpu[0], fmt, frec_caller_word(caller, RBC_CONTEXT),
+				  args, NULL);
 	rbc_writer_exit();
 	return ret;
 }
@@ -97,7 +105,8 @@ static int rbc_record(struct rbc_ring *t, unsigned long fmt,
 	int ret;
 
 	rbc_writer_enter();
-	ret = frec_rb_write_record(&t->ring, &t->cpu[0], fmt, caller, p, len, NULL);
+	ret = frec_rb_write_record(&t->ring, &t->cpu[0], fmt, frec_caller_word(caller, RBC_CONTEXT),
+				   p, len, NULL);
 	rbc_writer_exit();
 	return ret;
 }
@@ -206,13 +215,15 @@ static void one_event_reads_back_whole(RBC_TEST *test)
 
 	if (!t)
 		return;
-	RBC_EXPECT_EQ(test, rbc_event(t, 0x1000, 0x2000, 7), 0);
+	/* A caller as x86_64 has them: in the top 2 GiB. */
+	RBC_EXPECT_EQ(test, rbc_event(t, 0x1000, (unsigned long)0xffffffffc0a01234ULL, 7), 0);
 	frec_rb_cursor_init(&t->ring, &t->cpu[0], &cur);
 	got = frec_rb_cursor_next(&t->ring, &t->cpu[0], &cur, &ent, NULL, 0);
 	RBC_EXPECT(test, got, "no record");
 	if (got) {
 		RBC_EXPECT_EQ(test, ent.site, 0x1000UL);
-		RBC_EXPECT_EQ(test, ent.caller, 0x2000UL);
+		RBC_EXPECT_EQ(test, ent.caller, 0xffffffffc0a01234ULL);
+		RBC_EXPECT_EQ(test, ent.context, RBC_CONTEXT);
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			RBC_EXPECT_EQ(test, ent.args[i], 7UL + i);
 		RBC_EXPECT(test, ent.seq > 0, "seq 0");
@@ -327,7 +338,8 @@ static void record_of_max_size_reads_back(RBC_TEST *test)
 	RBC_EXPECT_EQ(test, len, 1000U);
 	RBC_EXPECT(test, !memcmp(rbc_in, rbc_buf, 1000), "payload differs");
 	RBC_EXPECT_EQ(test, ent.site, 5UL);
-	RBC_EXPECT_EQ(test, ent.caller, 6UL);
+	RBC_EXPECT_EQ(test, ent.caller, 6ULL);
+	RBC_EXPECT_EQ(test, ent.context, RBC_CONTEXT);
 	rbc_expect_reconciled(test, t);
 	rbc_ring_free(test, t);
 }

@@ -147,7 +147,7 @@ cat $F/dump > "$dir/dump"
 cat $T/trace > "$dir/trace"
 
 # Both sides as "seq ring cpu caller ts_ns kind payload", tab-separated.
-sed -nE 's/^([0-9]+) \[ *([0-9]+)\.([0-9]{9})\] cpu([0-9]+) ([^:]+): ([^ ]+)( \[[^]]*\])? (.*)$/\1	\5	\4	\6	\2\3	-	\8/p' \
+sed -nE 's/^([0-9]+) \[ *([0-9]+)\.([0-9]{9})\] cpu([0-9]+) [^ ]+ ([^:]+): ([^ ]+)( \[[^]]*\])? (.*)$/\1	\5	\4	\6	\2\3	-	\8/p' \
 	"$dir/dump" | sort -n > "$dir/frec.tsv"
 sed -nE 's/.* ([0-9]+)\.([0-9]{6}): frec_record: ring=([^ ]*) seq=([0-9]+) cpu=([0-9]+) caller=([^ ]+)( \[[^]]*\])? fmt=0x[0-9a-f]+ args=(.*)$/\4	\3	\5	\6	\1\2000	e	\8/p
 	s/.* ([0-9]+)\.([0-9]{6}): frec_printk: ring=([^ ]*) seq=([0-9]+) cpu=([0-9]+) caller=([^ ]+)( \[[^]]*\])? text=(.*)$/\4	\3	\5	\6	\1\2000	t	\8/p' \

@@ -106,7 +106,7 @@ function bad(check, msg) {
 		print "FAIL (" check ") " msg
 }
 BEGIN {
-	# The dump: "seq [seconds] cpuN ring: caller message".
+	# The dump: "seq [seconds] cpuN context ring: caller message".
 	while ((getline l < dump) > 0) {
 		if (l ~ /^#/ || l == "")
 			continue
@@ -120,7 +120,7 @@ BEGIN {
 		rest = substr(l, RSTART + RLENGTH + 1)
 		split(rest, w2, " ")
 		cpu = substr(w2[1], 4)
-		ring = w2[2]
+		ring = w2[2] ~ /^(T[0-9]+|softirq|hardirq|nmi)$/ ? w2[3] : w2[2]
 		sub(/:$/, "", ring)
 		k = ring " " cpu " " w[1]
 		if (k in dline)

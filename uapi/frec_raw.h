@@ -14,7 +14,13 @@
  * Version of the binary layout of the raw dump.  Bumped on any change a
  * decoder must know about; a decoder rejects versions it does not know.
  */
-#define FREC_RAW_VERSION	3
+#define FREC_RAW_VERSION	4
+/*
+ * Version 4 gave records their context (struct frec_raw_record's
+ * @context) and the task entries; a decoder still reads version 3.
+ */
+#define FREC_RAW_VERSION_CONTEXT	4
+#define FREC_RAW_VERSION_OLDEST	3
 
 /*
  * A ring is an array of 64-byte slots per CPU.  A fixed-size event takes
@@ -110,9 +116,47 @@ struct frec_slot {
  * Fixed-size event, in one slot:
  *   data[0] timestamp (ns, the ring's clock, see FREC_CLOCK_NAME)
  *   data[1] site word (see FREC_SITE_ID_LIMIT)
- *   data[2] caller address
+ *   data[2] caller word: the caller and the context (below)
  *   data[3..6] up to four arguments, unused ones 0
  */
+
+/*
+ * The caller word, data[2] of an event or of a record's first slot (a
+ * full caller address up to raw version 3 and region version 2):
+ *
+ *   bits 63..32  the caller's address less FREC_CALLER_BASE, as a signed
+ *                32-bit number; with FREC_CTX_SAVED_CALLER, the number of
+ *                a name frec saved for it (below)
+ *   bits 31..0   the context word:
+ *     21..0      the pid (task_pid_nr()) of the task that was current:
+ *                the one that recorded, or the one an interrupt
+ *                interrupted
+ *     28..22     0
+ *     29         FREC_CTX_SAVED_CALLER
+ *     31..30     where it was recorded: FREC_CTX_TASK, FREC_CTX_SOFTIRQ,
+ *                FREC_CTX_HARDIRQ or FREC_CTX_NMI
+ *
+ * x86_64 keeps kernel text and modules in the top 2 GiB of the address
+ * space, so a caller there is its low 32 bits, sign-extended:
+ * FREC_CALLER_BASE is 0.  A pid fits in 22 bits: PID_MAX_LIMIT is 4M.
+ *
+ * When a module goes, frec keeps the names of its callers and rewrites
+ * each record's caller word to name the kept one: the upper half then
+ * holds the number of that name and the context word FREC_CTX_SAVED_CALLER.
+ * Readers turn such a word into the caller "address"
+ * FREC_CALLER_SAVED_KEY | number, which no kernel address is (it is not
+ * canonical), and find its name where they find every caller's: the
+ * dump's own lookup, debugfs frec/formats, a region's texts.
+ */
+#define FREC_CALLER_BASE	0ULL
+#define FREC_CALLER_SAVED_KEY	0x5afe000000000000ULL
+#define FREC_CTX_PID_MASK	0x003fffffU
+#define FREC_CTX_SAVED_CALLER	0x20000000U
+#define FREC_CTX_KIND_SHIFT	30
+#define FREC_CTX_TASK		0U
+#define FREC_CTX_SOFTIRQ	1U
+#define FREC_CTX_HARDIRQ	2U
+#define FREC_CTX_NMI		3U
 #define FREC_EVENT_TS		0
 #define FREC_EVENT_SITE		1
 #define FREC_EVENT_CALLER	2
@@ -161,7 +205,7 @@ struct frec_slot {
 
 /*
  * Variable-size record, first slot:
- *   data[0] timestamp, data[1] site word, data[2] caller address,
+ *   data[0] timestamp, data[1] site word, data[2] caller word,
  *   data[3] payload length in bytes (low 32 bits) and number of slots the
  *           record takes (high 32 bits),
  *   data[4..6] the first FREC_RECORD_HEAD_BYTES bytes of payload;
@@ -268,6 +312,7 @@ enum frec_raw_entry_type {
 	FREC_RAW_EVENT = 2,	/* struct frec_raw_record, no payload */
 	FREC_RAW_TEXT = 3,	/* struct frec_raw_record + @len bytes of text */
 	FREC_RAW_CLOCK = 4,	/* struct frec_raw_clock */
+	FREC_RAW_TASK = 5,	/* struct frec_raw_task */
 };
 
 /**
@@ -315,7 +360,8 @@ struct frec_raw_ring {
  * @ring: id of its ring's FREC_RAW_RING entry.
  * @cpu: the CPU that recorded it.
  * @len: bytes of text after this struct (FREC_RAW_TEXT), else 0.
- * @reserved: 0.
+ * @context: the context word (FREC_CTX_PID_MASK and the kind; never
+ *	FREC_CTX_SAVED_CALLER: @caller is whole); 0 up to version 3.
  * @args: an event's four arguments (FREC_RAW_EVENT), else 0.
  */
 struct frec_raw_record {
@@ -327,7 +373,7 @@ struct frec_raw_record {
 	__u32 ring;
 	__u32 cpu;
 	__u32 len;
-	__u32 reserved;
+	__u32 context;
 	__u64 args[FREC_EVENT_MAX_ARGS];
 };
 
@@ -372,5 +418,27 @@ struct frec_raw_clock {
  * the moment it was read.
  */
 #define FREC_RAW_CLOCK_OFFSET_CONSTANT	0x1U
+
+#define FREC_RAW_TASK_COMM_LEN	16
+
+/**
+ * struct frec_raw_task - FREC_RAW_TASK: the name of a task records name
+ * @head: type and size.
+ * @pid: the task's pid, as the records' context words hold it.
+ * @reserved: 0.
+ * @comm: its name (the kernel's task comm) when the dump was read,
+ *	NUL-padded.
+ *
+ * Before the first record whose context names the task @pid, once per
+ * pid, if the task was alive when the dump read it: a task that had
+ * exited has no entry, and readers name it "<...>", as ftrace names a
+ * pid whose name it did not save.  From version 4.
+ */
+struct frec_raw_task {
+	struct frec_raw_entry_head head;
+	__u32 pid;
+	__u32 reserved;
+	char comm[FREC_RAW_TASK_COMM_LEN];
+};
 
 #endif /* _UAPI_FREC_RAW_H */

@@ -34,9 +34,13 @@
 
 /*
  * Bumped on any change a reader must know about; a reader rejects a
- * version it does not know, and says which it found.
+ * version it does not know, and says which it found.  Version 3: a
+ * record's caller word holds its context (uapi/frec_raw.h, "The caller
+ * word"); readers still read version 2, whose caller word is the caller.
  */
-#define FREC_REGION_VERSION	2
+#define FREC_REGION_VERSION	3
+#define FREC_REGION_VERSION_CONTEXT	3
+#define FREC_REGION_VERSION_OLDEST	2
 
 /* Sections start on this boundary: a page, the unit memory is lost in. */
 #define FREC_REGION_BLOCK	4096

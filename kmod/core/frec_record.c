@@ -29,6 +29,7 @@
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/rcupdate.h>
+#include <linux/sched.h>
 #include <linux/spinlock.h>
 
 #define CREATE_TRACE_POINTS
@@ -46,6 +47,7 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
  */
 #define FREC_RB_INLINE_WRITES
 #include "frec_rb.c"
+#include "frec_caller_word.h"
 #include "frec_hooks.h"
 #include "frec_printk_args.h"
 #include "frec_record.h"
@@ -161,6 +163,34 @@ void frec_record_abandon_this_cpu(void)
 	this_cpu_write(frec_record_depth, 0);
 }
 
+/* Where a record made outside task context is made. */
+static noinline u32 frec_record_irq_kind(void)
+{
+	if (in_nmi())
+		return FREC_CTX_NMI;
+	if (in_hardirq())
+		return FREC_CTX_HARDIRQ;
+	return FREC_CTX_SOFTIRQ;
+}
+
+/*
+ * The caller word of a record made now at @caller (uapi/frec_raw.h, "The
+ * caller word"): with the pid of the current task, and, outside task
+ * context, the kind of interrupt.  The pid is kept in an interrupt too,
+ * the task it interrupted, as ftrace's common_pid keeps it.  in_task()
+ * is a test of the preemption count (and on PREEMPT_RT of the task's
+ * softirq count), so a task's record pays a load, a test, the pid's two
+ * loads and the packing.
+ */
+static __always_inline u64 frec_record_caller_word(unsigned long caller)
+{
+	u32 context = task_pid_nr(current);
+
+	if (unlikely(!in_task()))
+		context |= frec_record_irq_kind() << FREC_CTX_KIND_SHIFT;
+	return frec_caller_word(caller, context);
+}
+
 /*
  * A record's site word when its site has no plain id: registers the site
  * or notes its first record (frec_site_word_slow()), and claims an armed
@@ -217,7 +247,8 @@ static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_r
 {
 	unsigned int fired = 0;
 	u64 word = frec_record_site_word_slow(site, ring, caller, &fired);
-	int ret = frec_rb_write_event_since(&store->layout, rc, word, caller, args, span_end,
+	int ret = frec_rb_write_event_since(&store->layout, rc, word,
+					    frec_record_caller_word(caller), args, span_end,
 					    since, seqp, tsp);
 
 	if (!ret)
@@ -271,7 +302,8 @@ static __always_inline int frec_record_event(struct frec_ring *ring,
 			*tsp = slow_ts;
 			return ret;
 		}
-		ret = frec_rb_write_event_since(&store->layout, rc, id, caller, args, span_end,
+		ret = frec_rb_write_event_since(&store->layout, rc, id,
+						frec_record_caller_word(caller), args, span_end,
 						since, seqp, tsp);
 	}
 	if (!ret)
@@ -435,7 +467,8 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 			va_end(ap);
 			flags = 0;
 		}
-		ret = frec_rb_write_record(&store->layout, rc, word, caller,
+		ret = frec_rb_write_record(&store->layout, rc, word,
+					   frec_record_caller_word(caller),
 					   payload, len | flags, &seq);
 	}
 	if (!ret && trace_frec_printk_enabled()) {

@@ -42,7 +42,9 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
+#include <linux/xarray.h>
 
+#include "frec_caller_word.h"
 #include "frec_kernel_text.h"
 #include "frec_texts.h"
 
@@ -51,13 +53,15 @@
  * @by_text: entry in frec_saved_texts, to share equal texts.
  * @by_addr: entry in frec_saved_symbols (saved symbols only).
  * @symbol: the text names a code address; records point at @text in
- *	place of that address.
+ *	place of that address, or, for a caller, name it by @number.
+ * @number: a saved symbol's number in frec_saved_numbers.
  * @text: the text, NUL-terminated.
  */
 struct frec_saved {
 	struct hlist_node by_text;
 	struct hlist_node by_addr;
 	bool symbol;
+	u32 number;
 	char text[];
 };
 
@@ -69,6 +73,12 @@ static DEFINE_HASHTABLE(frec_saved_texts, 10);
  * when frec unloads.
  */
 static DEFINE_HASHTABLE(frec_saved_symbols, 10);
+/*
+ * Saved symbols by number: a caller word has 32 bits for its caller, so a
+ * caller repointed at a saved name holds its number, not its address
+ * (uapi/frec_raw.h, "The caller word").  Loaded in any context (RCU).
+ */
+static DEFINE_XARRAY_ALLOC(frec_saved_numbers);
 /* Serializes adding saved texts (module notifiers run one at a time). */
 static DEFINE_MUTEX(frec_saved_lock);
 
@@ -98,12 +108,18 @@ unsigned long frec_texts_gen_read(void)
  * Context: Any context, NMI included, under RCU (a read-side section or
  * preemption off).
  * Return: the text a module's code address was named by when the module
- * went, if @addr is such a text; NULL if @addr is an address to look up.
+ * went, if @addr is such a text or the key of one
+ * (frec_texts_saved_caller()); NULL if @addr is an address to look up.
  */
 const char *frec_texts_saved_symbol(u64 addr)
 {
+	s64 number = frec_caller_saved_number(addr);
 	struct frec_saved *saved;
 
+	if (number >= 0) {
+		saved = xa_load(&frec_saved_numbers, number);
+		return saved ? saved->text : NULL;
+	}
 	hash_for_each_possible_rcu(frec_saved_symbols, saved, by_addr, addr)
 		if ((unsigned long)saved->text == addr)
 			return saved->text;
@@ -146,6 +162,11 @@ static const char *frec_texts_save(const char *s, size_t len, bool symbol)
 	memcpy(saved->text, s, len);
 	saved->text[len] = '\0';
 	saved->symbol = symbol;
+	if (symbol && xa_alloc(&frec_saved_numbers, &saved->number, saved,
+			       xa_limit_31b, GFP_KERNEL)) {
+		kfree(saved);
+		return NULL;
+	}
 	hash_add(frec_saved_texts, &saved->by_text, key);
 	if (symbol)
 		hash_add_rcu(frec_saved_symbols, &saved->by_addr, (unsigned long)saved->text);
@@ -210,6 +231,20 @@ const char *frec_texts_keep_symbol(char *sym, u64 addr, char ext)
 }
 
 /**
+ * frec_texts_saved_caller() - the caller a record names a saved symbol by
+ * @saved: a text frec_texts_keep_symbol() returned.
+ *
+ * Context: Any context.
+ * Return: FREC_CALLER_SAVED_KEY | its number, which frec_caller_of() gives
+ * back for the caller word frec_caller_word_saved() makes of the number,
+ * and frec_texts_saved_symbol() turns into @saved.
+ */
+u64 frec_texts_saved_caller(const char *saved)
+{
+	return FREC_CALLER_SAVED_KEY | container_of(saved, struct frec_saved, text[0])->number;
+}
+
+/**
  * frec_texts_keep() - a copy of a string that frec keeps
  * @s: the string; read with a nofault copy, at most FREC_SAVED_STRING_MAX
  *	bytes of it kept.
@@ -266,6 +301,7 @@ void frec_texts_exit(void)
 	struct hlist_node *next;
 	int bkt;
 
+	xa_destroy(&frec_saved_numbers);
 	hash_for_each_safe(frec_saved_texts, bkt, next, saved, by_text)
 		kfree(saved);
 }

@@ -18,6 +18,7 @@ const char *frec_texts_keep_string(char *buf, u64 addr, size_t max, const char *
 const char *frec_texts_keep_symbol(char *sym, u64 addr, char ext);
 const char *frec_texts_keep(const char *s, const char *who);
 const char *frec_texts_keep_caller(unsigned long addr);
+u64 frec_texts_saved_caller(const char *saved);
 void frec_texts_exit(void);
 
 #endif /* _FREC_TEXTS_H */

@@ -122,7 +122,8 @@ static void frec_dump_fill_text(struct frec_dump_file *df)
 
 		df->header_done = true;
 		df->chunk_len = scnprintf(df->chunk, sizeof(df->chunk), FREC_FORMAT_HEADER_FMT,
-					  FREC_CLOCK_NAME, frec_format_order(order));
+					  FREC_CLOCK_NAME, frec_format_order(order),
+					  FREC_FORMAT_CONTEXT_COLUMN);
 	}
 	while (frec_dump_room(df) && budget) {
 		rcu_read_lock();
@@ -204,6 +205,7 @@ static void frec_dump_raw_record(struct frec_dump_file *df, const struct frec_re
 	r->ts = rec->ent.ts;
 	r->site = rec->ent.site;
 	r->caller = rec->ent.caller;
+	r->context = rec->ent.context;
 	r->ring = rec->ring_index;
 	r->cpu = rec->cpu;
 	if (rec->ring->kind == FREC_RING_EVENTS) {

@@ -11,10 +11,14 @@
  *
  * A line is:
  *
- *   <seq> [<s>.<ns>] cpu<cpu> <ring>: <caller> <message>\n
- *   253 [   12.027638123] cpu1 hanoi_moves: hanoi_move+0x1a/0x80 [frec_hanoi] disk 3 A to C
+ *   <seq> [<s>.<ns>] cpu<cpu> <context> <ring>: <caller> <message>\n
+ *   253 [   12.027638123] cpu1 T412 hanoi_moves: hanoi_move+0x1a/0x80 [frec_hanoi] disk 3 A to C
  *
  * with seconds right-aligned in 5 columns and nanoseconds in 9 digits.
+ * The context is where the record was made: "T<pid>" in a task, as
+ * printk's caller id names one, or "softirq", "hardirq" or "nmi"
+ * (frec_caller_word.h); a record that has none (an older dump's) has no
+ * column.
  * The caller is printed as %pS prints it ("sym+0xoff/0xsize [module]"),
  * or as 0x%llx when it resolves nowhere.  The message has one trailing
  * newline removed and every other byte below 0x20, and 0x7f, written
@@ -82,10 +86,12 @@
 
 /*
  * The dump's first lines: the clock name follows "clock=", the order in
- * force (frec_format_order()) follows "order=".
+ * force (frec_format_order()) follows "order=", and the columns name the
+ * context when the records have one (FREC_FORMAT_CONTEXT_COLUMN, else "").
  */
 #define FREC_FORMAT_HEADER_FMT \
-	"# frec dump: clock=%s order=%s\n# seq [seconds] cpu ring: caller message\n"
+	"# frec dump: clock=%s order=%s\n# seq [seconds] cpu %sring: caller message\n"
+#define FREC_FORMAT_CONTEXT_COLUMN	"context "
 
 /*
  * The order a dump is in, from its raw header's flags (uapi/frec_raw.h):
@@ -137,6 +143,9 @@ struct frec_format_env {
  * @cpu: the CPU that recorded it.
  * @ring: the ring's name.
  * @caller: the caller's address.
+ * @context: the context word (uapi/frec_raw.h, "The caller word").
+ * @context_known: the record has one (not from a raw dump of version 3
+ *	or a region of version 2, whose lines have no context column).
  * @fmt: an event's format, already read into memory; NULL for text.
  * @args: an event's arguments.
  * @nr_args: how many of @args were stored (FREC_EVENT_MAX_ARGS).
@@ -149,6 +158,8 @@ struct frec_format_record {
 	unsigned int cpu;
 	const char *ring;
 	u64 caller;
+	u32 context;
+	bool context_known;
 	const char *fmt;
 	const u64 *args;
 	unsigned int nr_args;

@@ -17,6 +17,7 @@
 #include <linux/types.h>
 #endif
 
+#include "frec_caller_word.h"
 #include "frec_format_out.h"
 
 /* What ends a line that did not fit. */
@@ -93,7 +94,7 @@ static void frec_put_escaped(struct frec_out *o, const char *s)
  * @env: how to read %s strings and name symbols (as for
  *	frec_format_message()).
  *
- * Writes "<seq> [<s>.<ns>] cpu<cpu> <ring>: <caller> <message>\n" as
+ * Writes "<seq> [<s>.<ns>] cpu<cpu> <context> <ring>: <caller> <message>\n" as
  * frec_format.h describes.  An event's message is frec_format_message()'s
  * (a bad format included, with its "[bad format at byte N]"); a text
  * record's is its text.  The ring's name and the caller's symbol are
@@ -129,6 +130,12 @@ size_t frec_format_line(char *buf, size_t size,
 	frec_puts(&o, "] cpu");
 	frec_put_dec(&o, rec->cpu);
 	frec_putc(&o, ' ');
+	if (rec->context_known) {
+		frec_puts(&o, frec_context_name(rec->context));
+		if (frec_context_kind(rec->context) == FREC_CTX_TASK)
+			frec_put_dec(&o, frec_context_pid(rec->context));
+		frec_putc(&o, ' ');
+	}
 	frec_put_escaped(&o, rec->ring ? rec->ring : "(null)");
 	frec_puts(&o, ": ");
 	start = o.len;

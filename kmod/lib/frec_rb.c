@@ -18,6 +18,7 @@
 #include <string.h>
 #endif
 
+#include "frec_caller_word.h"
 #include "frec_rb.h"
 #include "frec_span.h"
 
@@ -249,11 +250,13 @@
  *	earlier loads before the clock read, for the happens-before argument
  *	in "Order" above.
  *
- * frec_rehome_word:A (frec_formats.c) / frec_texts_gen_read:A
+ * frec_rehome_word:A, frec_rehome_caller:A (frec_formats.c) /
+ * frec_texts_gen_read:A
  *	The one write into another CPU's slots: when a module goes, a
  *	fully ordered cmpxchg() repoints a committed record's format, %s,
  *	caller or symbol word from the module's memory to frec's copy of
- *	the same text.  It never changes a state word, so a reader's
+ *	the same text (a caller word to the copy's number, its context
+ *	kept).  It never changes a state word, so a reader's
  *	seqlock check is unaffected: its copy holds the old or the new
  *	address, both naming the same text (the copy is complete before the
  *	cmpxchg publishes it), and frec_texts_gen tells it which is safe
@@ -566,7 +569,7 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
  * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
- * @caller: caller address.
+ * @caller_word: the caller and the context (frec_caller_word()).
  * @args: FREC_EVENT_MAX_ARGS arguments.
  * @span_end: the event is a span's end: its last argument, stored and left
  *	in @args, is frec_span_dur_word() of this record's timestamp and
@@ -582,7 +585,7 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  */
 FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
 					    struct frec_rb_cpu *rc, unsigned long site,
-					    unsigned long caller, unsigned long *args,
+					    u64 caller_word, unsigned long *args,
 					    bool span_end, u64 since, u64 *seqp, u64 *tsp)
 {
 	struct frec_slot *slot;
@@ -604,7 +607,7 @@ FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
 	WRITE_ONCE(slot->data[FREC_EVENT_SITE], site);
-	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller);
+	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller_word);
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
 	frec_rb_hook(FREC_RB_HOOK_FILLED);
@@ -622,7 +625,7 @@ FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
  * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
- * @caller: caller address.
+ * @caller_word: the caller and the context (frec_caller_word()).
  * @args: FREC_EVENT_MAX_ARGS arguments.
  * @seqp: if not NULL, where the stored record's sequence number goes.
  *
@@ -632,11 +635,11 @@ FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
  */
 FREC_RB_WRITE int frec_rb_write_event(const struct frec_rb *ring,
 				      struct frec_rb_cpu *rc, unsigned long site,
-				      unsigned long caller, const unsigned long *args,
+				      u64 caller_word, const unsigned long *args,
 				      u64 *seqp)
 {
 	/* @args is written only for a span's end. */
-	return frec_rb_write_event_since(ring, rc, site, caller, (unsigned long *)args,
+	return frec_rb_write_event_since(ring, rc, site, caller_word, (unsigned long *)args,
 					 false, 0, seqp, NULL);
 }
 
@@ -662,7 +665,7 @@ static void frec_rb_fill_words(u64 *words, unsigned int nwords,
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
  * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
- * @caller: caller address.
+ * @caller_word: the caller and the context (frec_caller_word()).
  * @payload: the bytes to store.
  * @len: their number, at most the ring's maximum record length, OR'ed
  *	with FREC_RECORD_ARGS for a payload of arguments (uapi/frec_raw.h).
@@ -675,7 +678,7 @@ static void frec_rb_fill_words(u64 *words, unsigned int nwords,
  */
 FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 				       struct frec_rb_cpu *rc, unsigned long site,
-				       unsigned long caller, const void *payload,
+				       u64 caller_word, const void *payload,
 				       unsigned int len, u64 *seqp)
 {
 	const u64 len_word = len;
@@ -702,7 +705,7 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_RECORD_TS], ts);
 	WRITE_ONCE(slot->data[FREC_RECORD_SITE], site);
-	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], caller);
+	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], caller_word);
 	WRITE_ONCE(slot->data[FREC_RECORD_LEN], (u64)k << 32 | len_word);
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
 	frec_rb_fill_words(&slot->data[FREC_RECORD_PAYLOAD],
@@ -787,7 +790,9 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 	ent->seq = state >> FREC_SLOT_SEQ_SHIFT;
 	ent->ts = READ_ONCE(first->data[FREC_EVENT_TS]);
 	ent->site = READ_ONCE(first->data[FREC_EVENT_SITE]);
-	ent->caller = READ_ONCE(first->data[FREC_EVENT_CALLER]);
+	word = READ_ONCE(first->data[FREC_EVENT_CALLER]);
+	ent->caller = frec_caller_of(word);
+	ent->context = frec_context_of(word);
 	if (!ring->max_record_len) {
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			ent->args[i] = READ_ONCE(first->data[FREC_EVENT_ARG0 + i]);

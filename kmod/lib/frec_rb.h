@@ -136,7 +136,9 @@ struct frec_rb {
  * @ts: timestamp (ns).
  * @site: the site word: a call site id, or a format address
  *	for a site without one (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
- * @caller: caller address.
+ * @caller: the caller (frec_caller_of(): an address, or the key of a
+ *	name frec kept for it).
+ * @context: the context word (frec_context_of()).
  * @args: the four arguments of an event.
  * @len: payload length of a variable-size record, 0 for an event.
  * @printk_args: the payload is frec_printk()'s arguments, not text
@@ -147,7 +149,8 @@ struct frec_rb_entry {
 	u64 seq;
 	u64 ts;
 	unsigned long site;
-	unsigned long caller;
+	u64 caller;
+	u32 context;
 	unsigned long args[FREC_EVENT_MAX_ARGS];
 	unsigned int len;
 	bool printk_args;
@@ -201,15 +204,15 @@ void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
 #ifndef FREC_RB_INLINE_WRITES
 int frec_rb_write_event(const struct frec_rb *ring,
 			struct frec_rb_cpu *rc, unsigned long site,
-			unsigned long caller, const unsigned long *args,
+			u64 caller_word, const unsigned long *args,
 			u64 *seqp);
 int frec_rb_write_event_since(const struct frec_rb *ring,
 			      struct frec_rb_cpu *rc, unsigned long site,
-			      unsigned long caller, unsigned long *args,
+			      u64 caller_word, unsigned long *args,
 			      bool span_end, u64 since, u64 *seqp, u64 *tsp);
 int frec_rb_write_record(const struct frec_rb *ring,
 			 struct frec_rb_cpu *rc, unsigned long site,
-			 unsigned long caller, const void *payload,
+			 u64 caller_word, const void *payload,
 			 unsigned int len, u64 *seqp);
 #endif
 

@@ -21,6 +21,7 @@
 #include "frec_user.h"
 #endif
 
+#include "frec_caller_word.h"
 #include "frec_filter.h"
 #include "frec_region_image.h"
 
@@ -170,9 +171,9 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 		return frec_region_fail(msg, msg_size, where, 0, FREC_REGION_NOT_REGION,
 					"not a frec region (no magic)");
 	v->version = frec_region_get32(&h->version);
-	if (v->version != FREC_REGION_VERSION) {
-		snprintf(m, sizeof(m), "region layout version %u, this reader knows %u",
-			 v->version, FREC_REGION_VERSION);
+	if (v->version < FREC_REGION_VERSION_OLDEST || v->version > FREC_REGION_VERSION) {
+		snprintf(m, sizeof(m), "region layout version %u, this reader knows %u to %u",
+			 v->version, FREC_REGION_VERSION_OLDEST, FREC_REGION_VERSION);
 		return frec_region_fail(msg, msg_size, where,
 					offsetof(struct frec_region_header, version),
 					FREC_REGION_OTHER_VERSION, m);
@@ -538,7 +539,13 @@ int frec_region_record_get(const struct frec_region_view *v,
 	rec->seq = state >> FREC_SLOT_SEQ_SHIFT;
 	rec->ts = frec_region_get64(&s->data[FREC_EVENT_TS]);
 	rec->site = frec_region_get64(&s->data[FREC_EVENT_SITE]);
-	rec->caller = frec_region_get64(&s->data[FREC_EVENT_CALLER]);
+	word = frec_region_get64(&s->data[FREC_EVENT_CALLER]);
+	if (v->version >= FREC_REGION_VERSION_CONTEXT) {
+		rec->caller = frec_caller_of(word);
+		rec->context = frec_context_of(word);
+	} else {
+		rec->caller = word;
+	}
 	if (!ring->kind) {
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			rec->args[i] = frec_region_get64(&s->data[FREC_EVENT_ARG0 + i]);

@@ -638,7 +638,8 @@ void frec_region_dump_header(const struct frec_region_dump *d,
 	if (d->by_seq)
 		flags |= FREC_RAW_MERGE_BY_SEQ;
 	n = snprintf(line, sizeof(line), FREC_FORMAT_HEADER_FMT, clock,
-		     frec_format_order(flags));
+		     frec_format_order(flags),
+		     d->v->version >= FREC_REGION_VERSION_CONTEXT ? FREC_FORMAT_CONTEXT_COLUMN : "");
 	out->write(out->ctx, line, min_t(size_t, n, sizeof(line) - 1));
 }
 
@@ -701,6 +702,8 @@ size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 	fr.cpu = p->cpu;
 	fr.ring = ring->name;
 	fr.caller = rec.caller;
+	fr.context = rec.context;
+	fr.context_known = d->v->version >= FREC_REGION_VERSION_CONTEXT;
 	if (rec.site < FREC_SITE_ID_LIMIT &&
 	    frec_region_site_get(d->v, rec.site, &d->site, &where) == 1) {
 		frec_region_bytes_trim(&d->site.format);

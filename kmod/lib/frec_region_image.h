@@ -284,6 +284,7 @@ struct frec_region_record {
 	u64 ts;
 	u64 site;
 	u64 caller;
+	u32 context;
 	u64 args[FREC_EVENT_MAX_ARGS];
 	u32 len;
 	bool printk_args;

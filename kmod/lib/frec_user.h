@@ -68,6 +68,7 @@ typedef __u64 u64;
 typedef __u32 u32;
 typedef __u8 u8;
 typedef __s64 s64;
+typedef __s32 s32;
 
 #define likely(x)		__builtin_expect(!!(x), 1)
 #define unlikely(x)		__builtin_expect(!!(x), 0)

@@ -33,7 +33,7 @@
  *
  *   ---[ frec dump begin: oops, newest 64 records per ring ]---
  *   # frec dump: clock=local order=time
- *   # seq [seconds] cpu ring: caller message
+ *   # seq [seconds] cpu context ring: caller message
  *   ... one line per record ...
  *   ---[ frec dump end: 131 records, 3 rings, 11532 bytes ]---
  *
@@ -596,7 +596,8 @@ static void frec_crash_dump(struct frec_crash_state *st, const char *reason,
 		printk(KERN_EMERG "---[ frec dump begin: %s, newest %u records per ring ]---\n",
 		       reason, keep);
 	printk(KERN_EMERG FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
-	       frec_format_order(frec_raw_order_flags(st->merge.by_seq)));
+	       frec_format_order(frec_raw_order_flags(st->merge.by_seq)),
+	       FREC_FORMAT_CONTEXT_COLUMN);
 	if (!may_sleep)
 		frec_crash_test(reason);
 	while ((src = frec_crash_oldest(st))) {

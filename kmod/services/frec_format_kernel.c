@@ -149,6 +149,8 @@ size_t frec_format_kernel_line(struct frec_format_kernel *fk,
 		.cpu = rec->cpu,
 		.ring = rec->ring->name,
 		.caller = rec->ent.caller,
+		.context = rec->ent.context,
+		.context_known = true,
 	};
 	int i;
 

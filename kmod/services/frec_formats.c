@@ -20,7 +20,8 @@
  *    (frec_sites.c);
  *  - a caller or a symbol argument: names the address now, as the dump
  *    would ("fn+0x1a/0x80 [mod]"), saves that text and repoints the word
- *    at it.  frec_texts_saved_symbol() tells the formatter that such a
+ *    at it (a caller word, which has 32 bits for its caller, at the
+ *    saved text's number: frec_texts_saved_caller()).  frec_texts_saved_symbol() tells the formatter that such a
  *    word is text, not code: a saved text lives in frec's heap, where no
  *    code is, so the two can never be confused.  A later module loaded
  *    at the same addresses can then never be taken for the code that
@@ -51,6 +52,7 @@
 #include <linux/sched.h>
 #include <linux/slab.h>
 
+#include "frec_caller_word.h"
 #include "frec_format.h"
 #include "frec_format_kernel.h"
 #include "frec_formats.h"
@@ -157,6 +159,23 @@ static void frec_rehome_symbol(struct frec_rehome *rh, u64 *word, u64 addr, char
 }
 
 /*
+ * Repoint a caller word at the name its caller has now: a caller word
+ * holds the name's number (uapi/frec_raw.h, "The caller word").
+ */
+static void frec_rehome_caller(struct frec_rehome *rh, u64 *word, u64 old)
+{
+	const char *copy = frec_texts_keep_symbol(rh->sym, frec_caller_of(old), 'S');
+	u32 number;
+
+	if (!copy)
+		return;
+	number = (u32)frec_texts_saved_caller(copy);
+	/* Fully ordered, as frec_rehome_word:A. */
+	if (cmpxchg(word, old, frec_caller_word_saved(number, frec_context_of(old))) == old) /* LMM(frec_rehome_caller:A) */
+		rh->moved++;
+}
+
+/*
  * A site id of the module going becomes the address of a copy of its
  * format, so that the id can be given again (frec_sites_going()).
  */
@@ -178,13 +197,13 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 			       struct frec_slot *slot)
 {
 	struct frec_format_ptr_args pa;
-	u64 site, arg, caller;
+	u64 site, arg, word;
 	bool any = false;
 	unsigned int a;
 
-	caller = READ_ONCE(slot->data[FREC_EVENT_CALLER]);
-	if (frec_rehome_match(rh, caller))
-		frec_rehome_symbol(rh, &slot->data[FREC_EVENT_CALLER], caller, 'S');
+	word = READ_ONCE(slot->data[FREC_EVENT_CALLER]);
+	if (frec_rehome_match(rh, frec_caller_of(word)))
+		frec_rehome_caller(rh, &slot->data[FREC_EVENT_CALLER], word);
 	/*
 	 * A site without an id stores its format's address, in either kind of
 	 * ring: a record ring's arguments are formatted with it when read.

@@ -20,7 +20,7 @@ echo "# sched_clock: ${clock:-never marked stable}; frec/order: $(cat $D/order)"
 [ "$(cat $D/order)" = $want ] || fail "frec/order is not $want (sched_clock: ${clock:-never marked stable})"
 grep ' hanoi_' /tmp/dump
 # Golden: the 7 moves of 3 disks, in order, each with its caller.
-grep ' hanoi_moves: ' /tmp/dump | sed 's/^[0-9]* \[ *[0-9]*\.[0-9]*\] cpu[0-9]* //' > /tmp/moves
+grep ' hanoi_moves: ' /tmp/dump | sed 's/^[0-9]* \[ *[0-9]*\.[0-9]*\] cpu[0-9]* [^ ]* //' > /tmp/moves
 cat > /tmp/moves.golden <<'G'
 hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 1 from A to C
 hanoi_moves: hanoi_frec+0xXX/0xXX [frec_hanoi] move disk 2 from A to B

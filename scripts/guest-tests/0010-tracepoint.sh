@@ -17,7 +17,7 @@ grep -v '^#' $T/trace | head -n 3
 # seq ring cpu caller, from both sides.
 grep -v '^#' $T/trace | sed -nE 's/.* frec_(record|printk): ring=([^ ]*) seq=([0-9]*) cpu=([0-9]*) caller=([^ ]*) .*/\3 \2 cpu\4 \5/p' |
 	sort -n > /tmp/ftrace
-grep -v '^#' $D/dump | sed -E 's/^([0-9]+) \[ *[0-9.]+\] (cpu[0-9]+) ([^:]+): ([^ ]+) .*/\1 \3 \2 \4/' |
+grep -v '^#' $D/dump | sed -E 's/^([0-9]+) \[ *[0-9.]+\] (cpu[0-9]+) [^ ]+ ([^:]+): ([^ ]+) .*/\1 \3 \2 \4/' |
 	sort -n > /tmp/frec
 [ "$(wc -l < /tmp/frec)" = 96 ] || fail "frec holds $(wc -l < /tmp/frec) records, want 31 moves + 62 calls + 3 timing"
 # ftrace names a caller when its trace is read: by then the sample's init

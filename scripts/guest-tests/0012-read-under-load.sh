@@ -7,7 +7,10 @@ frec_load
 D=$FREC_DEBUGFS
 insmod "$FREC_MODULES/frec_stress.ko" period_us=50 || fail "insmod frec_stress.ko"
 sleep 1
-line_re='^[0-9]+ \[ *[0-9]+\.[0-9]{9}\] cpu[0-9]+ stress(_text)?: [^ ]+( \[frec_stress\])? (irq tick|task) [0-9]+'
+# The stress module records from a hard hrtimer (HRTIMER_MODE_*_HARD, a
+# hard interrupt on PREEMPT_RT too) and from a kthread per CPU: each line
+# names the context it was recorded in.
+line_re='^[0-9]+ \[ *[0-9]+\.[0-9]{9}\] cpu[0-9]+ (hardirq stress(_text)?: [^ ]+( \[frec_stress\])? irq tick|T[1-9][0-9]* stress(_text)?: [^ ]+( \[frec_stress\])? task) [0-9]+'
 check() {
 	grep -v '^#' "$1" > "$1.body"
 	grep -Evc "$line_re" "$1.body" | grep -qx 0 || { grep -Ev "$line_re" "$1.body" | head -n 3; return 1; }

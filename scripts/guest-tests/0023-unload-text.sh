@@ -15,7 +15,7 @@ insmod "$FREC_MODULES/frec_test_lib.ko" || fail "insmod frec_test_lib.ko"
 insmod "$FREC_MODULES/frec_test_user.ko" || fail "insmod frec_test_user.ko"
 echo 1 > $U || fail "record from core code"
 
-lines() { grep ' test_user: ' "$1" | sed 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* //'; }
+lines() { grep ' test_user: ' "$1" | sed 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* [^ ]* //'; }
 cat $D/dump > /tmp/d0 || fail "cat dump"
 lines /tmp/d0 > /tmp/l0
 cat /tmp/l0 | cut -c1-160

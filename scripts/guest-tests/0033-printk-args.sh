@@ -12,7 +12,7 @@ D=$FREC_DEBUGFS
 insmod "$FREC_MODULES/frec_printk_test.ko" || fail "insmod frec_printk_test.ko"
 echo 1 > /sys/module/frec_printk_test/parameters/record || fail "record"
 grep ' printk_test: ' $D/dump |
-	sed 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* printk_test: frec_printk_test_cases+0x[0-9a-f]*\/0x[0-9a-f]* \[frec_printk_test\] //' > /tmp/msgs
+	sed 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* [^ ]* printk_test: frec_printk_test_cases+0x[0-9a-f]*\/0x[0-9a-f]* \[frec_printk_test\] //' > /tmp/msgs
 cut -c1-120 /tmp/msgs
 n=0
 while IFS= read -r got && IFS= read -r ref; do
@@ -30,6 +30,6 @@ echo "# $n cases: every record prints what vsnprintf() printed"
 rmmod frec_printk_test || fail "rmmod frec_printk_test"
 # After the module went, the records (now only sites' copies) read the same.
 grep ' printk_test: ' $D/dump |
-	sed 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* printk_test: frec_printk_test_cases+0x[0-9a-f]*\/0x[0-9a-f]* \[frec_printk_test\] //' |
+	sed 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* [^ ]* printk_test: frec_printk_test_cases+0x[0-9a-f]*\/0x[0-9a-f]* \[frec_printk_test\] //' |
 	cmp -s - /tmp/msgs || fail "the records read otherwise after rmmod"
 frec_unload

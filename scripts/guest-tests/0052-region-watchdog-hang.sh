@@ -51,8 +51,8 @@ case $FREC_PHASE in
 	cat /tmp/decode.err
 	frec_ring_lines /tmp/decoded crash_test > /tmp/new
 	n=$(grep -c . /tmp/new)
-	# Every line: "SEQ [TIME] cpuC crash_test: CALLER [frec_crash_test] hang I cpu C".
-	bad=$(grep -cvE '^[0-9]+ \[ *[0-9]+\.[0-9]{9}\] cpu([0-9]+) crash_test: [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[frec_crash_test\] hang [0-9]+ cpu [0-9]+$' /tmp/new)
+	# Every line: "SEQ [TIME] cpuC CONTEXT crash_test: CALLER [frec_crash_test] hang I cpu C".
+	bad=$(grep -cvE '^[0-9]+ \[ *[0-9]+\.[0-9]{9}\] cpu([0-9]+) [^ ]+ crash_test: [a-z_]+\+0x[0-9a-f]+/0x[0-9a-f]+ \[frec_crash_test\] hang [0-9]+ cpu [0-9]+$' /tmp/new)
 	[ "$bad" = 0 ] || { grep -vE ' hang [0-9]+ cpu [0-9]+$' /tmp/new | head -n 3; fail "$bad lines not hang records"; }
 	grep -q "^records recovered: $n\$" "$info" ||
 		fail "info does not count the $n records decoded"
@@ -64,7 +64,7 @@ case $FREC_PHASE in
 	while [ $cpu -lt "$(nproc)" ]; do
 		last=$(($(devmem $(($(frec_phase_mark) + 2048 + 4 * cpu)) 32)))
 		[ "$last" -gt 0 ] || fail "cpu $cpu stored no hang record"
-		grep -E "\] cpu$cpu crash_test: " /tmp/new > /tmp/cpu$cpu
+		grep -E "\] cpu$cpu [^ ]+ crash_test: " /tmp/new > /tmp/cpu$cpu
 		# seq and I step by one together; the message's cpu is the record's.
 		awk -v c=$cpu '{ i = $(NF - 2); if ($NF != c) { print "cpu " $NF " in a record of cpu " c; exit 1 }
 			if (NR > 1 && ($1 != seq + 1 || i != prev + 1)) { print "gap after " prev ": " $0; exit 1 }

@@ -44,7 +44,7 @@ echo "# the slow end: $end"
 span=$(echo "$end" | sed 's/.* span=\([0-9]*\/[0-9]*\).*/\1/')
 bcpu=${span%/*}
 bseq=${span#*/}
-grep -q "^$bseq \[[ 0-9.]*\] cpu$bcpu spans: .* > inner n=$SLOW_N\$" /tmp/ring || fail "the slow span's begin cpu$bcpu seq $bseq is not in the ring"
+grep -q "^$bseq \[[ 0-9.]*\] cpu$bcpu [^ ]* spans: .* > inner n=$SLOW_N\$" /tmp/ring || fail "the slow span's begin cpu$bcpu seq $bseq is not in the ring"
 ecpu=$(echo "$end" | sed 's/^[0-9]* \[[ 0-9.]*\] cpu\([0-9]*\) .*/\1/')
 eseq=${end%% *}
 ets=$(echo "$end" | sed 's/^[0-9]* \[ *\([0-9]*\)\.\([0-9]*\)\].*/\1\2/')
@@ -100,7 +100,7 @@ ecpu=$(echo "$end" | sed 's/^[0-9]* \[[ 0-9.]*\] cpu\([0-9]*\) .*/\1/')
 # in the slow span's thread, preemption off, interrupts on, so an
 # hrtimer's or a timer's span (two records each) may come in before the
 # dump reads that CPU; the thread itself records nothing more
-grep " cpu$ecpu spans: " /tmp/block | grep -A 20 -F -x "$end" | tail -n +2 > /tmp/after
+grep " cpu$ecpu [^ ]* spans: " /tmp/block | grep -A 20 -F -x "$end" | tail -n +2 > /tmp/after
 after=$(grep -c . /tmp/after)
 grep -vE ' [<>] (irq|softirq) n=' /tmp/after > /tmp/after.other &&
 	fail "records of the thread after the slow end on cpu$ecpu in the dump: $(head -n 2 /tmp/after.other)"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: spans (frec_span_begin/end, frec_span_scoped) from kthreads on every CPU, nested, from softirq and hard IRQ, and from a kthread that moves between CPUs: every span's begin and end are in the dump, paired by the end's span=CPU/SEQ, each end's dur= is its timestamp minus its begin's, the moved ones end on another CPU, an end whose begin was filtered records nothing; frec-decode of raw prints the dump
+# description: spans (frec_span_begin/end, frec_span_scoped) from kthreads on every CPU, nested, from softirq and hard IRQ, and from a kthread that moves between CPUs: each record names its context (hardirq, softirq, T<pid>), every span's begin and end are in the dump, paired by the end's span=CPU/SEQ, each end's dur= is its timestamp minus its begin's, the moved ones end on another CPU, an end whose begin was filtered records nothing; frec-decode of raw prints the dump
 # kernels: 6.1 6.12-rt debug
 # timeout: 180
 . /frec/guest/lib.sh
@@ -14,7 +14,7 @@ NCPU=$(grep -c '^processor' /proc/cpuinfo)
 cat $D/dump > /tmp/dump || fail "cat dump"
 head -n 1 /tmp/dump
 # seq ts_ns cpu mark message, of the spans ring's records
-sed -n 's/^\([0-9]*\) \[ *\([0-9]*\)\.\([0-9]*\)\] cpu\([0-9]*\) spans: .* \[frec_spans\] \([<>]\) \(.*\)$/\1 \2\3 \4 \5 \6/p' \
+sed -n 's/^\([0-9]*\) \[ *\([0-9]*\)\.\([0-9]*\)\] cpu\([0-9]*\) [^ ]* spans: .* \[frec_spans\] \([<>]\) \(.*\)$/\1 \2\3 \4 \5 \6/p' \
 	/tmp/dump > /tmp/spans
 grep ' spans: ' /tmp/dump | head -n 6
 grep ' spans: .* migrate ' /tmp/dump | head -n 2
@@ -22,6 +22,15 @@ grep -c . /tmp/spans
 [ "$(grep -c ' spans: ' /tmp/dump)" = "$(grep -c . /tmp/spans)" ] ||
 	fail "a spans record is neither a begin nor an end"
 grep -q filtered /tmp/spans && fail "an end whose begin was filtered recorded"
+# Each line names the context its record was made in: the hrtimer's
+# spans a hard IRQ, the timer's a softirq, the kthreads' their task.
+for k in "irq hardirq" "softirq softirq" "thread T[1-9][0-9]*" "migrate T[1-9][0-9]*"; do
+	kind=${k% *} ctx=${k#* }
+	n=$(grep -cE " spans: .* \[frec_spans\] [<>] $kind n=" /tmp/dump)
+	good=$(grep -cE "\] cpu[0-9]+ $ctx spans: .* \[frec_spans\] [<>] $kind n=" /tmp/dump)
+	[ "$n" -gt 0 ] && [ "$good" = "$n" ] ||
+		fail "$kind spans: $good of $n records name the context $ctx: $(grep -E " [<>] $kind n=" /tmp/dump | grep -vE "cpu[0-9]+ $ctx spans:" | head -n 1)"
+done
 # Both ends are call sites: control and sites list them, their kind in
 # the format's first byte (0x1f), the scoped span's two included.
 us=$(printf '\037')

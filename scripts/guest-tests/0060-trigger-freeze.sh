@@ -57,9 +57,9 @@ frozen2=$(stat stress dropped_frozen)
 [ "$(stat stress_text dropped_frozen)" = 0 ] || fail "stress_text counted frozen drops"
 # The firing record is its CPU's newest; the other CPU stored at most one
 # record after it (one that read the ring's state before the freeze).
-fl=$(grep -n "^$seq \[[ 0-9.]*\] cpu$cpu stress: " /tmp/d2 | cut -d: -f1)
+fl=$(grep -n "^$seq \[[ 0-9.]*\] cpu$cpu [^ ]* stress: " /tmp/d2 | cut -d: -f1)
 [ -n "$fl" ] || fail "the firing record cpu$cpu seq $seq is not in the ring"
-last=$(grep " cpu$cpu stress: " /tmp/d2 | tail -n 1 | cut -d ' ' -f 1)
+last=$(grep " cpu$cpu [^ ]* stress: " /tmp/d2 | tail -n 1 | cut -d ' ' -f 1)
 [ "$last" = "$seq" ] || fail "cpu$cpu's newest is seq $last, not the firing $seq"
 after=$(tail -n +$((fl + 1)) /tmp/d2 | wc -l)
 [ "$after" -le 1 ] || fail "$after records after the firing one: $(tail -n +$((fl + 1)) /tmp/d2 | head -3)"

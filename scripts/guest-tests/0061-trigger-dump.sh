@@ -35,9 +35,9 @@ grep -q '^action: freeze,dump$' $D/frozen || fail "action: $(cat $D/frozen)"
 cat $D/rings/stress/dump > /tmp/ring
 [ "$(wc -l < /tmp/block)" = 64 ] || fail "$(wc -l < /tmp/block) lines in the block"
 grep -v -F -x -f /tmp/ring /tmp/block > /tmp/extra && fail "block lines not in the ring: $(head -3 /tmp/extra)"
-fl=$(grep -n "^$seq \[[ 0-9.]*\] cpu$cpu stress: " /tmp/block | cut -d: -f1)
+fl=$(grep -n "^$seq \[[ 0-9.]*\] cpu$cpu [^ ]* stress: " /tmp/block | cut -d: -f1)
 [ -n "$fl" ] || fail "the firing record cpu$cpu seq $seq is not in the block"
-[ "$(grep " cpu$cpu stress: " /tmp/block | tail -n 1 | cut -d ' ' -f 1)" = "$seq" ] ||
+[ "$(grep " cpu$cpu [^ ]* stress: " /tmp/block | tail -n 1 | cut -d ' ' -f 1)" = "$seq" ] ||
 	fail "the firing record is not cpu$cpu's newest in the block"
 [ $((64 - fl)) -le 1 ] || fail "$((64 - fl)) records after the firing one in the block"
 frec_console_expect_last /tmp/klog

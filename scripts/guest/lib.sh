@@ -37,7 +37,9 @@ frec_check_order() {
 		sub(/^ +/, "", t); split(t, p, "."); s = p[1] + 0; ns = "n" p[2]
 		if (s < ls || (s == ls && ns < lns)) { print "out of time order:"; print prev; print $0; exit 1 }
 		ls = s; lns = ns; prev = $0
-		rest = substr($0, RSTART + RLENGTH + 1); split(rest, w, " "); k = w[1] " " w[2]
+		rest = substr($0, RSTART + RLENGTH + 1); split(rest, w, " ")
+		# w[2] is the context column, or the ring in an older dump
+		k = w[1] " " (w[2] ~ /^(T[0-9]+|softirq|hardirq|nmi)$/ ? w[3] : w[2])
 		if ((k in last) && $1 + 0 == last[k]) { print "seq " $1 " twice in a row on " k; exit 1 }
 		last[k] = $1 + 0 }'
 }
@@ -315,7 +317,7 @@ frec_decoder() {
 	echo "$FREC_DECODER"
 }
 
-# The records of ring $2 in the dump text $1 ("seq [s] cpuN ring: ...").
+# The records of ring $2 in the dump text $1 ("seq [s] cpuN context ring: ...").
 frec_ring_lines() {
 	grep -v '^#' "$1" | grep " $2: "
 }

@@ -698,6 +698,8 @@ static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 	r.rec.cpu = rec->cpu;
 	r.rec.ring = ring->name;
 	r.rec.caller = rec->caller;
+	r.rec.context = rec->context;
+	r.rec.context_known = d->contexts;
 	r.caller = NULL;
 	r.delta = 0;
 	r.line_len = 0;
@@ -996,6 +998,7 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 	d->clock = r.clock;
 	d->trace_clock = &r.trace_clock;
 	d->raw_flags = r.flags;
+	d->contexts = r.version >= FREC_RAW_VERSION_CONTEXT;
 	d->order = frec_format_order(r.flags);
 	frec_merge_init(&d->merge, NULL, 0, r.flags & FREC_RAW_MERGE_BY_SEQ);
 	if (d->opts.stats) {

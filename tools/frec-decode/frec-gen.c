@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frec_caller_word.h"
 #include "frec_format.h"
 #include "frec_format_quote.h"
 #include "frec_raw.h"
@@ -341,7 +342,7 @@ static u64 pick_caller(void)
 	unsigned int i;
 
 	if (!rnd_below(20))
-		return rnd_below(2) ? 0x1234 : 0xffffffff80000000ULL;
+		return rnd_below(2) ? 0xfffffffffff01234ULL : 0xffffffff80000000ULL;
 	do
 		s = &syms[rnd_below(nr_syms)];
 	while (!s->text);
@@ -480,6 +481,21 @@ static struct gen_site *pick_site(const struct gen_format *gf)
 		site = &sites[rnd_below(nr_sites - 3)];
 	while (gf ? site->gf != gf : !site->printk);
 	return site;
+}
+
+/*
+ * A record's context: mostly one of a few tasks (the idle task's pid 0
+ * and the largest pid among them), now and then an interrupt on top of
+ * one.
+ */
+static u32 pick_context(void)
+{
+	static const u32 pids[] = { 0, 1, 57, 1234, FREC_CTX_PID_MASK };
+	u32 context = pids[rnd_below(sizeof(pids) / sizeof(pids[0]))];
+
+	if (!rnd_below(8))
+		context |= (1 + rnd_below(3)) << FREC_CTX_KIND_SHIFT;
+	return context;
 }
 
 /* A record's caller: its site's home mostly, and the first one it records. */
@@ -635,7 +651,7 @@ static void write_record(FILE *f, const struct frec_raw_record *rec,
 	r.ring = out32(rec->ring);
 	r.cpu = out32(rec->cpu);
 	r.len = out32(rec->len);
-	r.reserved = 0;
+	r.context = out32(rec->context);
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		r.args[i] = out64(rec->args[i]);
 	fwrite(&r, sizeof(r), 1, f);
@@ -999,7 +1015,8 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 			if (!i) {
 				slot->data[FREC_EVENT_TS] = htole64(rec->ts);
 				slot->data[FREC_EVENT_SITE] = htole64(rec->site);
-				slot->data[FREC_EVENT_CALLER] = htole64(rec->caller);
+				slot->data[FREC_EVENT_CALLER] =
+					htole64(frec_caller_word(rec->caller, rec->context));
 			}
 			if (!rings[r].kind) {
 				for (n = 0; n < FREC_EVENT_MAX_ARGS; n++)
@@ -1040,6 +1057,8 @@ static size_t gen_line(char *line, size_t size, char *msg, size_t msg_size,
 	fr.cpu = rec->cpu;
 	fr.ring = g->ring->name;
 	fr.caller = rec->caller;
+	fr.context = rec->context;
+	fr.context_known = true;
 	if (g->text) {
 		fr.text = g->text;
 		fr.text_len = rec->len;
@@ -1330,6 +1349,7 @@ int main(int argc, char **argv)
 				rec->args[a] = pick_arg(gf->kinds[a]);
 		}
 		rec->caller = site_caller(site);
+		rec->context = pick_context();
 		rec->site = site_word(site);
 		/* a format address, or a site id, that neither file has */
 		if (!text && opt_missing && !rnd_below(40)) {
@@ -1377,9 +1397,9 @@ int main(int argc, char **argv)
 		txt = open_out(argv[optind], "txt");
 		ntxt = open_out(argv[optind], "nokallsyms.txt");
 		fprintf(txt, FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
-			frec_format_order(raw_flags()));
+			frec_format_order(raw_flags()), FREC_FORMAT_CONTEXT_COLUMN);
 		fprintf(ntxt, FREC_FORMAT_HEADER_FMT, FREC_CLOCK_NAME,
-			frec_format_order(raw_flags()));
+			frec_format_order(raw_flags()), FREC_FORMAT_CONTEXT_COLUMN);
 		for (n = 0; n < nr_recs; n++) {
 			len = gen_line(line, sizeof(line), msg, sizeof(msg), &recs[n], &env);
 			fwrite(line, 1, len, txt);

@@ -106,6 +106,8 @@ struct frec_trace_clock {
  * @f: the stream.
  * @offset: bytes consumed so far.
  * @swap: the dump was written in the other byte order.
+ * @version: the header's version: from FREC_RAW_VERSION_CONTEXT on,
+ *	records have a context.
  * @clock: the header's clock name, NUL-terminated.
  * @flags: the header's flags (FREC_RAW_CLOCK_SYNCED, FREC_RAW_MERGE_BY_SEQ).
  * @end: the offset the dump ends at for the reader: the end of the stream
@@ -120,6 +122,7 @@ struct frec_raw_reader {
 	FILE *f;
 	unsigned long long offset;
 	bool swap;
+	unsigned int version;
 	char clock[FREC_RAW_CLOCK_LEN + 1];
 	unsigned int flags;
 	unsigned long long end;
@@ -497,6 +500,7 @@ struct frec_decoded {
  * @sources_cap: its size, a power of two.
  * @nr_sources: sources in it.
  * @raw_flags: the dump header's flags.
+ * @contexts: the dump's records have contexts (FREC_RAW_VERSION_CONTEXT).
  * @merge: the order records are merged in (only its by_seq is used).
  * @marks: the order check's stack (decode.c, order_check()).
  * @nr_marks: marks on it.
@@ -551,6 +555,7 @@ struct frec_decoder {
 	size_t sources_cap;
 	size_t nr_sources;
 	unsigned int raw_flags;
+	bool contexts;
 	struct frec_merge merge;
 	struct frec_order_mark *marks;
 	size_t nr_marks;

@@ -149,10 +149,11 @@ int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err)
 				 "byte order word 0x%08x is neither 0x%08x nor its byte swap",
 				 h.byte_order, FREC_RAW_BYTE_ORDER);
 	v = raw_get32(r, h.version);
-	if (v != FREC_RAW_VERSION)
+	if (v < FREC_RAW_VERSION_OLDEST || v > FREC_RAW_VERSION)
 		return frec_errf(err, offsetof(struct frec_raw_header, version),
-				 "version %u; this frec-decode reads version %u",
-				 v, FREC_RAW_VERSION);
+				 "version %u; this frec-decode reads versions %u to %u",
+				 v, FREC_RAW_VERSION_OLDEST, FREC_RAW_VERSION);
+	r->version = v;
 	v = raw_get32(r, h.header_bytes);
 	if (v < sizeof(h) || v > FREC_DECODE_HEADER_MAX || v % 8)
 		return frec_errf(err, offsetof(struct frec_raw_header, header_bytes),
@@ -261,6 +262,7 @@ static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
 		rec->ring = raw_get32(r, rec->ring);
 		rec->cpu = raw_get32(r, rec->cpu);
 		rec->len = raw_get32(r, rec->len);
+		rec->context = raw_get32(r, rec->context);
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 			rec->args[i] = raw_get64(r, rec->args[i]);
 	}

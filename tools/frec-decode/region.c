@@ -49,6 +49,7 @@ static void put_record(FILE *f, const struct frec_region_ring_info *ring, u32 cp
 	r.ts = rec->ts;
 	r.site = rec->site;
 	r.caller = rec->caller;
+	r.context = rec->context;
 	r.ring = ring->id;
 	r.cpu = cpu;
 	r.len = len;
@@ -142,7 +143,9 @@ int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, FREC_RAW_MAGIC, sizeof(FREC_RAW_MAGIC));
 	h.byte_order = FREC_RAW_BYTE_ORDER;
-	h.version = FREC_RAW_VERSION;
+	/* A region of before contexts makes a raw dump of before them. */
+	h.version = rd->v.version >= FREC_REGION_VERSION_CONTEXT ? FREC_RAW_VERSION :
+		    FREC_RAW_VERSION_OLDEST;
 	h.header_bytes = sizeof(h);
 	h.slot_bytes = FREC_SLOT_BYTES;
 	h.word_bytes = 8;

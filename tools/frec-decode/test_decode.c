@@ -555,12 +555,19 @@ static void dump_put(struct dump *d, const void *p, size_t n)
 	d->len += n;
 }
 
+/*
+ * The version the dumps here are written in: most cases are of a dump
+ * from before contexts (a dump an older frec wrote still decodes the
+ * same); the context cases set FREC_RAW_VERSION.
+ */
+static unsigned int dump_version = FREC_RAW_VERSION_OLDEST;
+
 /* Header with @flags, then ring 7 "events" numbering its records by @order. */
 static void dump_header_as(struct dump *d, unsigned int flags, unsigned int order)
 {
 	struct frec_raw_header h = {
 		.magic = FREC_RAW_MAGIC, .byte_order = FREC_RAW_BYTE_ORDER,
-		.version = FREC_RAW_VERSION, .header_bytes = sizeof(h),
+		.version = dump_version, .header_bytes = sizeof(h),
 		.slot_bytes = FREC_SLOT_BYTES, .word_bytes = 8,
 		.flags = flags, .clock = "local",
 	};
@@ -786,6 +793,44 @@ static void decoder_prints_the_dump(struct ht_case *c)
 		"# seq [seconds] cpu ring: caller message\n"
 		"1 [   12.027638123] cpu1 events: do_work+0x10/0x80 irq -3 status 0xff\n"
 		"2 [   12.027638200] cpu0 events: frec_fn+0x5/0x100 [frec] world\n"),
+		"got:\n%s", run.out);
+	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
+}
+
+/* A dump of version 4: each line names where its record was made. */
+static void decoder_prints_contexts(struct ht_case *c)
+{
+	static const u32 contexts[] = {
+		1234, 0, FREC_CTX_PID_MASK,
+		57 | FREC_CTX_SOFTIRQ << FREC_CTX_KIND_SHIFT,
+		57 | FREC_CTX_HARDIRQ << FREC_CTX_KIND_SHIFT,
+		FREC_CTX_NMI << FREC_CTX_KIND_SHIFT,
+	};
+	struct frec_raw_record *r;
+	struct dump d;
+	struct run run;
+	size_t i, at;
+
+	dump_version = FREC_RAW_VERSION;
+	dump_header(&d);
+	for (i = 0; i < sizeof(contexts) / sizeof(contexts[0]); i++) {
+		at = d.len;
+		dump_event(&d, i + 1, 10 * (i + 1), F(0x2006), 0xffffffffc0a00005ULL, 0, 0, 0);
+		r = (struct frec_raw_record *)(d.bytes + at);
+		r->context = contexts[i];
+	}
+	dump_version = FREC_RAW_VERSION_OLDEST;
+	run_decoder(c, &run, &d, &all);
+	HT_EXPECT_EQ(c, run.ret, FREC_EXIT_OK);
+	HT_EXPECT(c, !strcmp(run.out,
+		"# frec dump: clock=local order=time\n"
+		"# seq [seconds] cpu context ring: caller message\n"
+		"1 [    0.000000010] cpu0 T1234 events: frec_fn+0x5/0x100 [frec] world\n"
+		"2 [    0.000000020] cpu0 T0 events: frec_fn+0x5/0x100 [frec] world\n"
+		"3 [    0.000000030] cpu0 T4194303 events: frec_fn+0x5/0x100 [frec] world\n"
+		"4 [    0.000000040] cpu0 softirq events: frec_fn+0x5/0x100 [frec] world\n"
+		"5 [    0.000000050] cpu0 hardirq events: frec_fn+0x5/0x100 [frec] world\n"
+		"6 [    0.000000060] cpu0 nmi events: frec_fn+0x5/0x100 [frec] world\n"),
 		"got:\n%s", run.out);
 	HT_EXPECT(c, !run.errs[0], "errs: %s", run.errs);
 }
@@ -1018,7 +1063,7 @@ static void decoder_text_filter_reads_the_line(struct ht_case *c)
 	opts.output = FREC_OUT_CSV;
 	opts.deltas = true;
 	run_decoder(c, &run, &d, &opts);
-	HT_EXPECT(c, strstr(run.out, "\n1,12027638123,0,1,events,") &&
+	HT_EXPECT(c, strstr(run.out, "\n1,12027638123,0,1,,events,") &&
 		  !strstr(run.out, "\n2,") && !strstr(run.out, "\n3,"), "got:\n%s", run.out);
 }
 
@@ -1283,7 +1328,7 @@ static void decoder_refuses_other_versions(struct ht_case *c)
 	struct dump d;
 	struct run run;
 
-	static const unsigned int versions[] = { 1, 2, 4, 0x03000000 };
+	static const unsigned int versions[] = { 1, 2, 5, 0x03000000 };
 	char want[128];
 	size_t i;
 
@@ -1295,7 +1340,7 @@ static void decoder_refuses_other_versions(struct ht_case *c)
 		run_decoder(c, &run, &d, &all);
 		HT_EXPECT_EQ(c, run.ret, FREC_EXIT_INPUT);
 		snprintf(want, sizeof(want), "frec-decode: mem: offset 12: version %u; "
-			 "this frec-decode reads version 3\n", versions[i]);
+			 "this frec-decode reads versions 3 to 4\n", versions[i]);
 		HT_EXPECT(c, !strcmp(run.errs, want), "errs: %s", run.errs);
 		HT_EXPECT(c, !run.out[0], "got:\n%s", run.out);
 	}
@@ -1815,6 +1860,7 @@ static struct ht_case cases[] = {
 	HT_CASE(raw_layout_is_what_the_test_data_assumes),
 	HT_CASE(raw_reader_reads_and_swaps),
 	HT_CASE(decoder_prints_the_dump),
+	HT_CASE(decoder_prints_contexts),
 	HT_CASE(decoder_reports_bad_and_missing_formats_once),
 	HT_CASE(decoder_formats_and_callers_from_sites),
 	HT_CASE(decoder_reports_unknown_and_bad_sites_once),

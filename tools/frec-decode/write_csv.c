@@ -2,9 +2,11 @@
 /*
  * write_csv.c - a CSV row per record (RFC 4180).
  *
- *   seq,ts_ns,cpu,ring,caller,message            (--delta: delta_ns after ts_ns)
+ *   seq,ts_ns,cpu,context,ring,caller,message    (--delta: delta_ns after ts_ns)
  *
  * (cpu, seq) names a record: seqs are per CPU, so seq alone is not unique.
+ * The context is the dump line's column ("T1234", "softirq", "hardirq" or
+ * "nmi"), empty for a dump from before contexts.
  *
  * The message is escaped as a dump line escapes it (one trailing newline
  * dropped, control bytes and DEL as \xNN), so that a record is one row;
@@ -13,12 +15,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "frec_caller_word.h"
 #include "frec_decode.h"
 
 static void csv_begin(struct frec_decoder *d)
 {
-	fputs(d->opts.deltas ? "seq,ts_ns,delta_ns,cpu,ring,caller,message\n" :
-	      "seq,ts_ns,cpu,ring,caller,message\n", d->out);
+	fputs(d->opts.deltas ? "seq,ts_ns,delta_ns,cpu,context,ring,caller,message\n" :
+	      "seq,ts_ns,cpu,context,ring,caller,message\n", d->out);
 }
 
 /* @s (of @len bytes) as a quoted field, control bytes as \xNN. */
@@ -53,7 +56,13 @@ static void csv_record(struct frec_decoder *d, const struct frec_decoded *r)
 		(unsigned long long)r->rec.ts);
 	if (d->opts.deltas)
 		fprintf(d->out, "%lld,", r->delta);
-	fprintf(d->out, "%u,%s,", r->rec.cpu, r->rec.ring);
+	fprintf(d->out, "%u,", r->rec.cpu);
+	if (r->rec.context_known) {
+		fputs(frec_context_name(r->rec.context), d->out);
+		if (frec_context_kind(r->rec.context) == FREC_CTX_TASK)
+			fprintf(d->out, "%u", frec_context_pid(r->rec.context));
+	}
+	fprintf(d->out, ",%s,", r->rec.ring);
 	csv_field(d->out, r->caller, strlen(r->caller));
 	fputc_unlocked(',', d->out);
 	if (len && r->msg[len - 1] == '\n')

@@ -35,7 +35,8 @@ static void text_flush(struct frec_decoder *d)
 
 static void text_begin(struct frec_decoder *d)
 {
-	fprintf(d->out, FREC_FORMAT_HEADER_FMT, d->clock, d->order);
+	fprintf(d->out, FREC_FORMAT_HEADER_FMT, d->clock, d->order,
+		d->contexts ? FREC_FORMAT_CONTEXT_COLUMN : "");
 	if (d->opts.deltas)
 		fputs("# +delta: time since the previous line\n", d->out);
 }

@@ -25,6 +25,7 @@
 
 #include "harness_test.h"
 #include "sim_cpu.h"
+#include "frec_caller_word.h"
 #include "frec_rb.h"
 #include "frec_ring_testdata.h"
 
@@ -165,12 +166,14 @@ static void stress_write(enum frec_test_level level)
 		u8 p[256];
 		unsigned int len = frec_test_payload(p, st->max_len, w, n);
 
-		frec_rb_write_record(&st->t->ring, &st->t->cpu[cpu], w, n, p, len, NULL);
+		frec_rb_write_record(&st->t->ring, &st->t->cpu[cpu], w, frec_caller_word(n, 0),
+				     p, len, NULL);
 	} else {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
 		frec_test_args(args, cpu, w, n);
-		frec_rb_write_event(&st->t->ring, &st->t->cpu[cpu], w, n, args, NULL);
+		frec_rb_write_event(&st->t->ring, &st->t->cpu[cpu], w, frec_caller_word(n, 0),
+				    args, NULL);
 	}
 }
 
@@ -221,7 +224,7 @@ static void *stress_reader(void *arg)
 				    __atomic_fetch_add(&st->bad, 1, __ATOMIC_RELAXED) < 5)
 					printf("# bad record: cpu %d pos %lu seq %llu (last %llu) writer %lu counter %lu (last %lu): %s\n",
 					       cpu, cur.pos, (unsigned long long)e.seq,
-					       (unsigned long long)last_seq, e.site, e.caller,
+					       (unsigned long long)last_seq, e.site, (unsigned long)e.caller,
 					       valid ? last[e.site] : 0,
 					       !valid ? "checksum" : !ordered ? "timestamp order" :
 					       "counter went back");

@@ -36,7 +36,7 @@ import checker
 
 HEADER = (b"# frec hist: values in ns; buckets [low, high) count; "
           b"min, max and percentiles exact below 32 ns, else within 1/32")
-LINE = re.compile(rb"^(\d+) \[ *\d+\.\d{9}\] cpu(\d+) (\S+): ")
+LINE = re.compile(rb"^(\d+) \[ *\d+\.\d{9}\] cpu(\d+) (?:(?:T\d+|softirq|hardirq|nmi) )?(\S+): ")
 SPAN_END = re.compile(rb" < .* dur=(\d+)ns(?: skew=-\d+ns)? span=\d+/\d+$")
 HIST = re.compile(rb"^hist (.*)$")
 STATS = re.compile(rb"^  count=(\d+)(?: sum=(\d+)ns min=(\d+)ns mean=(\d+)ns "

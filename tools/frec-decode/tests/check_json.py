@@ -30,7 +30,7 @@ import sys
 
 import checker
 
-LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (\S+): ")
+LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (?:(?:T\d+|softirq|hardirq|nmi) )?(\S+): ")
 SPAN_END = re.compile(rb" < .* dur=(\d+)ns(?: skew=-\d+ns)? span=(\d+)/(\d+)$")
 TID_PER_PID = 100000
 

@@ -34,7 +34,7 @@ import sys
 import checker
 
 NL = b"\n"
-LINE = re.compile(r"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) ([A-Za-z0-9_-]+): (.*)\n$",
+LINE = re.compile(r"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (?:(?:T\d+|softirq|hardirq|nmi) )?([A-Za-z0-9_-]+): (.*)\n$",
                   re.S)
 
 
@@ -163,14 +163,15 @@ def check_csv(c, prefix, name):
     head, lines = expected(prefix)
     rows = list(csv.reader(io.StringIO(out.decode("latin-1"), newline="")))
     c.check(f"{name}: CSV header", rows and rows[0] ==
-            ["seq", "ts_ns", "cpu", "ring", "caller", "message"], str(rows[:1]))
+            ["seq", "ts_ns", "cpu", "context", "ring", "caller", "message"], str(rows[:1]))
     c.check(f"{name}: a CSV row per record", len(rows) - 1 == len(lines),
             f"{len(rows) - 1} rows, {len(lines)} records")
     bad = []
     for row, line in zip(rows[1:], lines):
-        seq, ts, cpu, ring, caller, msg = row
+        seq, ts, cpu, context, ring, caller, msg = row
         ts = int(ts)
-        rebuilt = (f"{seq} [{ts // 10**9:5d}.{ts % 10**9:09d}] cpu{cpu} {ring}: "
+        context = context + " " if context else ""
+        rebuilt = (f"{seq} [{ts // 10**9:5d}.{ts % 10**9:09d}] cpu{cpu} {context}{ring}: "
                    f"{caller} {msg}\n")
         if rebuilt.encode("latin-1") != line and not line.endswith(b"[...]\n"):
             bad.append((rebuilt, line))
@@ -348,7 +349,7 @@ def main():
         listed = {l.split()[0] for l in f if not l.startswith("#")}
     c.check("no sites: every site id used reported missing, callers as addresses",
             rc == 3 and len(ids) > 10 and ids <= listed and
-            all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)
+            all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ (?:(?:T\d+|softirq|hardirq|nmi) )?\w+: 0x[0-9a-f]+ ", l)
                 for l in out.split(b"\n")[2:-1]), f"exit {rc}, {len(ids)} ids; {err[:200]}")
 
     # kallsyms as a user without CAP_SYSLOG reads it
@@ -365,12 +366,12 @@ def main():
             out == want, f"exit {rc} {err[:200]}")
     check_text(c, z, "zero", kallsyms=False)
     named = [l for l in want.split(b"\n")[2:-1]
-             if not re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)]
+             if not re.match(rb"\d+ \[[ \d.]+\] cpu\d+ (?:(?:T\d+|softirq|hardirq|nmi) )?\w+: 0x[0-9a-f]+ ", l)]
     c.check("no kallsyms: most callers named by their sites all the same",
             len(named) > len(want.split(b"\n")) // 2, f"{len(named)} named")
     rc, out, err = c.decode(z, "--no-kallsyms", kallsyms=False, sites="/dev/null")
     c.check("--no-kallsyms, no sites: callers as addresses", rc == 3 and
-            all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ \w+: 0x[0-9a-f]+ ", l)
+            all(re.match(rb"\d+ \[[ \d.]+\] cpu\d+ (?:(?:T\d+|softirq|hardirq|nmi) )?\w+: 0x[0-9a-f]+ ", l)
                 for l in out.split(b"\n")[2:-1]), f"exit {rc} {err[:200]}")
     for opt, name in (("-f", "formats"), ("-S", "sites")):
         args = [a for o, t in (("-f", z + ".formats"), ("-S", z + ".sites"))

@@ -28,7 +28,7 @@ import sys
 
 import checker
 
-TEXT_LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (\S+): (.*)$")
+TEXT_LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (?:(?:T\d+|softirq|hardirq|nmi) )?(\S+): (.*)$")
 REPORT_LINE = re.compile(
     rb"^\s*\S.*?-\d+\s+\[(\d+)\]\s+(\d+)\.(\d+): "
     rb"(frec_record|frec_printk|frec_span_begin|frec_span_end):\s+"

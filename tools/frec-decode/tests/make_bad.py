@@ -60,16 +60,16 @@ CASES = {
     "short-header": (GOOD[:20], 1, "offset 0: truncated header: 20 of 48 bytes"),
     "byte-order": (header(order=0x11223344) + GOOD[48:], 1,
                    "offset 8: byte order word 0x11223344 is neither"),
-    "version": (header(version=4) + GOOD[48:], 1,
-                "offset 12: version 4; this frec-decode reads version 3"),
+    "version": (header(version=5) + GOOD[48:], 1,
+                "offset 12: version 5; this frec-decode reads versions 3 to 4"),
     # the layout before per-CPU seqs: its ring entries are 8 bytes shorter
     "version-1": (header(version=1) + struct.pack("<IIII32s", 1, 48, 7, 0, b"events")
                   + record(1), 1,
-                  "offset 12: version 1; this frec-decode reads version 3"),
+                  "offset 12: version 1; this frec-decode reads versions 3 to 4"),
     # the layout before site words: the same bytes, a format address where
     # the site word is
     "version-2": (header(version=2) + GOOD[48:], 1,
-                  "offset 12: version 2; this frec-decode reads version 3"),
+                  "offset 12: version 2; this frec-decode reads versions 3 to 4"),
     "header-bytes": (header(header_bytes=52) + GOOD[48:], 1,
                      "offset 16: header_bytes 52: not a multiple of 8"),
     "header-bytes-huge": (header(header_bytes=1 << 20) + GOOD[48:], 1,

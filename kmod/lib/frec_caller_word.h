@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_caller_word.h - a record's caller word (uapi/frec_raw.h, "The
+ * caller word"): its caller and its context, made where it is recorded
+ * (frec_record.c) or rewritten (frec_formats.c, a module going) and read
+ * by every reader (frec_rb.c, frec_region.c, tools/frec-decode): one copy
+ * of the encoding, kernel and tools alike.  Also the context's text, as
+ * the dump prints it (frec_format_line.c) and the filter matches it.
+ */
+#ifndef _FREC_CALLER_WORD_H
+#define _FREC_CALLER_WORD_H
+
+#ifdef __KERNEL__
+#include <linux/types.h>
+#else
+#include "frec_user.h"
+#endif
+#include <frec_raw.h>
+
+/* The word for @caller recorded in context @context. */
+static inline u64 frec_caller_word(unsigned long caller, u32 context)
+{
+	return (u64)(u32)(caller - FREC_CALLER_BASE) << 32 | context;
+}
+
+/* The word naming kept caller name @number, in context @context. */
+static inline u64 frec_caller_word_saved(u32 number, u32 context)
+{
+	return (u64)number << 32 | context | FREC_CTX_SAVED_CALLER;
+}
+
+/*
+ * The caller a word names: an address, or FREC_CALLER_SAVED_KEY | the
+ * number of a kept name.
+ */
+static inline u64 frec_caller_of(u64 word)
+{
+	u32 upper = word >> 32;
+
+	if ((u32)word & FREC_CTX_SAVED_CALLER)
+		return FREC_CALLER_SAVED_KEY | upper;
+	return FREC_CALLER_BASE + (u64)(s64)(s32)upper;
+}
+
+/* The number of the kept name a caller from frec_caller_of() is, or -1. */
+static inline s64 frec_caller_saved_number(u64 caller)
+{
+	if ((caller & ~0xffffffffULL) != FREC_CALLER_SAVED_KEY)
+		return -1;
+	return (u32)caller;
+}
+
+/* The context word of a caller word. */
+static inline u32 frec_context_of(u64 word)
+{
+	return (u32)word & ~FREC_CTX_SAVED_CALLER;
+}
+
+/* Where a context word says it was recorded: FREC_CTX_TASK... */
+static inline unsigned int frec_context_kind(u32 context)
+{
+	return context >> FREC_CTX_KIND_SHIFT;
+}
+
+static inline u32 frec_context_pid(u32 context)
+{
+	return context & FREC_CTX_PID_MASK;
+}
+
+/*
+ * The dump's column for a context: "T<pid>" for a task, as printk's
+ * caller id names one, else where the record was made.
+ */
+static inline const char *frec_context_name(u32 context)
+{
+	static const char *const names[] = { "T", "softirq", "hardirq", "nmi" };
+
+	return names[frec_context_kind(context)];
+}
+
+#endif /* _FREC_CALLER_WORD_H */
