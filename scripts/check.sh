@@ -23,8 +23,10 @@
 #   6. guest-retry: the bench's own check that a boot dying before its
 #      first test is booted again, and that one dying of a stale int3 (an
 #      emulator fault) runs its unfinished tests again, each said so
-#   7. package: frec-dkms and frec-tools built with dpkg-deb, lintian
-#      (scripts/package.sh)
+#   7. package: frec-dkms and frec-tools built with dpkg-deb, lintian,
+#      systemd-analyze verify of frec-archive.service (scripts/package.sh);
+#      frec-archive's logic on a debugfs directory of files
+#      (scripts/archive-check.sh)
 #   8. dkms: the user's path: both packages installed with dpkg on this
 #      machine (root; DKMS builds frec for each installed kernel), the
 #      Hanoi sample built as an outside driver against what they
@@ -359,6 +361,13 @@ guest_retry() {
 	return $bad
 }
 
+package_check() {
+	local rc=0
+	scripts/package.sh -o "$FREC_BUILD/deb" || rc=1
+	scripts/archive-check.sh || rc=1
+	return $rc
+}
+
 dkms_check() {
 	if [ ! -f "$FREC_BUILD/deb/frec-dkms_$(cat VERSION)_all.deb" ]; then
 		scripts/package.sh -o "$FREC_BUILD/deb" || return 1
@@ -381,7 +390,7 @@ for p in $parts; do
 		done ;;
 	guest-stock-*)	part "$p" guest stock "${p#guest-stock-}" ;;
 	guest-retry)	part guest-retry guest_retry ;;
-	package)	part package scripts/package.sh -o "$FREC_BUILD/deb" ;;
+	package)	part package package_check ;;
 	dkms)		part dkms dkms_check ;;
 	guest-debug)	part guest-debug guest debug ;;
 	*)		echo "FAIL check: unknown part '$p'" | tee -a "$results" ;;

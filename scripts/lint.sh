@@ -73,10 +73,11 @@ result kernel-doc $rc "$log"
 
 # The guest's shell scripts parse in the guest's shell (busybox sh): a
 # syntax error would otherwise show only after a boot, as a failed test.
+# frec-archive too: 0105 runs it there.
 log=$logdir/guest-sh.log
 rc=0
 : > "$log"
-for f in scripts/guest-tests/*.sh scripts/guest/*.sh; do
+for f in scripts/guest-tests/*.sh scripts/guest/*.sh tools/frec-archive/frec-archive; do
 	busybox sh -n "$f" >> "$log" 2>&1 || { echo "in $f" >> "$log"; rc=1; }
 done
 result guest-sh $rc "$log"

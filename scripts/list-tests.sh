@@ -75,7 +75,8 @@ for f in tools/harness/test_*.c; do
 	done
 done
 
-# The decoder's checks, the client-API build checks, the architecture check.
+# The decoder's checks, the client-API build checks, the architecture
+# check, frec-archive's checks.
 sed -nE 's/.*echo "== decode\/([a-z_-]+).*/\1/p' tools/frec-decode/decode.mk |
 	while read -r c; do
 		printf 'decode:%s\ttools/frec-decode/decode.mk\tdecoder check\n' "$c"
@@ -85,3 +86,6 @@ for f in scripts/compile-fail/*.c; do
 		"expect $(sed -n 's|^// expect: ||p' "$f" | head -n 1): $(sed -n '3s|^// ||p' "$f")"
 done
 printf 'arch:32-bit-refused\tscripts/arch-check.sh\tfrec refuses a 32-bit kernel\n'
+grep -oE '\<pass [a-z-]+' scripts/archive-check.sh | sort -u | while read -r _ c; do
+	printf 'archive:%s\tscripts/archive-check.sh\tfrec-archive on a debugfs directory of files\n' "$c"
+done

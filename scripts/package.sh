@@ -17,7 +17,9 @@
 #       (frec.h is also in /usr/src/frec-VERSION/include/.)
 #   frec-tools_VERSION_amd64.deb  /usr/bin/frec-decode (tools/frec-decode)
 #       and its man page, /usr/bin/frec-crosscheck
-#       (scripts/frec-crosscheck.sh) and its man page
+#       (scripts/frec-crosscheck.sh) and its man page, /usr/sbin/frec-archive
+#       (tools/frec-archive), its man page and frec-archive.service, which
+#       systemd-analyze verify checks (PASS package-unit)
 #
 # VERSION (the top-level file) is the packages' version and the module's
 # (MODULE_VERSION); the packages are native (no Debian revision).
@@ -151,12 +153,16 @@ cc="$cc $(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get LDFLAGS)"
 make -C "$FREC_ROOT/tools" O="$work/tools" CC="$cc" "$work/tools/decode/frec-decode" \
 	> "$work/tools.log" 2>&1 || { cat "$work/tools.log" >&2; die "cannot build frec-decode"; }
 root=$work/frec-tools
-install -d "$root/usr/bin" "$root/usr/share/man/man1"
+install -d "$root/usr/bin" "$root/usr/sbin" "$root/usr/share/man/man1" "$root/usr/share/man/man8" \
+	"$root/lib/systemd/system"
 install -m 0755 "$work/tools/decode/frec-decode" "$root/usr/bin/frec-decode"
 strip --remove-section=.comment --remove-section=.note --strip-unneeded "$root/usr/bin/frec-decode"
 install -m 0755 "$FREC_ROOT/scripts/frec-crosscheck.sh" "$root/usr/bin/frec-crosscheck"
 gzip -9n < "$FREC_ROOT/tools/frec-decode/frec-decode.1" > "$root/usr/share/man/man1/frec-decode.1.gz"
 gzip -9n < "$FREC_ROOT/scripts/frec-crosscheck.1" > "$root/usr/share/man/man1/frec-crosscheck.1.gz"
+install -m 0755 "$FREC_ROOT/tools/frec-archive/frec-archive" "$root/usr/sbin/frec-archive"
+gzip -9n < "$FREC_ROOT/tools/frec-archive/frec-archive.8" > "$root/usr/share/man/man8/frec-archive.8.gz"
+install -m 0644 "$FREC_ROOT/tools/frec-archive/frec-archive.service" "$root/lib/systemd/system/"
 doc frec-tools "$root"
 # The shared libraries frec-decode needs, as Debian names them.
 install -d "$work/shlibs/debian"
@@ -173,7 +179,27 @@ control frec-tools "$root" "$(dpkg --print-architecture)" "$shlibs" \
 	"frec-decode turns frec's raw dump, saved from debugfs, into the same text" \
 	"as the kernel's dump, Chrome trace-event JSON (Perfetto) or CSV." \
 	"frec-crosscheck runs a workload and checks that frec's dump, ftrace's" \
-	"trace of frec's tracepoints and bpftrace's counts agree."
+	"trace of frec's tracepoints and bpftrace's counts agree." \
+	"frec-archive, run at boot by frec-archive.service, keeps the previous" \
+	"boot's black box records on disk."
+
+# --- frec-archive.service as installed: systemd-analyze verify in a root
+# of the package's files and this machine's units (it checks ExecStart=
+# and Documentation= there); any line it prints fails, as an unknown key
+# or a bad value only warns.
+vroot=$work/verify
+cp -a "$root" "$vroot"
+install -d "$vroot/usr/lib/systemd"
+cp -r /lib/systemd/system "$vroot/usr/lib/systemd/"
+unit=$vroot/lib/systemd/system/frec-archive.service
+if MANPATH=$vroot/usr/share/man systemd-analyze verify --root="$vroot" "$unit" > "$out/unit.log" 2>&1 &&
+	[ ! -s "$out/unit.log" ]; then
+	echo "PASS package-unit"
+else
+	echo "FAIL package-unit: systemd-analyze verify frec-archive.service (see $out/unit.log)"
+	rc=1
+fi
+rm -rf "$vroot"
 tools_deb=$(build_deb "$root")
 echo "PASS package-build: $(basename "$dkms_deb") $(basename "$tools_deb") (in $out)"
 
