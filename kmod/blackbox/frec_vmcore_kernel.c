@@ -74,11 +74,16 @@ static u64 frec_vmcore_tables_bytes;
 static struct frec_vmcore_store frec_vmcore_stores[FREC_VMCORE_STORES];
 static bool frec_vmcore_full_logged;
 
-/* The extents a copy is being rewritten with. */
+/*
+ * The extents a copy is being rewritten with; those from @start on are
+ * the tables' or the ring's being listed, the only ones a page may merge
+ * into (a ring's extents are its own, whatever memory is next to it).
+ */
 struct frec_vmcore_build {
 	struct frec_vmcore_extent *ext;
 	u32 nr;
 	u32 max;
+	u32 start;
 };
 
 static phys_addr_t frec_vmcore_phys(const void *p)
@@ -101,7 +106,7 @@ static bool frec_vmcore_extents(struct frec_vmcore_build *b, const void *p, u64 
 	while (bytes) {
 		n = p ? min_t(u64, bytes, PAGE_SIZE - offset_in_page(p)) : bytes;
 		phys = p ? frec_vmcore_phys(p) : FREC_VMCORE_NO_PHYS;
-		last = b->nr ? &b->ext[b->nr - 1] : NULL;
+		last = b->nr > b->start ? &b->ext[b->nr - 1] : NULL;
 		if (last && phys != FREC_VMCORE_NO_PHYS &&
 		    le64_to_cpu(last->phys) + le64_to_cpu(last->bytes) == phys) {
 			le64_add_cpu(&last->bytes, n);
@@ -126,6 +131,7 @@ static bool frec_vmcore_ring(struct frec_vmcore_build *b, struct frec_vmcore_rin
 	unsigned int cpu;
 	u32 first = b->nr;
 
+	b->start = first;
 	memset(r, 0, sizeof(*r));
 	memcpy(r->name, s->name, sizeof(r->name));
 	r->kind = cpu_to_le32(s->max_record_len ? 1 : 0);
@@ -161,6 +167,7 @@ static void frec_vmcore_write(void)
 	b.ext = (void *)(rings + listed);
 	b.max = (FREC_VMCORE_DIR_BYTES - ((u8 *)b.ext - (u8 *)d)) / sizeof(*b.ext);
 	b.nr = 0;
+	b.start = 0;
 	/* Checked at init: the tables' extents fit. */
 	frec_vmcore_extents(&b, frec_vmcore_tables, frec_vmcore_tables_bytes);
 	d->tables_extents = cpu_to_le32(b.nr);

@@ -6,6 +6,7 @@
 #                       against their expected text, JSON and CSV checks,
 #                       span latency histograms (-F hist),
 #                       filters, black box region images whole and damaged,
+#                       synthetic kdumps (--vmcore) whole and refused,
 #                       trace.dat against trace-cmd report (skipped without it),
 #                       a 32-bit build refused (skipped without
 #                       gcc-multilib), the crafted bad inputs in
@@ -22,13 +23,13 @@
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
 DEC_LIB := errors.c raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
-	write_json.c write_csv.c write_tracedat.c write_hist.c region.c
+	write_json.c write_csv.c write_tracedat.c write_hist.c region.c vmcore.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
 	$(ROOT)/kmod/lib/frec_merge.c $(ROOT)/kmod/lib/frec_region.c \
 	$(ROOT)/kmod/lib/frec_region_build.c $(ROOT)/kmod/lib/frec_region_csum.c \
 	$(ROOT)/kmod/lib/frec_region_text.c $(ROOT)/kmod/lib/frec_region_dump.c \
-	$(ROOT)/kmod/lib/frec_hist.c
+	$(ROOT)/kmod/lib/frec_hist.c $(ROOT)/kmod/lib/frec_vmcore_dir.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
 DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
 	$(ROOT)/kmod/lib/frec_format.h \
@@ -36,7 +37,8 @@ DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
 	$(ROOT)/kmod/lib/frec_merge.h $(ROOT)/kmod/lib/frec_region_image.h \
 	$(ROOT)/kmod/lib/frec_region_text.h $(ROOT)/kmod/lib/frec_hist.h \
 	$(ROOT)/kmod/lib/frec_span.h \
-	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h $(ROOT)/uapi/frec_region.h
+	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h $(ROOT)/uapi/frec_region.h \
+	$(ROOT)/uapi/frec_vmcore.h $(ROOT)/kmod/lib/frec_vmcore_dir.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
 	-I$(ROOT)/kmod/lib -I$(ROOT)/uapi -I$(CURDIR)/harness
 DEC_ASAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -113,6 +115,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 	echo "== decode/outputs"; python3 $(DEC_DIR)/tests/check_outputs.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/region"; python3 $(DEC_DIR)/tests/check_region.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/vmcore"; python3 $(DEC_DIR)/tests/check_vmcore.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/json"; python3 $(DEC_DIR)/tests/check_json.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
