@@ -32,8 +32,8 @@ pkgs=(
 	# run in the guest from the host root: kexec -p loads a capture
 	# kernel (guest test 0048)
 	kexec-tools
-	# run in the capture kernel from the host root: a -d 31 dump for
-	# frec-decode --vmcore (guest test 0100)
+	# a -d 31 dump for frec-decode --vmcore, in a capture kernel from the
+	# host root (not in a guest test yet: doc/decode.md, "A kdump")
 	makedumpfile
 	# make bench: the plot, and trace-cmd to compare the decoder with
 	gnuplot-nox trace-cmd

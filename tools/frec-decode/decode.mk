@@ -91,6 +91,10 @@ $(DEC_O)/fuzz_region: $(DEC_DIR)/fuzz_region.c $(DEC_DEPS) | $(DEC_O)
 	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
 
+$(DEC_O)/fuzz_vmcore: $(DEC_DIR)/fuzz_vmcore.c $(DEC_DEPS) | $(DEC_O)
+	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
+
 $(DEC_O):
 	mkdir -p $@
 
@@ -108,7 +112,7 @@ $(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*) \
 
 decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O)/test_decode $(DEC_O)/test_decode-asan $(DEC_O)/fuzz_decode \
-		$(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done
+		$(DEC_O)/fuzz_region $(DEC_O)/fuzz_vmcore $(DEC_O)/fuzz-seeds/.done
 	@rc=0; \
 	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
 	echo "== decode/test_decode-asan"; $(DEC_O)/test_decode-asan || rc=1; \
@@ -143,6 +147,14 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-region-smoke.log; \
 		     echo "1 passed, 0 failed"; } \
 		|| { tail -n 30 $(DEC_O)/fuzz-region-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
+	echo "== decode/fuzz-vmcore-smoke ($(FUZZ_REGION_SMOKE_SECONDS) s)"; \
+	mkdir -p $(DEC_O)/fuzz-vmcore-corpus; \
+	nice -n 19 $(DEC_O)/fuzz_vmcore -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
+		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
+		> $(DEC_O)/fuzz-vmcore-smoke.log 2>&1 \
+		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-vmcore-smoke.log; \
+		     echo "1 passed, 0 failed"; } \
+		|| { tail -n 30 $(DEC_O)/fuzz-vmcore-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
 	exit $$rc
 
 fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done
