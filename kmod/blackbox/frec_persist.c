@@ -98,6 +98,8 @@ module_param(persist_rings, charp, 0444);
 MODULE_PARM_DESC(persist_rings, "rings kept in the black box region, comma-separated globs");
 
 static struct frec_filter *frec_persist_filter;
+/* vmcore_region=: every ring, whose texts the sweep keeps for a kdump. */
+static struct frec_filter *frec_persist_all;
 static DEFINE_MUTEX(frec_persist_lock);
 /*
  * The parts of the store of each ring entry, offsets in the parts
@@ -204,7 +206,8 @@ int frec_persist_check(void)
 }
 
 /**
- * frec_persist_init() - take the persist_rings= parameter
+ * frec_persist_init() - take the persist_rings= parameter (with
+ *	vmcore_region=, every ring's texts are swept into the region)
  *
  * Context: Process context, module load, after frec_persist_check() and
  * frec_region_init().
@@ -213,6 +216,19 @@ int frec_persist_check(void)
  */
 int frec_persist_init(void)
 {
+	char msg[FREC_FILTER_MSG_MAX];
+
+	if (frec_region_in_memory()) {
+		frec_persist_all = kzalloc(sizeof(*frec_persist_all), GFP_KERNEL);
+		if (!frec_persist_all)
+			return -ENOMEM;
+		if (frec_filter_parse_ring_list(frec_persist_all, "*", msg, sizeof(msg))) {
+			pr_err("every ring: %s\n", msg);
+			kfree(frec_persist_all);
+			frec_persist_all = NULL;
+			return -EINVAL;
+		}
+	}
 	if (!persist_rings || !*persist_rings)
 		return 0;
 	return frec_persist_parse(&frec_persist_filter);
@@ -227,6 +243,8 @@ void frec_persist_exit(void)
 {
 	kfree(frec_persist_filter);
 	frec_persist_filter = NULL;
+	kfree(frec_persist_all);
+	frec_persist_all = NULL;
 }
 
 /**
@@ -511,14 +529,15 @@ void frec_persist_site_caller(const struct frec_site *site, unsigned int id)
 }
 
 /**
- * frec_persist_ring_filter() - the rings persist_rings= names
+ * frec_persist_ring_filter() - the rings whose texts the region keeps:
+ *	those persist_rings= names, or every ring with vmcore_region=
  *
  * Context: Any context, while frec is loaded.
- * Return: the filter (its ring list), or NULL if no ring is persisted.
+ * Return: the filter (its ring list), or NULL if no ring's texts are kept.
  */
 const struct frec_filter *frec_persist_ring_filter(void)
 {
-	return frec_persist_filter;
+	return frec_persist_filter ?: frec_persist_all;
 }
 
 /**

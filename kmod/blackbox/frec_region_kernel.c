@@ -9,7 +9,13 @@
  *                        System RAM with memmap=SIZE$ADDR
  *   region_label=LABEL   a reserve_mem=SIZE:ALIGN:LABEL range (6.12)
  *
- * Without either, frec runs without a region, as it always did.  A
+ *   vmcore_region=SIZE   no physical range: the region's tables (sites,
+ *                        texts, pool) in SIZE bytes of vmalloc'd memory,
+ *                        which nothing keeps across a reset, for a kdump
+ *                        to hold with every ring (frec_vmcore_kernel.c); not
+ *                        with region= or region_label=
+ *
+ * Without any, frec runs without a region, as it always did.  A
  * parameter that is given but unusable refuses the load with -EINVAL and
  * a log line naming the value.
  *
@@ -47,6 +53,7 @@
 #include <linux/timer.h>
 #include <linux/utsname.h>
 #include <linux/uuid.h>
+#include <linux/vmalloc.h>
 
 #include "frec_compat.h"
 #include "frec_memmap.h"
@@ -55,6 +62,7 @@
 #include "frec_region_image.h"
 #include "frec_region_kernel.h"
 #include "frec_trace_clock.h"
+#include "frec_vmcore_kernel.h"
 
 static char *region;
 module_param(region, charp, 0444);
@@ -62,6 +70,9 @@ MODULE_PARM_DESC(region, "black box region SIZE@ADDR, as a memmap=SIZE$ADDR kept
 static char *region_label;
 module_param(region_label, charp, 0444);
 MODULE_PARM_DESC(region_label, "black box region: a reserve_mem= label (6.12)");
+static char *vmcore_region;
+module_param(vmcore_region, charp, 0444);
+MODULE_PARM_DESC(vmcore_region, "SIZE: the region's tables in memory, for frec-decode --vmcore (no region=)");
 /*
  * 300 s: a server's firmware can take minutes to boot; a longer bound
  * only lets a quick older boot pass for the previous one.
@@ -81,6 +92,8 @@ static void *frec_region_base;
 static u64 frec_region_bytes;
 static u64 frec_region_phys;
 static bool frec_region_requested;
+/* vmcore_region=: frec_region_base is vmalloc'd, not a mapped range. */
+static bool frec_region_vmalloced;
 static atomic_t frec_region_state_busy = ATOMIC_INIT(0);
 /* The end marked so far: it only rises (frec_region_end_raise()). */
 static u32 frec_region_ended;
@@ -140,6 +153,37 @@ static int frec_region_where(u64 *size, u64 *addr, bool *is_ram)
 	return 0;
 }
 
+/*
+ * vmcore_region=SIZE: the region in vmalloc'd memory; 0, -EINVAL logged
+ * with the value, or -ENOMEM.
+ */
+static int frec_region_claim_memory(void)
+{
+	char *end;
+	u64 size;
+
+	if (region || region_label) {
+		pr_err("vmcore_region=%.64s: not with region= or region_label=\n",
+		       vmcore_region);
+		return -EINVAL;
+	}
+	size = memparse(vmcore_region, &end);
+	if (*end || !size || size % FREC_REGION_BLOCK || size < FREC_REGION_MIN_BYTES ||
+	    size > FREC_VMCORE_REGION_MAX) {
+		pr_err("vmcore_region=%.64s: want a multiple of %u from %u to %llu bytes\n",
+		       vmcore_region, FREC_REGION_BLOCK, FREC_REGION_MIN_BYTES,
+		       (u64)FREC_VMCORE_REGION_MAX);
+		return -EINVAL;
+	}
+	frec_region_base = vzalloc(size);
+	if (!frec_region_base)
+		return -ENOMEM;
+	frec_region_vmalloced = true;
+	frec_region_bytes = size;
+	frec_region_phys = 0;
+	return 0;
+}
+
 /* Check, claim and map the region; 0 or -EINVAL logged with the value. */
 static int frec_region_claim(void)
 {
@@ -194,7 +238,11 @@ static int frec_region_claim(void)
 
 static void frec_region_release(void)
 {
-	memunmap(frec_region_base);
+	if (frec_region_vmalloced)
+		vfree(frec_region_base);
+	else
+		memunmap(frec_region_base);
+	frec_region_vmalloced = false;
 	if (frec_region_requested)
 		release_mem_region(frec_region_phys, frec_region_bytes);
 	frec_region_base = NULL;
@@ -402,7 +450,8 @@ static int frec_region_take(u32 sites_wanted)
 	err = frec_region_layout(&hdr, &geo);
 	if (err) {
 		pr_err("%s=%.64s: %llu bytes are too few for the tables and a block of parts\n",
-		       region ? "region" : "region_label", region ?: region_label,
+		       region ? "region" : region_label ? "region_label" : "vmcore_region",
+		       region ?: region_label ?: vmcore_region,
 		       frec_region_bytes);
 		return -EINVAL;
 	}
@@ -510,7 +559,8 @@ static void frec_region_beat(struct timer_list *t)
  * frec_region_wanted() - do the parameters ask for a region?
  *
  * Context: Any context.
- * Return: true if region= or region_label= is set.
+ * Return: true if region= or region_label= is set (a range that outlives
+ * the boot; vmcore_region= is not one).
  */
 bool frec_region_wanted(void)
 {
@@ -518,38 +568,55 @@ bool frec_region_wanted(void)
 }
 
 /**
+ * frec_region_in_memory() - is the region vmalloc'd (vmcore_region=)?
+ *
+ * Context: Any context, after frec_region_init().
+ * Return: true if it is: its tables are for a kdump, no ring is persisted.
+ */
+bool frec_region_in_memory(void)
+{
+	return frec_region_vmalloced;
+}
+
+/**
  * frec_region_init() - claim the region the parameters name, keep the
- *	previous boot's content, and take the region for this boot
+ *	previous boot's content, and take the region for this boot (or, for
+ *	vmcore_region=, allocate it and keep the kdump directory)
  * @root: frec's debugfs directory (frec/previous/ goes there).
  * @sites_wanted: the highest site id this boot may give (sites_max=):
  *	the region's site table holds it if the region is large enough
  *	(frec_region_tables_fit()).
  *
  * Context: Process context, module load.
- * Return: 0 (also without a region), -EINVAL for a region that cannot be
+ * Return: 0 (also without a region), -ENOMEM, -EINVAL for a region that cannot be
  * used (logged with the value).
  */
 int frec_region_init(struct dentry *root, u32 sites_wanted)
 {
 	int err;
 
-	if (!region && !region_label)
+	if (!region && !region_label && !vmcore_region)
 		return 0;
 	if (!region_reboot_s || region_reboot_s > FREC_REGION_REBOOT_MAX_S) {
 		pr_err("region_reboot_s=%u: want 1 to %u\n", region_reboot_s,
 		       FREC_REGION_REBOOT_MAX_S);
 		return -EINVAL;
 	}
-	err = frec_region_claim();
+	err = vmcore_region ? frec_region_claim_memory() : frec_region_claim();
 	if (err)
 		return err;
 	frec_region_boot_wall_ns = ktime_get_real_ns() - ktime_get_boottime_ns();
-	err = frec_previous_keep(frec_region_base, frec_region_bytes,
-				 frec_region_phys, root,
-				 frec_region_boot_wall_ns,
-				 (u64)(FREC_REGION_HEARTBEAT_S + region_reboot_s) * NSEC_PER_SEC);
+	/* Memory vmalloc'd now holds no earlier boot. */
+	if (!frec_region_vmalloced)
+		err = frec_previous_keep(frec_region_base, frec_region_bytes,
+					 frec_region_phys, root,
+					 frec_region_boot_wall_ns,
+					 (u64)(FREC_REGION_HEARTBEAT_S + region_reboot_s) *
+					 NSEC_PER_SEC);
 	if (!err)
 		err = frec_region_take(sites_wanted);
+	if (!err && frec_region_vmalloced)
+		err = frec_vmcore_init(frec_region_base, frec_region_bytes);
 	if (err) {
 		frec_previous_exit();
 		frec_region_release();
@@ -623,6 +690,7 @@ void frec_region_exit(void)
 		frec_region_end(FREC_REGION_END_CLEAN);
 		pr_info("region: clean unload marked, %llu KiB written back\n",
 			DIV_ROUND_UP(READ_ONCE(frec_region_wb_last), 1024));
+		frec_vmcore_exit();
 		frec_region_release();
 	}
 	frec_previous_exit();

@@ -13,6 +13,7 @@
 struct dentry;
 
 bool frec_region_wanted(void);
+bool frec_region_in_memory(void);
 int frec_region_init(struct dentry *root, u32 sites_wanted);
 void frec_region_exit(void);
 void frec_region_end(u32 end);

@@ -117,6 +117,7 @@
 #include "frec_filter.h"
 #include "frec_hooks.h"
 #include "frec_persist.h"
+#include "frec_vmcore_kernel.h"
 #include "frec_rb.h"
 #include "frec_record.h"
 #include "frec_rings.h"
@@ -178,6 +179,8 @@ static void frec_ring_store_free(struct frec_ring_store *store)
 
 	if (!store)
 		return;
+	/* Out of the kdump directory before its slots go. */
+	frec_vmcore_store_del(store->vmcore);
 	/* A persisted store's slots are the region's (frec_persist.c). */
 	if (store->cpus && !store->persisted)
 		for_each_possible_cpu(cpu)
@@ -271,6 +274,9 @@ static struct frec_ring_store *frec_ring_store_alloc(const char *name,
 			goto nomem;
 		frec_rb_cpu_init(per_cpu_ptr(store->cpus, cpu), slots, &store->layout);
 	}
+	/* A persisted store is the region's; the kdump directory lists the others. */
+	store->vmcore = frec_vmcore_store_add(name, max_record_len, global_order,
+					      nr_slots, store->cpus);
 	return store;
 
 nomem:

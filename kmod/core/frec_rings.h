@@ -26,6 +26,7 @@
  * @cpus: the CPUs' parts.
  * @persisted: its ring entry's index in the black box region plus one,
  *	if its slots are the region's (frec_persist.c); 0 if they are its own.
+ * @vmcore: its id in the kdump directory (frec_vmcore_kernel.c), 0 if not listed.
  *
  * Resizing or clearing a ring swaps in a new store (see frec_rings.c).
  */
@@ -34,6 +35,7 @@ struct frec_ring_store {
 	unsigned long bytes_per_cpu;
 	struct frec_rb_cpu __percpu *cpus;
 	unsigned int persisted;
+	unsigned int vmcore;
 };
 
 /**

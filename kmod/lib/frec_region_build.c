@@ -129,8 +129,21 @@ int frec_region_layout(struct frec_region_header *hdr,
 		return -ENOSPC;
 	frec_region_place(hdr, FREC_REGION_PARTS, &off, 0, 0,
 			  geo->region_bytes - off);
-	hdr->csum = cpu_to_le32(frec_region_csum(hdr, sizeof(*hdr)));
+	frec_region_header_seal(hdr);
 	return 0;
+}
+
+/**
+ * frec_region_header_seal() - checksum a header laid out or changed
+ * @hdr: the header, in a buffer (frec_region_layout(), or frec-decode
+ *	joining a kdump's pages into one image).
+ *
+ * Context: Any context.
+ */
+void frec_region_header_seal(struct frec_region_header *hdr)
+{
+	hdr->csum = 0;
+	hdr->csum = cpu_to_le32(frec_region_csum(hdr, sizeof(*hdr)));
 }
 
 /**

@@ -111,6 +111,7 @@ void frec_region_state_save(void *base, u32 end, u64 alive_wall_ns,
 void frec_region_parts_wb(void *base, u64 used, frec_region_wb_t wb);
 void frec_region_str_put(struct frec_region_str *str, u8 *pool, u32 off,
 			 const char *s, u32 len);
+void frec_region_header_seal(struct frec_region_header *hdr);
 void frec_region_ring_seal(struct frec_region_ring *ring, frec_region_wb_t wb);
 void frec_region_parts_zero(void *parts, u64 bytes, frec_region_wb_t wb);
 void frec_region_ring_retire(struct frec_region_ring *ring, frec_region_wb_t wb);

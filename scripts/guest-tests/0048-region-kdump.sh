@@ -24,20 +24,7 @@ case $FREC_PHASE in
 	[ $((0x$ck)) -ge $((base + 0x100000)) ] ||
 		fail "crashkernel= reserved below the region: the capture kernel's /dev/mem cannot read it"
 	frec_blackbox_fill $R
-	# The host's kexec, run with the host's loader and libraries (/host).
-	# The capture kernel: one CPU, its devices reset, the same command
-	# line otherwise (the phase word, the region's memmap=).
-	append=$(sed -e 's/crashkernel=[^ ]*//' -e 's/crash_kexec_post_notifiers//' /proc/cmdline)
-	/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
-		--library-path /host/usr/lib/x86_64-linux-gnu /host/usr/sbin/kexec \
-		-p "/host$FREC_HOST_KERNEL" --initrd="/host$FREC_HOST_INITRD" \
-		--append="$append nr_cpus=1 reset_devices" || fail "kexec -p"
-	[ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ] || fail "no capture kernel loaded"
-	# An oops that panics, as 0041: no record after the dump's lines.
-	echo 1 > /proc/sys/kernel/panic_on_oops
-	echo c > /proc/sysrq-trigger
-	sleep 20
-	fail "the panic did not boot the capture kernel"
+	frec_kdump_panic
 	;;
 2)
 	[ -e /proc/vmcore ] || fail "phase 2 is not the capture kernel (no /proc/vmcore)"

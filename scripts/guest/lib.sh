@@ -324,17 +324,42 @@ frec_ring_lines() {
 
 # A "# boot: twice" test of the black box.  Phase 1, after recording into
 # the persisted ring RING: hand phase 2 the md5 and count of the lines
-# frec/dump prints for RING now.
+# frec/dump prints for RING now (RING --all: every record line of the
+# dump, RING's more than 100 of them).
 frec_blackbox_keep() {
 	cat "$FREC_DEBUGFS/dump" > /tmp/dump || fail "cat dump"
-	frec_ring_lines /tmp/dump "$1" > /tmp/old
-	n=$(grep -c . /tmp/old)
+	if [ "${2:-}" = --all ]; then
+		grep -v '^#' /tmp/dump > /tmp/old
+	else
+		frec_ring_lines /tmp/dump "$1" > /tmp/old
+	fi
+	n=$(frec_ring_lines /tmp/old "$1" | grep -c .)
 	[ "$n" -gt 100 ] || fail "only $n $1 records in the dump"
-	echo "$n $1 records in the dump, the newest:"
+	n=$(grep -c . /tmp/old)
+	echo "$n records kept, the newest:"
 	tail -n 3 /tmp/old
 	sum=$(md5sum < /tmp/old | cut -c1-32)
 	frec_phase_put_hex "$sum$(printf '%08x' "$n")"
 	echo "md5 of those lines: $sum"
+}
+
+# Phase 1 of a kdump test: kexec -p loads the guest's own kernel and
+# initramfs (the host's kexec, run with the host's loader and libraries)
+# as the capture kernel, one CPU, its devices reset, the same command line
+# otherwise (the phase word, a region's memmap=); then an oops that
+# panics (sysrq-c, panic_on_oops), as 0041: no record after the dump's
+# lines.
+frec_kdump_panic() {
+	append=$(sed -e 's/crashkernel=[^ ]*//' -e 's/crash_kexec_post_notifiers//' /proc/cmdline)
+	/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 \
+		--library-path /host/usr/lib/x86_64-linux-gnu /host/usr/sbin/kexec \
+		-p "/host$FREC_HOST_KERNEL" --initrd="/host$FREC_HOST_INITRD" \
+		--append="$append nr_cpus=1 reset_devices" || fail "kexec -p"
+	[ "$(cat /sys/kernel/kexec_crash_loaded)" = 1 ] || fail "no capture kernel loaded"
+	echo 1 > /proc/sys/kernel/panic_on_oops
+	echo c > /proc/sysrq-trigger
+	sleep 20
+	fail "the panic did not boot the capture kernel"
 }
 
 # Phase 2, frec loaded with the region: frec/previous/info shows RING and

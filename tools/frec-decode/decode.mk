@@ -6,6 +6,7 @@
 #                       against their expected text, JSON and CSV checks,
 #                       span latency histograms (-F hist),
 #                       filters, black box region images whole and damaged,
+#                       synthetic kdumps (--vmcore) whole and refused,
 #                       trace.dat against trace-cmd report (skipped without it),
 #                       a 32-bit build refused (skipped without
 #                       gcc-multilib), the crafted bad inputs in
@@ -22,13 +23,13 @@
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
 DEC_LIB := errors.c raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
-	write_json.c write_csv.c write_tracedat.c write_hist.c region.c
+	write_json.c write_csv.c write_tracedat.c write_hist.c region.c vmcore.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
 	$(ROOT)/kmod/lib/frec_merge.c $(ROOT)/kmod/lib/frec_region.c \
 	$(ROOT)/kmod/lib/frec_region_build.c $(ROOT)/kmod/lib/frec_region_csum.c \
 	$(ROOT)/kmod/lib/frec_region_text.c $(ROOT)/kmod/lib/frec_region_dump.c \
-	$(ROOT)/kmod/lib/frec_hist.c
+	$(ROOT)/kmod/lib/frec_hist.c $(ROOT)/kmod/lib/frec_vmcore_dir.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
 DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
 	$(ROOT)/kmod/lib/frec_format.h \
@@ -36,7 +37,8 @@ DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
 	$(ROOT)/kmod/lib/frec_merge.h $(ROOT)/kmod/lib/frec_region_image.h \
 	$(ROOT)/kmod/lib/frec_region_text.h $(ROOT)/kmod/lib/frec_hist.h \
 	$(ROOT)/kmod/lib/frec_span.h \
-	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h $(ROOT)/uapi/frec_region.h
+	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h $(ROOT)/uapi/frec_region.h \
+	$(ROOT)/uapi/frec_vmcore.h $(ROOT)/kmod/lib/frec_vmcore_dir.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
 	-I$(ROOT)/kmod/lib -I$(ROOT)/uapi -I$(CURDIR)/harness
 DEC_ASAN := -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -89,6 +91,10 @@ $(DEC_O)/fuzz_region: $(DEC_DIR)/fuzz_region.c $(DEC_DEPS) | $(DEC_O)
 	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
 		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
 
+$(DEC_O)/fuzz_vmcore: $(DEC_DIR)/fuzz_vmcore.c $(DEC_DEPS) | $(DEC_O)
+	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
+
 $(DEC_O):
 	mkdir -p $@
 
@@ -106,13 +112,15 @@ $(DEC_O)/fuzz-seeds/.done: $(DEC_O)/frec-gen $(wildcard $(DEC_DIR)/testdata/*) \
 
 decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O)/test_decode $(DEC_O)/test_decode-asan $(DEC_O)/fuzz_decode \
-		$(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done
+		$(DEC_O)/fuzz_region $(DEC_O)/fuzz_vmcore $(DEC_O)/fuzz-seeds/.done
 	@rc=0; \
 	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
 	echo "== decode/test_decode-asan"; $(DEC_O)/test_decode-asan || rc=1; \
 	echo "== decode/outputs"; python3 $(DEC_DIR)/tests/check_outputs.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/region"; python3 $(DEC_DIR)/tests/check_region.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/vmcore"; python3 $(DEC_DIR)/tests/check_vmcore.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/json"; python3 $(DEC_DIR)/tests/check_json.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
@@ -139,6 +147,14 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-region-smoke.log; \
 		     echo "1 passed, 0 failed"; } \
 		|| { tail -n 30 $(DEC_O)/fuzz-region-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
+	echo "== decode/fuzz-vmcore-smoke ($(FUZZ_REGION_SMOKE_SECONDS) s)"; \
+	mkdir -p $(DEC_O)/fuzz-vmcore-corpus; \
+	nice -n 19 $(DEC_O)/fuzz_vmcore -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
+		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
+		> $(DEC_O)/fuzz-vmcore-smoke.log 2>&1 \
+		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-vmcore-smoke.log; \
+		     echo "1 passed, 0 failed"; } \
+		|| { tail -n 30 $(DEC_O)/fuzz-vmcore-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
 	exit $$rc
 
 fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done

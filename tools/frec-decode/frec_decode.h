@@ -20,6 +20,7 @@
  *   write_hist.c   a latency histogram per span-end site, as frec/hist
  *   region.c       a black box region image as a raw dump, sites and
  *                  formats (kmod/lib/frec_region.c reads it)
+ *   vmcore.c       a kdump's frec memory joined into a region image
  *   main.c         options and files
  *
  * The dump's order is not trusted: records are printed in the order the
@@ -182,6 +183,25 @@ int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
 			    size_t len, struct frec_err *err);
 void frec_region_decode_report(const struct frec_region_decode *rd);
 void frec_region_decode_free(struct frec_region_decode *rd);
+
+/* ---- vmcore.c -------------------------------------------------------- */
+
+/**
+ * struct frec_vmcore_src - a vmcore, read at any offset
+ * @read: read @len bytes at @off into @buf, all of them: 0, or -1 with
+ *	errno set.
+ * @ctx: its first argument.
+ * @size: the vmcore's size in bytes.
+ */
+struct frec_vmcore_src {
+	int (*read)(void *ctx, u64 off, void *buf, size_t len);
+	void *ctx;
+	u64 size;
+};
+
+int frec_vmcore_image(const struct frec_vmcore_src *src, const char *name, FILE *errs,
+		      unsigned long long *warnings, unsigned char **image, size_t *len,
+		      struct frec_err *err);
 
 /* ---- addr_table.c ---------------------------------------------------- */
 

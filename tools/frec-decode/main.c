@@ -4,11 +4,13 @@
  *
  * See frec-decode.1 (man page) and README.md for what it does.
  */
+#include <fcntl.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "frec_decode.h"
 
@@ -58,6 +60,10 @@ static const char usage_text[] =
 "      --previous=FILE   RAW is a region image: print what the module's\n"
 "                        frec/previous/FILE shows for it (dump, sites,\n"
 "                        formats or stats), made by the module's own code\n"
+"      --vmcore=FILE     the input is a kdump: /proc/vmcore in the capture\n"
+"                        kernel, or makedumpfile -E's ELF file, of a boot\n"
+"                        whose frec had vmcore_region=: every ring, printed\n"
+"                        as for a region image (--previous applies)\n"
 "  -h, --help            print this and exit\n"
 "  -V, --version         print the version and exit\n"
 "\n"
@@ -316,8 +322,57 @@ static void print_previous(struct frec_region_decode *rd, const char *file, FILE
 	}
 }
 
+static int vmcore_read(void *ctx, u64 off, void *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = pread(*(int *)ctx, buf, len, (off_t)off);
+		if (n <= 0) {
+			if (!n)
+				errno = EIO;
+			if (n < 0 && errno == EINTR)
+				continue;
+			return -1;
+		}
+		buf = (char *)buf + n;
+		off += (u64)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/*
+ * The region image of frec's memory in the vmcore at @path (vmcore.c),
+ * read at offsets: a vmcore is the crashed machine's memory, more than a
+ * capture kernel has.
+ */
+static unsigned char *read_vmcore(const char *path, unsigned long long *warnings,
+				  size_t *len)
+{
+	struct frec_vmcore_src src = { .read = vmcore_read };
+	unsigned char *image = NULL;
+	struct frec_err err;
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY);
+	if (fd < 0 || fstat(fd, &st)) {
+		fprintf(stderr, "frec-decode: %s: %s\n", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	src.ctx = &fd;
+	src.size = (u64)st.st_size;
+	if (frec_vmcore_image(&src, path, stderr, warnings, &image, len, &err))
+		fprintf(stderr, "frec-decode: %s: offset %llu: %s\n", path, err.where, err.msg);
+	close(fd);
+	return image;
+}
+
 static int decode_region(struct frec_decode_opts *opts, const char *in_path,
-			 const char *out_path, const char *previous)
+			 const char *out_path, const char *previous, bool vmcore)
 {
 	struct frec_region_decode rd = { .errs = stderr };
 	struct frec_formats formats = { 0 };
@@ -330,6 +385,12 @@ static int decode_region(struct frec_decode_opts *opts, const char *in_path,
 	int ret = FREC_EXIT_INPUT;
 
 	rd.name = strcmp(in_path, "-") ? in_path : "<stdin>";
+	if (vmcore) {
+		data = read_vmcore(in_path, &rd.warnings, &len);
+		if (!data)
+			return FREC_EXIT_INPUT;
+		goto opened;
+	}
 	if (strcmp(in_path, "-") && !(in = fopen(in_path, "rb"))) {
 		fprintf(stderr, "frec-decode: %s: %s\n", in_path, strerror(errno));
 		return FREC_EXIT_INPUT;
@@ -341,6 +402,7 @@ static int decode_region(struct frec_decode_opts *opts, const char *in_path,
 		fprintf(stderr, "frec-decode: %s: %s\n", rd.name, strerror(errno));
 		return FREC_EXIT_INPUT;
 	}
+opened:
 	if (frec_region_decode_open(&rd, data, len, &err)) {
 		fprintf(stderr, "frec-decode: %s: offset %llu: %s\n", rd.name,
 			err.where, err.msg);
@@ -391,7 +453,7 @@ out:
 	return ret;
 }
 
-enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_REGION, OPT_PREVIOUS };
+enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_REGION, OPT_PREVIOUS, OPT_VMCORE };
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
@@ -410,6 +472,7 @@ static const struct option long_options[] = {
 	{ "stats", no_argument, NULL, OPT_STATS },
 	{ "region", no_argument, NULL, OPT_REGION },
 	{ "previous", required_argument, NULL, OPT_PREVIOUS },
+	{ "vmcore", required_argument, NULL, OPT_VMCORE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -423,7 +486,7 @@ int main(int argc, char **argv)
 	const char *sites_path = DEFAULT_SITES;
 	const char *out_path = NULL, *in_path = "-", *in_name, *previous = NULL;
 	bool formats_named = false, kallsyms_named = false, use_kallsyms = true;
-	bool sites_named = false, missing, warned = false, region = false;
+	bool sites_named = false, missing, warned = false, region = false, vmcore = false;
 	struct frec_formats formats = { 0 };
 	struct frec_sites sites = { 0 };
 	struct frec_kallsyms kallsyms = { 0 };
@@ -509,6 +572,11 @@ int main(int argc, char **argv)
 			previous = optarg;
 			region = true;
 			break;
+		case OPT_VMCORE:
+			vmcore = true;
+			region = true;
+			in_path = optarg;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return FREC_EXIT_OK;
@@ -521,6 +589,8 @@ int main(int argc, char **argv)
 			return FREC_EXIT_USAGE;
 		}
 	}
+	if (optind < argc && vmcore)
+		die_usage("--vmcore names the input ('%s' is one too many)", argv[optind]);
 	if (optind < argc)
 		in_path = argv[optind++];
 	if (optind < argc)
@@ -528,7 +598,7 @@ int main(int argc, char **argv)
 	opts.filter = parse_filter(&filter);
 
 	if (region || is_region(in_path))
-		return decode_region(&opts, in_path, out_path, previous);
+		return decode_region(&opts, in_path, out_path, previous, vmcore);
 
 	ret = FREC_EXIT_INPUT;
 	if (!load_table(formats_path, formats_named, &missing, &formats, parse_formats))

@@ -1,0 +1,40 @@
+#!/bin/sh
+# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring)
+# kernels: 6.1
+# can-run: 6.1 6.12 6.12-rt
+# boot: twice
+# expect: splat
+# cmdline: crashkernel=256M
+# timeout: 400
+. /frec/guest/lib.sh
+. /frec/run.conf
+
+case $FREC_PHASE in
+1)
+	[ -e /proc/vmcore ] && fail "phase 1 in a capture kernel"
+	frec_load vmcore_region=1M
+	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
+	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
+	# The texts of the records, swept into the tables a kdump holds.
+	frec_texts_swept
+	frec_blackbox_keep crash_test --all
+	frec_kdump_panic
+	;;
+2)
+	[ -e /proc/vmcore ] || fail "phase 2 is not the capture kernel (no /proc/vmcore)"
+	kept=$(frec_phase_get_hex)
+	# check DECODED_TEXT WHAT: the lines match phase 1's dump
+	check() {
+		grep -v '^#' "$1" > /tmp/new
+		echo "$2: $(grep -c . /tmp/new) records decoded, $(frec_ring_lines /tmp/new crash_test | grep -c .) of crash_test"
+		[ "$(md5sum < /tmp/new | cut -c1-32)" = "$(echo "$kept" | cut -c1-32)" ] &&
+			[ "$(grep -c . /tmp/new)" = $((0x$(echo "$kept" | cut -c33-40))) ] ||
+			{ head -n 5 /tmp/new; fail "$2: decoded lines differ from the old dump's"; }
+	}
+	frec_decode --vmcore /proc/vmcore > /tmp/decoded 2> /tmp/decode.err ||
+		{ cat /tmp/decode.err; fail "frec-decode --vmcore /proc/vmcore failed"; }
+	cat /tmp/decode.err
+	check /tmp/decoded /proc/vmcore
+	;;
+*)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
+esac
