@@ -216,7 +216,7 @@ static void one_event_reads_back_whole(RBC_TEST *test)
 	if (!t)
 		return;
 	/* A caller as x86_64 has them: in the top 2 GiB. */
-	RBC_EXPECT_EQ(test, rbc_event(t, 0x1000, (unsigned long)0xffffffffc0a01234ULL, 7), 0);
+	RBC_EXPECT_EQ(test, rbc_event(t, 0x1000, 0xffffffffc0a01234UL, 7), 0);
 	frec_rb_cursor_init(&t->ring, &t->cpu[0], &cur);
 	got = frec_rb_cursor_next(&t->ring, &t->cpu[0], &cur, &ent, NULL, 0);
 	RBC_EXPECT(test, got, "no record");

@@ -16,6 +16,10 @@
  * inside the record, so that a probe recording again nests under the
  * same bound as any nested writer.
  *
+ * __frec_record() and the span calls are __no_stack_protector: their one
+ * array is the four arguments, written at fixed indices, and its canary
+ * cost about six instructions a record (doc/speed.md, 2026-11-29).
+ *
  * The gate is recomputed, under the ring's gate_lock, whenever the ring is
  * enabled, disabled, given another level or retired; call sites read it
  * racily (READ_ONCE), and a writer that passed an old gate is counted as
@@ -41,13 +45,45 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 
 #include <frec.h>
 
+#include "frec_caller_word.h"
+
+/* Where a record made outside task context is made. */
+static noinline u32 frec_record_irq_kind(void)
+{
+	if (in_nmi())
+		return FREC_CTX_NMI;
+	if (in_hardirq())
+		return FREC_CTX_HARDIRQ;
+	return FREC_CTX_SOFTIRQ;
+}
+
+/*
+ * The caller word of a record made now at @caller (uapi/frec_raw.h, "The
+ * caller word"): with the pid of the current task, and, outside task
+ * context, the kind of interrupt.  The pid is kept in an interrupt too,
+ * the task it interrupted, as ftrace's common_pid keeps it.  in_task()
+ * is a test of the preemption count (and on PREEMPT_RT of the task's
+ * softirq count), so a task's record pays a load, a test, the pid's two
+ * loads and the packing.  The ring core makes the word where it stores
+ * it (FREC_RB_CALLER_WORD()), after the clock is read: computed before
+ * the reservation, it would be kept on the stack across that call.
+ */
+static __always_inline u64 frec_record_caller_word(u64 caller)
+{
+	u32 context = task_pid_nr(current);
+
+	if (unlikely(!in_task()))
+		context |= frec_record_irq_kind() << FREC_CTX_KIND_SHIFT;
+	return frec_caller_word(caller, context);
+}
+
 /*
  * The ring core is compiled here, its writes inlined into the record path
  * (lib/frec_rb.c says why); the rest of frec.ko calls its readers.
  */
 #define FREC_RB_INLINE_WRITES
+#define FREC_RB_CALLER_WORD(caller)	frec_record_caller_word(caller)
 #include "frec_rb.c"
-#include "frec_caller_word.h"
 #include "frec_hooks.h"
 #include "frec_printk_args.h"
 #include "frec_record.h"
@@ -163,34 +199,6 @@ void frec_record_abandon_this_cpu(void)
 	this_cpu_write(frec_record_depth, 0);
 }
 
-/* Where a record made outside task context is made. */
-static noinline u32 frec_record_irq_kind(void)
-{
-	if (in_nmi())
-		return FREC_CTX_NMI;
-	if (in_hardirq())
-		return FREC_CTX_HARDIRQ;
-	return FREC_CTX_SOFTIRQ;
-}
-
-/*
- * The caller word of a record made now at @caller (uapi/frec_raw.h, "The
- * caller word"): with the pid of the current task, and, outside task
- * context, the kind of interrupt.  The pid is kept in an interrupt too,
- * the task it interrupted, as ftrace's common_pid keeps it.  in_task()
- * is a test of the preemption count (and on PREEMPT_RT of the task's
- * softirq count), so a task's record pays a load, a test, the pid's two
- * loads and the packing.
- */
-static __always_inline u64 frec_record_caller_word(unsigned long caller)
-{
-	u32 context = task_pid_nr(current);
-
-	if (unlikely(!in_task()))
-		context |= frec_record_irq_kind() << FREC_CTX_KIND_SHIFT;
-	return frec_caller_word(caller, context);
-}
-
 /*
  * A record's site word when its site has no plain id: registers the site
  * or notes its first record (frec_site_word_slow()), and claims an armed
@@ -247,8 +255,7 @@ static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_r
 {
 	unsigned int fired = 0;
 	u64 word = frec_record_site_word_slow(site, ring, caller, &fired);
-	int ret = frec_rb_write_event_since(&store->layout, rc, word,
-					    frec_record_caller_word(caller), args, span_end,
+	int ret = frec_rb_write_event_since(&store->layout, rc, word, caller, args, span_end,
 					    since, seqp, tsp);
 
 	if (!ret)
@@ -302,8 +309,7 @@ static __always_inline int frec_record_event(struct frec_ring *ring,
 			*tsp = slow_ts;
 			return ret;
 		}
-		ret = frec_rb_write_event_since(&store->layout, rc, id,
-						frec_record_caller_word(caller), args, span_end,
+		ret = frec_rb_write_event_since(&store->layout, rc, id, caller, args, span_end,
 						since, seqp, tsp);
 	}
 	if (!ret)
@@ -333,6 +339,7 @@ static __always_inline int frec_record_event(struct frec_ring *ring,
  * if dropped (counted in the ring's stats), -EINVAL if @ring is not an
  * event ring.
  */
+__no_stack_protector
 int __frec_record(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long caller, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3)
@@ -361,6 +368,7 @@ EXPORT_SYMBOL_GPL(__frec_record);
  * Return: the span's token: the begin's timestamp and name, or zeroes if
  * it was not stored (for any reason __frec_record() gives an error).
  */
+__no_stack_protector
 struct frec_span __frec_span_begin(struct frec_ring *ring, struct frec_site *site,
 				   unsigned long caller, unsigned long a0,
 				   unsigned long a1, unsigned long a2,
@@ -398,6 +406,7 @@ EXPORT_SYMBOL_GPL(__frec_span_begin);
  * Context: As __frec_record().
  * Return: as __frec_record().
  */
+__no_stack_protector
 int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
 		    unsigned long caller, u64 begin_ts, u64 begin_id,
 		    unsigned long a0, unsigned long a1)
@@ -467,8 +476,7 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 			va_end(ap);
 			flags = 0;
 		}
-		ret = frec_rb_write_record(&store->layout, rc, word,
-					   frec_record_caller_word(caller),
+		ret = frec_rb_write_record(&store->layout, rc, word, caller,
 					   payload, len | flags, &seq);
 	}
 	if (!ret && trace_frec_printk_enabled()) {

@@ -12,7 +12,7 @@
  * A line is:
  *
  *   <seq> [<s>.<ns>] cpu<cpu> <context> <ring>: <caller> <message>\n
- *   253 [   12.027638123] cpu1 T412 hanoi_moves: hanoi_move+0x1a/0x80 [frec_hanoi] disk 3 A to C
+ *   253 [   12.027638123] cpu1 T154 hanoi_moves: hanoi_move+0x1a/0x80 [frec_hanoi] disk 3 A to C
  *
  * with seconds right-aligned in 5 columns and nanoseconds in 9 digits.
  * The context is where the record was made: "T<pid>" in a task, as

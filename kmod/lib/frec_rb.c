@@ -281,6 +281,17 @@
 #define FREC_RB_WRITE
 #endif
 
+/*
+ * The caller word a write stores, made from its @caller_word argument
+ * where it is stored: frec_record.c passes the caller and makes the word
+ * with the context there (frec_record_caller_word()), after the clock
+ * read, so that the word is not kept across that call.  Elsewhere the
+ * argument is the word.
+ */
+#ifndef FREC_RB_CALLER_WORD
+#define FREC_RB_CALLER_WORD(caller_word)	(caller_word)
+#endif
+
 /* The sequence of global-order rings: one order across their CPUs. */
 static atomic64_t frec_seq = ATOMIC64_INIT(0);
 
@@ -607,7 +618,7 @@ FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
 	WRITE_ONCE(slot->data[FREC_EVENT_SITE], site);
-	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], caller_word);
+	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], FREC_RB_CALLER_WORD(caller_word));
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
 	frec_rb_hook(FREC_RB_HOOK_FILLED);
@@ -705,7 +716,7 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 	slot = &rc->slots[pos & ring->mask];
 	WRITE_ONCE(slot->data[FREC_RECORD_TS], ts);
 	WRITE_ONCE(slot->data[FREC_RECORD_SITE], site);
-	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], caller_word);
+	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], FREC_RB_CALLER_WORD(caller_word));
 	WRITE_ONCE(slot->data[FREC_RECORD_LEN], (u64)k << 32 | len_word);
 	n = min_t(unsigned int, len, FREC_RECORD_HEAD_BYTES);
 	frec_rb_fill_words(&slot->data[FREC_RECORD_PAYLOAD],

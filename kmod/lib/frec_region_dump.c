@@ -637,9 +637,9 @@ void frec_region_dump_header(const struct frec_region_dump *d,
 		flags |= FREC_RAW_CLOCK_SYNCED;
 	if (d->by_seq)
 		flags |= FREC_RAW_MERGE_BY_SEQ;
-	n = snprintf(line, sizeof(line), FREC_FORMAT_HEADER_FMT, clock,
-		     frec_format_order(flags),
-		     d->v->version >= FREC_REGION_VERSION_CONTEXT ? FREC_FORMAT_CONTEXT_COLUMN : "");
+	n = snprintf(line, sizeof(line), FREC_FORMAT_HEADER_FMT, clock, frec_format_order(flags),
+		     d->v->version >= FREC_REGION_VERSION_CONTEXT ?
+		     FREC_FORMAT_CONTEXT_COLUMN : "");
 	out->write(out->ctx, line, min_t(size_t, n, sizeof(line) - 1));
 }
 

@@ -273,7 +273,10 @@ enum frec_region_reject {
  * @seq: its seq.
  * @ts: timestamp.
  * @site: site word.
- * @caller: caller address.
+ * @caller: the caller, as frec_caller_of() reads the caller word (in a
+ *	region of version 2, the word itself).
+ * @context: the context word (frec_context_of()); 0 in a region of
+ *	version 2.
  * @args: an event's arguments.
  * @len: a record's payload length, 0 for an event.
  * @printk_args: the payload is frec_printk()'s arguments.

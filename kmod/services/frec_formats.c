@@ -21,8 +21,9 @@
  *  - a caller or a symbol argument: names the address now, as the dump
  *    would ("fn+0x1a/0x80 [mod]"), saves that text and repoints the word
  *    at it (a caller word, which has 32 bits for its caller, at the
- *    saved text's number: frec_texts_saved_caller()).  frec_texts_saved_symbol() tells the formatter that such a
- *    word is text, not code: a saved text lives in frec's heap, where no
+ *    saved text's number: frec_texts_saved_caller()).
+ *    frec_texts_saved_symbol() tells the formatter that such a word is
+ *    text, not code: a saved text lives in frec's heap, where no
  *    code is, so the two can never be confused.  A later module loaded
  *    at the same addresses can then never be taken for the code that
  *    recorded.
@@ -166,12 +167,14 @@ static void frec_rehome_caller(struct frec_rehome *rh, u64 *word, u64 old)
 {
 	const char *copy = frec_texts_keep_symbol(rh->sym, frec_caller_of(old), 'S');
 	u32 number;
+	u64 new;
 
 	if (!copy)
 		return;
 	number = (u32)frec_texts_saved_caller(copy);
+	new = frec_caller_word_saved(number, frec_context_of(old));
 	/* Fully ordered, as frec_rehome_word:A. */
-	if (cmpxchg(word, old, frec_caller_word_saved(number, frec_context_of(old))) == old) /* LMM(frec_rehome_caller:A) */
+	if (cmpxchg(word, old, new) == old) /* LMM(frec_rehome_caller:A) */
 		rh->moved++;
 }
 
