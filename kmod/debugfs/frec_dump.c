@@ -25,9 +25,11 @@
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/uio.h>
+#include <linux/xarray.h>
 
 #include <frec_raw.h>
 
+#include "frec_caller_word.h"
 #include "frec_dump.h"
 #include "frec_filter.h"
 #include "frec_filter_file.h"
@@ -39,8 +41,12 @@
 /* Records one fill of a chunk looks at, at most, with the lock held. */
 #define FREC_DUMP_BATCH		256
 
-/* Largest entry of any file: a raw record of the longest payload. */
-#define FREC_DUMP_ENTRY_MAX	(sizeof(struct frec_raw_record) + FREC_RING_MAX_RECORD_LEN + 8)
+/*
+ * Largest entry of any file: a raw record of the longest payload, and the
+ * task entry that may come before it.
+ */
+#define FREC_DUMP_ENTRY_MAX	(sizeof(struct frec_raw_task) + sizeof(struct frec_raw_record) + \
+				 FREC_RING_MAX_RECORD_LEN + 8)
 
 /* A chunk holds a few entries; the user copy happens without the lock. */
 #define FREC_DUMP_CHUNK		(4 * FREC_DUMP_ENTRY_MAX)
@@ -54,6 +60,7 @@ enum frec_dump_kind { FREC_DUMP_TEXT, FREC_DUMP_RAW };
  * @filter: the filter in force at open (dump).
  * @header_done: the header is out.
  * @rings_done: how many FREC_RAW_RING entries are out (raw).
+ * @tasks: the pids a FREC_RAW_TASK entry was written for (raw).
  * @end: nothing more to produce.
  * @chunk_len: bytes in @chunk.
  * @chunk_off: how many of them were copied to the user.
@@ -66,6 +73,7 @@ struct frec_dump_file {
 	struct frec_filter filter;
 	bool header_done;
 	unsigned int rings_done;
+	struct xarray tasks;
 	bool end;
 	size_t chunk_len, chunk_off;
 	struct frec_format_kernel fk;
@@ -79,6 +87,7 @@ static struct frec_dump_file *frec_dump_alloc(enum frec_dump_kind kind)
 	if (!df)
 		return NULL;
 	df->kind = kind;
+	xa_init(&df->tasks);
 	frec_filter_init(&df->filter);
 	frec_format_kernel_init(&df->fk, false);
 	return df;
@@ -88,6 +97,7 @@ static void frec_dump_free(struct frec_dump_file *df)
 {
 	if (df->rd)
 		frec_reader_close(df->rd);
+	xa_destroy(&df->tasks);
 	kvfree(df);
 }
 
@@ -192,13 +202,41 @@ static void frec_dump_raw_ring(struct frec_dump_file *df, unsigned int index)
 	frec_dump_put(df, &r, sizeof(r));
 }
 
-/* A record's raw entry into the chunk. */
+/*
+ * The name of the task a record's context names, before the record's
+ * first entry (uapi/frec_raw.h, struct frec_raw_task), as the task is
+ * called now: none for the idle task (pid 0: readers name it as ftrace
+ * does) or a task that has exited.  A pid is named once a file; if the
+ * note that it was cannot be kept (no memory), it is named again.
+ */
+static void frec_dump_raw_task(struct frec_dump_file *df, u32 pid)
+{
+	struct frec_raw_task t = {
+		.head = { .type = FREC_RAW_TASK, .bytes = sizeof(t) },
+		.pid = pid,
+	};
+	struct task_struct *task;
+
+	if (!pid || xa_load(&df->tasks, pid))
+		return;
+	xa_store(&df->tasks, pid, xa_mk_value(1), GFP_NOWAIT | __GFP_NOWARN);
+	task = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
+	if (!task)
+		return;
+	BUILD_BUG_ON(sizeof(t.comm) != TASK_COMM_LEN);
+	get_task_comm(t.comm, task);
+	frec_dump_put(df, &t, sizeof(t));
+}
+
+/* A record's raw entry into the chunk, with its task's name first. */
 static void frec_dump_raw_record(struct frec_dump_file *df, const struct frec_reader_record *rec)
 {
-	struct frec_raw_record *r = (struct frec_raw_record *)(df->chunk + df->chunk_len);
+	struct frec_raw_record *r;
 	const char *text;
 	unsigned int i;
 
+	frec_dump_raw_task(df, frec_context_pid(rec->ent.context));
+	r = (struct frec_raw_record *)(df->chunk + df->chunk_len);
 	memset(r, 0, sizeof(*r));
 	r->head.type = rec->ring->kind == FREC_RING_EVENTS ? FREC_RAW_EVENT : FREC_RAW_TEXT;
 	r->seq = rec->ent.seq;

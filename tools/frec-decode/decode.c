@@ -999,6 +999,7 @@ int frec_decode_stream(struct frec_decoder *d, FILE *in, const char *in_name)
 	d->trace_clock = &r.trace_clock;
 	d->raw_flags = r.flags;
 	d->contexts = r.version >= FREC_RAW_VERSION_CONTEXT;
+	d->tasks = &r.tasks;
 	d->order = frec_format_order(r.flags);
 	frec_merge_init(&d->merge, NULL, 0, r.flags & FREC_RAW_MERGE_BY_SEQ);
 	if (d->opts.stats) {

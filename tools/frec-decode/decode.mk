@@ -22,7 +22,7 @@
 
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
-DEC_LIB := errors.c raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
+DEC_LIB := errors.c tasks.c raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
 	write_json.c write_csv.c write_tracedat.c write_hist.c region.c vmcore.c
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \

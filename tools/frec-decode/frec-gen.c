@@ -488,10 +488,17 @@ static struct gen_site *pick_site(const struct gen_format *gf)
  * and the largest pid among them), now and then an interrupt on top of
  * one.
  */
+static const u32 gen_pids[] = { 0, 1, 57, 1234, FREC_CTX_PID_MASK };
+/*
+ * Their names, as the dump's task entries give them; the idle task has
+ * none (readers name pid 0), nor has the last, a task that had exited.
+ */
+static const char *const gen_comms[] = { NULL, "init", "kworker/0:1", "frec-test", NULL };
+
 static u32 pick_context(void)
 {
-	static const u32 pids[] = { 0, 1, 57, 1234, FREC_CTX_PID_MASK };
-	u32 context = pids[rnd_below(sizeof(pids) / sizeof(pids[0]))];
+	const u32 *pids = gen_pids;
+	u32 context = pids[rnd_below(sizeof(gen_pids) / sizeof(gen_pids[0]))];
 
 	if (!rnd_below(8))
 		context |= (1 + rnd_below(3)) << FREC_CTX_KIND_SHIFT;
@@ -759,9 +766,33 @@ static int by_source(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
+/* A task entry for each named task of pick_context(), swapped if need be. */
+static void write_tasks(FILE *f)
+{
+	struct frec_raw_task t;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(gen_pids) / sizeof(gen_pids[0]); i++) {
+		if (!gen_comms[i])
+			continue;
+		memset(&t, 0, sizeof(t));
+		t.head.type = out32(FREC_RAW_TASK);
+		t.head.bytes = out32(sizeof(t));
+		t.pid = out32(gen_pids[i]);
+		snprintf(t.comm, sizeof(t.comm), "%s", gen_comms[i]);
+		fwrite(&t, sizeof(t), 1, f);
+	}
+}
+
 /* A record's entry, after its ring's (and, with --unknown, some junk). */
 static void write_gen_rec(FILE *f, struct gen_rec *g)
 {
+	static bool tasks_written;
+
+	if (!tasks_written) {
+		write_tasks(f);
+		tasks_written = true;
+	}
 	if (!g->ring->written)
 		write_ring(f, g->ring);
 	if (opt_unknown && !rnd_below(30))

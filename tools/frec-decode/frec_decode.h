@@ -102,6 +102,36 @@ struct frec_trace_clock {
 	unsigned int flags;
 };
 
+/* ---- tasks.c --------------------------------------------------------- */
+
+/**
+ * struct frec_task - a slot of struct frec_tasks
+ * @used: the slot holds a task.
+ * @pid: its pid.
+ * @comm: its name, NUL-terminated.
+ */
+struct frec_task {
+	bool used;
+	u32 pid;
+	char comm[FREC_RAW_TASK_COMM_LEN + 1];
+};
+
+/**
+ * struct frec_tasks - the names of a dump's tasks, by pid (tasks.c)
+ * @slots: @cap slots, open-addressed.
+ * @cap: a power of two, 0 before the first name.
+ * @nr: slots used.
+ */
+struct frec_tasks {
+	struct frec_task *slots;
+	size_t cap;
+	size_t nr;
+};
+
+int frec_tasks_set(struct frec_tasks *t, u32 pid, const char *comm);
+const char *frec_tasks_name(const struct frec_tasks *t, u32 pid);
+void frec_tasks_free(struct frec_tasks *t);
+
 /**
  * struct frec_raw_reader - reading a raw dump as a stream
  * @f: the stream.
@@ -118,6 +148,7 @@ struct frec_trace_clock {
  * @len: bytes in @buf.
  * @at_end: the stream (or @end) is reached: @buf holds all that is left.
  * @trace_clock: the dump's FREC_RAW_CLOCK entry, once read past.
+ * @tasks: the names of its FREC_RAW_TASK entries read so far.
  */
 struct frec_raw_reader {
 	FILE *f;
@@ -132,6 +163,7 @@ struct frec_raw_reader {
 	size_t len;
 	bool at_end;
 	struct frec_trace_clock trace_clock;
+	struct frec_tasks tasks;
 };
 
 int frec_raw_open(struct frec_raw_reader *r, FILE *f, struct frec_err *err);
@@ -521,6 +553,7 @@ struct frec_decoded {
  * @nr_sources: sources in it.
  * @raw_flags: the dump header's flags.
  * @contexts: the dump's records have contexts (FREC_RAW_VERSION_CONTEXT).
+ * @tasks: the names of the dump's tasks (its reader's).
  * @merge: the order records are merged in (only its by_seq is used).
  * @marks: the order check's stack (decode.c, order_check()).
  * @nr_marks: marks on it.
@@ -576,6 +609,7 @@ struct frec_decoder {
 	size_t nr_sources;
 	unsigned int raw_flags;
 	bool contexts;
+	const struct frec_tasks *tasks;
 	struct frec_merge merge;
 	struct frec_order_mark *marks;
 	size_t nr_marks;

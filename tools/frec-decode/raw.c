@@ -302,6 +302,21 @@ static int raw_clock(struct frec_raw_reader *r, unsigned long long at,
 	return 0;
 }
 
+/* A task entry: its name kept in @r->tasks. */
+static int raw_task(struct frec_raw_reader *r, unsigned long long at,
+		    const unsigned char *entry, size_t bytes, struct frec_err *err)
+{
+	struct frec_raw_task t;
+
+	if (bytes < sizeof(t))
+		return frec_errf(err, at, "task entry of %zu bytes, %zu needed",
+				 bytes, sizeof(t));
+	memcpy(&t, entry, sizeof(t));
+	if (frec_tasks_set(&r->tasks, raw_get32(r, t.pid), t.comm))
+		return frec_errf(err, at, "out of memory");
+	return 0;
+}
+
 /**
  * frec_raw_next() - read the next ring or record entry
  * @r: the reader, after frec_raw_open().
@@ -309,8 +324,8 @@ static int raw_clock(struct frec_raw_reader *r, unsigned long long at,
  *	into @r's buffer until the next call.
  * @err: what is wrong, and the offset, on failure.
  *
- * Skips entries of unknown types, and keeps the clock entry's offset in
- * @r->trace_clock.  A ring entry whose kind, order or name is bad comes
+ * Skips entries of unknown types, keeps the clock entry's offset in
+ * @r->trace_clock and the task entries' names in @r->tasks.  A ring entry whose kind, order or name is bad comes
  * back with @item->ring_bad set and @err saying why (see raw_ring()).
  *
  * Context: userspace.
@@ -346,7 +361,8 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 					 "entry of %zu bytes: not a multiple of 8 of at least 8",
 					 bytes);
 		if (item->type != FREC_RAW_RING && item->type != FREC_RAW_EVENT &&
-		    item->type != FREC_RAW_TEXT && item->type != FREC_RAW_CLOCK) {
+		    item->type != FREC_RAW_TEXT && item->type != FREC_RAW_CLOCK &&
+		    item->type != FREC_RAW_TASK) {
 			raw_consume(r, sizeof(head));
 			if (raw_skip(r, bytes - sizeof(head), item->offset, bytes, err))
 				return -1;
@@ -366,6 +382,11 @@ int frec_raw_next(struct frec_raw_reader *r, struct frec_raw_item *item,
 				return -1;
 			continue;
 		}
+		if (item->type == FREC_RAW_TASK) {
+			if (raw_task(r, item->offset, entry, bytes, err))
+				return -1;
+			continue;
+		}
 		if (item->type == FREC_RAW_RING)
 			return raw_ring(r, item, entry, bytes, err);
 		return raw_record(r, item, entry, bytes, err);
@@ -382,4 +403,5 @@ void frec_raw_close(struct frec_raw_reader *r)
 {
 	free(r->buf);
 	r->buf = NULL;
+	frec_tasks_free(&r->tasks);
 }

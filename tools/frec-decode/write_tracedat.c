@@ -51,6 +51,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frec_caller_word.h"
 #include "frec_decode.h"
 #include "frec_span.h"
 
@@ -600,6 +601,24 @@ static u64 tracedat_ts(const struct frec_decoder *d, u64 ts)
 	return ts - (u64)off;
 }
 
+/*
+ * ftrace's common_flags for where a record was made (the kernel's
+ * TRACE_FLAG_HARDIRQ, _SOFTIRQ and _NMI, kernel/trace/trace.h), so that
+ * trace-cmd and KernelShark mark it as they mark an ftrace event made
+ * there.
+ */
+static unsigned char tracedat_context_flags(u32 context)
+{
+	static const unsigned char flags[] = {
+		[FREC_CTX_TASK] = 0,
+		[FREC_CTX_SOFTIRQ] = 0x10,
+		[FREC_CTX_HARDIRQ] = 0x08,
+		[FREC_CTX_NMI] = 0x40,
+	};
+
+	return flags[frec_context_kind(context)];
+}
+
 static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r)
 {
 	struct frec_tracedat *t = d->tracedat;
@@ -629,6 +648,11 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	put16(ev, r->rec.text ? TRACEDAT_PRINTK_ID :
 		  kind == FREC_SPAN_BEGIN ? TRACEDAT_SPAN_BEGIN_ID :
 		  kind == FREC_SPAN_END ? TRACEDAT_SPAN_END_ID : TRACEDAT_RECORD_ID);
+	/* The task that was current, as ftrace's common_pid; 0 in an old dump. */
+	if (r->rec.context_known) {
+		ev[2] = tracedat_context_flags(r->rec.context);
+		put32(ev + 4, frec_context_pid(r->rec.context));
+	}
 	put64(ev + TRACEDAT_SEQ, r->rec.seq);
 	put32(ev + TRACEDAT_CPU, r->rec.cpu);
 	put64(ev + TRACEDAT_CALLER, r->rec.caller);
@@ -728,8 +752,10 @@ static const char *tracedat_clock(const struct frec_decoder *d)
  * functions as kallsyms, the empty printk formats and cmdlines, the CPU count and the options.
  */
 static void tracedat_header(FILE *out, const char *trace_clock, size_t nr_cpus,
-			    const char *kallsyms, size_t kallsyms_len)
+			    const char *kallsyms, size_t kallsyms_len,
+			    const struct frec_tasks *tasks)
 {
+	size_t i, cmdlines_len = 0;
 	static const char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	static const unsigned int one = 1;
 	char clock[80];
@@ -755,7 +781,15 @@ static void tracedat_header(FILE *out, const char *trace_clock, size_t nr_cpus,
 	out_sized(out, tracedat_span_end_format, sizeof(tracedat_span_end_format) - 1, 8);
 	out_sized(out, kallsyms ? kallsyms : "", kallsyms_len, 4);	/* kallsyms */
 	out32(out, 0);			/* printk formats */
-	out64(out, 0);			/* cmdlines */
+	/* cmdlines: "pid comm" lines, as ftrace's saved_cmdlines */
+	for (i = 0; tasks && i < tasks->cap; i++)
+		if (tasks->slots[i].used)
+			cmdlines_len += (size_t)snprintf(NULL, 0, "%u %s\n", tasks->slots[i].pid,
+							 tasks->slots[i].comm);
+	out64(out, cmdlines_len);
+	for (i = 0; tasks && i < tasks->cap; i++)
+		if (tasks->slots[i].used)
+			fprintf(out, "%u %s\n", tasks->slots[i].pid, tasks->slots[i].comm);
 	out32(out, (unsigned int)nr_cpus);
 	fwrite_unlocked("options  ", 1, 10, out);
 	len = snprintf(clock, sizeof(clock), "[%s]", trace_clock);
@@ -789,7 +823,8 @@ static void tracedat_end(struct frec_decoder *d)
 	kallsyms = t->failed ? NULL : tracedat_kallsyms(t, &kallsyms_len);
 	mem = t->failed ? NULL : open_memstream(&header, &header_len);
 	if (mem) {
-		tracedat_header(mem, tracedat_clock(d), nr_cpus, kallsyms, kallsyms_len);
+		tracedat_header(mem, tracedat_clock(d), nr_cpus, kallsyms, kallsyms_len,
+				d->tasks);
 		if (fclose(mem))
 			t->failed = true;
 	}

@@ -28,14 +28,18 @@ import sys
 
 import checker
 
-TEXT_LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (?:(?:T\d+|softirq|hardirq|nmi) )?(\S+): (.*)$")
+TEXT_LINE = re.compile(rb"^(\d+) \[ *(\d+)\.(\d{9})\] cpu(\d+) (?:(T\d+|softirq|hardirq|nmi) )?(\S+): (.*)$")
 REPORT_LINE = re.compile(
-    rb"^\s*\S.*?-\d+\s+\[(\d+)\]\s+(\d+)\.(\d+): "
+    rb"^\s*(\S.*?)-(\d+)\s+\[(\d+)\]\s+(\d+)\.(\d+): "
     rb"(frec_record|frec_printk|frec_span_begin|frec_span_end):\s+"
     rb"ring=(\S*) seq=(\d+) cpu=(\d+) caller=(\S+) (?:span=0x([0-9a-f]+) dur=(\d+) )?"
     rb"(?:fmt=\S+ args=\S+ msg=|text=)(.*)$")
 SPAN_END = re.compile(rb" dur=(\d+)ns(?: skew=-\d+ns)? span=(\d+)/(\d+)$")
 DROPPED = re.compile(rb"^CPU:(\d+) \[(\d+) EVENTS DROPPED\]$")
+# the task names frec-gen's task entries give (tools/frec-decode/frec-gen.c,
+# gen_comms): trace-cmd names pid 0 "<idle>", a pid with no name "<...>"
+GEN_COMMS = {0: b"<idle>", 1: b"init", 57: b"kworker/0:1", 1234: b"frec-test"}
+
 # a caller as a text line names it: "sym+0x1/0x2 [mod]", "0x...", or nothing
 CALLER = re.compile(rb"^(\S+( \[[^\]]+\])?)? ")
 
@@ -49,8 +53,8 @@ def text_records(out):
         m = TEXT_LINE.match(line)
         if not m:
             raise ValueError(f"text line not understood: {line[:120]!r}")
-        key = (m.group(5), int(m.group(4)), int(m.group(1)))
-        recs[key] = (int(m.group(2)) * 10**9 + int(m.group(3)), m.group(6))
+        key = (m.group(6), int(m.group(4)), int(m.group(1)))
+        recs[key] = (int(m.group(2)) * 10**9 + int(m.group(3)), m.group(7), m.group(5))
     return recs
 
 
@@ -77,7 +81,7 @@ def compare(c, name, recs, lines, full, lost_expected, offset=0):
             if line.startswith((b"  ", b"\t")) or b": frec_" in line:
                 errors.append(f"report line not understood: {line[:120]!r}")
             continue
-        cpu_col, secs, frac, event, ring, seq, cpu, caller, span, dur, msg = m.groups()
+        comm, pid, cpu_col, secs, frac, event, ring, seq, cpu, caller, span, dur, msg = m.groups()
         key = (ring, int(cpu), int(seq))
         e = SPAN_END.search(msg)
         if event == b"frec_span_begin":
@@ -97,8 +101,16 @@ def compare(c, name, recs, lines, full, lost_expected, offset=0):
         if key not in recs:
             errors.append(f"{key}: not a record of the text")
             continue
-        ts, rest = recs[key]
+        ts, rest, context = recs[key]
         ts = max(ts - offset, 0)
+        # a task's record is its task's event: common_pid and comm
+        if context and context.startswith(b"T"):
+            # a black box keeps no names: its tasks are all unnamed
+            pid_no = int(context[1:])
+            named = not name.startswith("region") or pid_no == 0
+            want = (GEN_COMMS.get(pid_no, b"<...>") if named else b"<...>", pid_no)
+            if (comm.strip(), int(pid)) != want:
+                errors.append(f"{key}: task {comm.strip()!r}-{int(pid)}, the text's {context!r}")
         if int(cpu_col) != key[1]:
             errors.append(f"{key}: on CPU {int(cpu_col)}")
         if full:
@@ -129,7 +141,7 @@ def compare(c, name, recs, lines, full, lost_expected, offset=0):
     paired = sum(1 for v in ends.values() if v in begins)
     # a large input with span ends in its text (a filter may pick a ring
     # of text records alone) must pair some
-    text_ends = sum(1 for _, rest in recs.values() if b" dur=" in rest and b" span=" in rest)
+    text_ends = sum(1 for _, rest, _ in recs.values() if b" dur=" in rest and b" span=" in rest)
     if recs and len(recs) > 500 and text_ends and not paired:
         errors.append(f"no span end pairs with a begin ({len(begins)} begins, {len(ends)} ends)")
     missing = set(recs) - seen
