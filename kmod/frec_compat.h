@@ -2,8 +2,9 @@
 /*
  * frec_compat.h - the differences between the kernels frec builds for
  * (Debian 12's 6.1, 6.12 and 6.12-rt), each handled once, here, with the
- * version that changed and why; and the one between architectures, the
- * black box's write-back.  No other file tests LINUX_VERSION_CODE.
+ * version that changed and why; and those between architectures: the
+ * black box's write-back, and where callers lie.  No other file tests
+ * LINUX_VERSION_CODE.
  */
 #ifndef _FREC_COMPAT_H
 #define _FREC_COMPAT_H
@@ -13,6 +14,18 @@
 #include <linux/console.h>
 #include <linux/types.h>
 #include <linux/version.h>
+
+/*
+ * A record keeps its caller in 32 bits (uapi/frec_raw.h, "The caller
+ * word"), as an offset from FREC_CALLER_BASE, 0: right on x86_64, whose
+ * kernel text, modules, BPF JIT, kprobe slots and ftrace trampolines all
+ * lie in the top 2 GiB.  Another architecture needs its own base (arm64:
+ * its kernel image and modules lie at 0xffff8000_xxxxxxxx) before frec
+ * builds for it.
+ */
+#ifndef CONFIG_X86_64
+#error "frec: the caller word is defined for x86_64 only (uapi/frec_raw.h, FREC_CALLER_BASE)"
+#endif
 
 /*
  * 6.10: __assign_str() lost its second argument (v6.10 commit 2c92ca849fcc

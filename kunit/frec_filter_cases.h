@@ -29,6 +29,7 @@
 #include <string.h>
 #endif
 
+#include "frec_caller_word.h"
 #include "frec_filter.h"
 
 /* The machine the lines are parsed for: 256 CPUs, and these rings. */
@@ -62,6 +63,7 @@ static const struct frec_filter_env frec_filter_case_env = {
  * @ts: its timestamp, ns.
  * @line: its formatted line, for text=.
  * @match: the filter shows it.
+ * @context: its context word (0: the idle task's).
  */
 struct frec_filter_case_rec {
 	const char *ring;
@@ -69,6 +71,7 @@ struct frec_filter_case_rec {
 	u64 seq, ts;
 	const char *line;
 	bool match;
+	u32 context;
 };
 
 /**
@@ -90,7 +93,7 @@ struct frec_filter_case {
 	struct frec_filter_case_rec recs[2];
 };
 
-#define FREC_FILTER_NOT_A_TERM	"not a term: ring=, cpu=, seq=, time= or text="
+#define FREC_FILTER_NOT_A_TERM	"not a term: ring=, cpu=, pid=, seq=, time= or text="
 #define FREC_FILTER_NOT_CPUS	"not a CPU list, such as 0-1,3"
 #define FREC_FILTER_NOT_SECONDS	"not seconds, such as 12.5"
 #define FREC_FILTER_NO_RANGE	"a time takes a range: A-B, A- or -B"
@@ -136,6 +139,22 @@ static const struct frec_filter_case frec_filter_cases[] = {
 	  .want = "ring=no_such_ring: no ring named no_such_ring" },
 	{ "ring=log,nosuch", .err = -ENOENT, .want = "ring=log,nosuch: no ring named nosuch" },
 	{ "ring=log ring=events", .err = -EINVAL, .want = "ring=events: a second ring= term" },
+
+	/* pid=: tasks' records, not the interrupts on top of them. */
+	{ "pid=412", .want = "pid=412",
+	  .recs = { { "log", 0, 1, 1, "", true, 412 },
+		    { "log", 0, 1, 1, "", false, 412 | FREC_CTX_HARDIRQ << FREC_CTX_KIND_SHIFT } } },
+	{ "pid=7,1,7,0", .want = "pid=0,1,7",
+	  .recs = { { "log", 0, 1, 1, "", true, 0 }, { "log", 0, 1, 1, "", false, 2 } } },
+	{ "cpu=1 pid=4194303 ring=log", .want = "ring=log cpu=1 pid=4194303",
+	  .recs = { { "log", 1, 1, 1, "", true, FREC_CTX_PID_MASK },
+		    { "log", 1, 1, 1, "", false, FREC_CTX_UNKNOWN } } },
+	{ "pid=4194304", .err = -ERANGE, .want = "pid=4194304: pid 4194304 is past the largest, 4194303" },
+	{ "pid=x", .err = -EINVAL, .want = "pid=x: not a list of pids, such as 1,412" },
+	{ "pid=1,", .err = -EINVAL, .want = "pid=1,: not a list of pids, such as 1,412" },
+	{ "pid=1 pid=2", .err = -EINVAL, .want = "pid=2: a second pid= term" },
+	{ "pid=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", .err = -E2BIG,
+	  .want = "pid=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,...: more than 16 pids" },
 
 	/* cpu=: N or A-B, comma-separated, each CPU possible. */
 	{ "cpu=0-1,3", .want = "cpu=0-1,3",
@@ -331,7 +350,7 @@ static inline bool frec_filter_case_run(const struct frec_filter_case *c,
 	for (i = 0; i < 2 && c->recs[i].ring; i++) {
 		r = &c->recs[i];
 		match = frec_filter_ring(&s->f, r->ring) &&
-			frec_filter_record(&s->f, r->cpu, r->seq, r->ts) &&
+			frec_filter_record(&s->f, r->cpu, r->context, r->seq, r->ts) &&
 			frec_filter_text(&s->f, r->line);
 		if (match != r->match) {
 			snprintf(why, size, "record %d (%s cpu%u seq %llu) %s", i, r->ring,

@@ -11,8 +11,10 @@
 #define _FREC_CALLER_WORD_H
 
 #ifdef __KERNEL__
+#include <linux/kernel.h>
 #include <linux/types.h>
 #else
+#include <stdio.h>
 #include "frec_user.h"
 #endif
 #include <frec_raw.h>
@@ -50,6 +52,12 @@ static inline s64 frec_caller_saved_number(u64 caller)
 	return (u32)caller;
 }
 
+/*
+ * A context no record has (frec_context_of() never returns
+ * FREC_CTX_SAVED_CALLER): a record of an older dump, which has none.
+ */
+#define FREC_CTX_UNKNOWN	0xffffffffU
+
 /* The context word of a caller word. */
 static inline u32 frec_context_of(u64 word)
 {
@@ -67,15 +75,24 @@ static inline u32 frec_context_pid(u32 context)
 	return context & FREC_CTX_PID_MASK;
 }
 
+/* Room for frec_context_text()'s text, its NUL included. */
+#define FREC_CONTEXT_TEXT_MAX	16
+
 /*
- * The dump's column for a context: "T<pid>" for a task, as printk's
- * caller id names one, else where the record was made.
+ * The dump's column for a context, into @buf (FREC_CONTEXT_TEXT_MAX
+ * bytes): "T<pid>" for a task, as printk's caller id names one, else
+ * where the record was made.  Returns @buf.
  */
-static inline const char *frec_context_name(u32 context)
+static inline char *frec_context_text(char *buf, u32 context)
 {
 	static const char *const names[] = { "T", "softirq", "hardirq", "nmi" };
+	unsigned int kind = frec_context_kind(context);
 
-	return names[frec_context_kind(context)];
+	if (kind == FREC_CTX_TASK)
+		snprintf(buf, FREC_CONTEXT_TEXT_MAX, "T%u", frec_context_pid(context));
+	else
+		snprintf(buf, FREC_CONTEXT_TEXT_MAX, "%s", names[kind]);
+	return buf;
 }
 
 #endif /* _FREC_CALLER_WORD_H */

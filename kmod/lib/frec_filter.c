@@ -8,6 +8,8 @@
  *
  *   ring=GLOB[,GLOB...]   ring names, with * ? [...] [!...] as in glob(7)
  *   cpu=LIST              CPUs: N or A-B, comma-separated (0-1,3)
+ *   pid=PID[,PID...]      records the tasks of these pids made (in task
+ *                         context: not an interrupt on top of them)
  *   seq=A-B | A- | -B | A sequence numbers, inclusive
  *   time=A-B | A- | -B    seconds since boot, up to 9 decimals, inclusive
  *   text=STRING           the line contains STRING; takes the rest of
@@ -38,6 +40,7 @@
 #include <linux/types.h>
 #endif
 
+#include "frec_caller_word.h"
 #include "frec_filter.h"
 
 /* Bytes of the term at fault an error message quotes. */
@@ -48,6 +51,7 @@
 #define FREC_FILTER_CPU		2u
 #define FREC_FILTER_SEQ		4u
 #define FREC_FILTER_TIME	8u
+#define FREC_FILTER_PID		16u
 
 /*
  * Text going into a buffer of @size bytes (none if 0), always
@@ -308,6 +312,53 @@ static int frec_filter_parse_cpu_range(struct frec_filter_parser *p, const char 
 	return 0;
 }
 
+/*
+ * pid=: at most FREC_FILTER_MAX_PIDS pids, each 0 to FREC_CTX_PID_MASK,
+ * kept in ascending order without repeats (the canonical print's).
+ */
+static int frec_filter_parse_pids(struct frec_filter_parser *p, const char *s, size_t n)
+{
+	const char *end = s + n, *comma;
+	struct frec_filter *f = p->f;
+	unsigned int i, j;
+	size_t len;
+	u64 pid;
+	int err;
+
+	for (;;) {
+		comma = memchr(s, ',', end - s);
+		len = (comma ?: end) - s;
+		if (!len || !frec_filter_is_digit(s[0]))
+			return frec_filter_fail(p, -EINVAL, "not a list of pids, such as 1,412");
+		err = frec_filter_parse_u64(s, len, &pid);
+		if (err == -EINVAL)
+			return frec_filter_fail(p, -EINVAL, "not a list of pids, such as 1,412");
+		if (err || pid > FREC_CTX_PID_MASK) {
+			err = frec_filter_fail(p, -ERANGE, "pid ");
+			frec_filter_put_quoted(&p->msg, s, len);
+			frec_filter_puts(&p->msg, " is past the largest, ");
+			frec_filter_put_u64(&p->msg, FREC_CTX_PID_MASK);
+			return err;
+		}
+		for (i = 0; i < f->nr_pids && f->pids[i] < pid; i++)
+			;
+		if (i == f->nr_pids || f->pids[i] != pid) {
+			if (f->nr_pids == FREC_FILTER_MAX_PIDS) {
+				err = frec_filter_fail(p, -E2BIG, "more than ");
+				frec_filter_put_u64(&p->msg, FREC_FILTER_MAX_PIDS);
+				frec_filter_puts(&p->msg, " pids");
+				return err;
+			}
+			for (j = f->nr_pids++; j > i; j--)
+				f->pids[j] = f->pids[j - 1];
+			f->pids[i] = pid;
+		}
+		if (!comma)
+			return 0;
+		s = comma + 1;
+	}
+}
+
 static int frec_filter_parse_cpus(struct frec_filter_parser *p, const char *s, size_t n)
 {
 	unsigned int nr_cpus = p->env ? p->env->nr_cpus : FREC_FILTER_CPUS;
@@ -425,7 +476,7 @@ void frec_filter_init(struct frec_filter *f)
 /* A term's name, with its '=', as a FREC_FILTER_* bit; 0 if none. */
 static unsigned int frec_filter_term(const char *s, size_t n)
 {
-	static const char * const terms[] = { "ring=", "cpu=", "seq=", "time=", NULL };
+	static const char * const terms[] = { "ring=", "cpu=", "seq=", "time=", "pid=", NULL };
 	unsigned int i;
 
 	for (i = 0; terms[i]; i++)
@@ -495,7 +546,7 @@ int frec_filter_parse(struct frec_filter *f, const char *line,
 		bit = eq ? frec_filter_term(s, eq + 1 - s) : 0;
 		if (!bit)
 			return frec_filter_fail(&p, -EINVAL,
-						"not a term: ring=, cpu=, seq=, time= or text=");
+						"not a term: ring=, cpu=, pid=, seq=, time= or text=");
 		if (seen & bit) {
 			err = frec_filter_fail(&p, -EINVAL, "a second ");
 			frec_filter_put(&p.msg, s, eq + 1 - s);
@@ -510,6 +561,9 @@ int frec_filter_parse(struct frec_filter *f, const char *line,
 			break;
 		case FREC_FILTER_CPU:
 			err = frec_filter_parse_cpus(&p, eq, term_end - eq);
+			break;
+		case FREC_FILTER_PID:
+			err = frec_filter_parse_pids(&p, eq, term_end - eq);
 			break;
 		case FREC_FILTER_SEQ:
 			err = frec_filter_parse_range(&p, eq, term_end - eq, &f->seq_min,
@@ -657,6 +711,10 @@ static void frec_filter_print_to(const struct frec_filter *f, struct frec_filter
 		}
 		i = last;
 	}
+	for (i = 0; i < f->nr_pids; i++) {
+		frec_filter_puts(o, i ? "," : o->len ? " pid=" : "pid=");
+		frec_filter_put_u64(o, f->pids[i]);
+	}
 	frec_filter_print_range(o, "seq=", f->seq_min, f->seq_max, false);
 	frec_filter_print_range(o, "time=", f->ts_min, f->ts_max, true);
 	if (f->text[0]) {
@@ -673,7 +731,7 @@ static void frec_filter_print_to(const struct frec_filter *f, struct frec_filter
  *	NUL-terminated.
  * @size: its size; 2 * FREC_FILTER_MAX holds any parsed filter.
  *
- * Terms come in the order ring, cpu, seq, time, text; CPUs as ascending
+ * Terms come in the order ring, cpu, pid, seq, time, text; CPUs as ascending
  * runs (0-1,3); times with 9 decimals; a range's open end left out.
  *
  * Context: Any context.
@@ -813,19 +871,37 @@ bool frec_filter_cpu(const struct frec_filter *f, unsigned int cpu)
 	return f->any_cpu || frec_filter_cpu_bit(f, cpu);
 }
 
+/* Whether a record made in @context matches the pid= term. */
+static bool frec_filter_pid(const struct frec_filter *f, u32 context)
+{
+	unsigned int i;
+
+	if (!f->nr_pids)
+		return true;
+	if (context == FREC_CTX_UNKNOWN || frec_context_kind(context) != FREC_CTX_TASK)
+		return false;
+	for (i = 0; i < f->nr_pids; i++)
+		if (f->pids[i] == frec_context_pid(context))
+			return true;
+	return false;
+}
+
 /**
- * frec_filter_record() - whether a record's CPU, seq and time match
+ * frec_filter_record() - whether a record's CPU, context, seq and time match
  * @f: the filter.
  * @cpu: the record's CPU.
+ * @context: its context word (frec_context_of()), or FREC_CTX_UNKNOWN for
+ *	a record that has none (a pid= term then lets it not through).
  * @seq: its sequence number.
  * @ts: its timestamp.
  *
  * Context: Any context.
  * Return: true if they match.
  */
-bool frec_filter_record(const struct frec_filter *f, unsigned int cpu, u64 seq, u64 ts)
+bool frec_filter_record(const struct frec_filter *f, unsigned int cpu, u32 context,
+			u64 seq, u64 ts)
 {
-	return frec_filter_cpu(f, cpu) &&
+	return frec_filter_cpu(f, cpu) && frec_filter_pid(f, context) &&
 	       seq >= f->seq_min && seq <= f->seq_max &&
 	       ts >= f->ts_min && ts <= f->ts_max;
 }

@@ -22,6 +22,8 @@
 #define FREC_FILTER_GLOB_MAX	31
 /* CPUs a cpu= term can name: 0 to FREC_FILTER_CPUS - 1. */
 #define FREC_FILTER_CPUS	8192
+/* Most pids in one pid= term. */
+#define FREC_FILTER_MAX_PIDS	16
 /* Room for a parse error's message, its NUL included. */
 #define FREC_FILTER_MSG_MAX	128
 
@@ -32,6 +34,8 @@
  * @nr_globs: how many.
  * @any_cpu: no cpu= term.
  * @cpus: the CPUs of the cpu= term, a bitmap.
+ * @pids: the pids of the pid= term, ascending.
+ * @nr_pids: how many; 0 for no pid= term.
  * @seq_min: lowest sequence number shown.
  * @seq_max: highest.
  * @ts_min: earliest timestamp shown, ns.
@@ -47,6 +51,8 @@ struct frec_filter {
 	unsigned int nr_globs;
 	bool any_cpu;
 	u64 cpus[FREC_FILTER_CPUS / 64];
+	u32 pids[FREC_FILTER_MAX_PIDS];
+	unsigned int nr_pids;
 	u64 seq_min, seq_max;
 	u64 ts_min, ts_max;
 	char text[FREC_FILTER_MAX + 1];
@@ -110,7 +116,8 @@ int frec_filter_print(const struct frec_filter *f, char *buf, size_t size);
 bool frec_filter_glob_match(const char *glob, const char *name);
 bool frec_filter_ring(const struct frec_filter *f, const char *name);
 bool frec_filter_cpu(const struct frec_filter *f, unsigned int cpu);
-bool frec_filter_record(const struct frec_filter *f, unsigned int cpu, u64 seq, u64 ts);
+bool frec_filter_record(const struct frec_filter *f, unsigned int cpu, u32 context,
+			u64 seq, u64 ts);
 bool frec_filter_text(const struct frec_filter *f, const char *line);
 
 #endif /* _FREC_FILTER_H */

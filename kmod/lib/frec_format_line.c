@@ -114,6 +114,7 @@ size_t frec_format_line(char *buf, size_t size,
 	struct frec_out o = { .buf = buf, .size = size };
 	struct frec_spec spec = { .width = 5, .precision = -1, .base = 10 };
 	struct frec_spec none = { .width = -1, .precision = -1 };
+	char context[FREC_CONTEXT_TEXT_MAX];
 	u64 secs = rec->ts;
 	unsigned int ns = do_div(secs, 1000000000U);
 	size_t start;
@@ -131,9 +132,7 @@ size_t frec_format_line(char *buf, size_t size,
 	frec_put_dec(&o, rec->cpu);
 	frec_putc(&o, ' ');
 	if (rec->context_known) {
-		frec_puts(&o, frec_context_name(rec->context));
-		if (frec_context_kind(rec->context) == FREC_CTX_TASK)
-			frec_put_dec(&o, frec_context_pid(rec->context));
+		frec_puts(&o, frec_context_text(context, rec->context));
 		frec_putc(&o, ' ');
 	}
 	frec_put_escaped(&o, rec->ring ? rec->ring : "(null)");

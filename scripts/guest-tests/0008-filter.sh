@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: filter narrows dump by ring glob, CPU, sequence, time and text; reading shows it; bad lines are refused and change nothing
+# description: filter narrows dump by ring glob, CPU, task pid, sequence, time and text; reading shows it; bad lines are refused and change nothing
 # kernels: 6.1
 . /frec/guest/lib.sh
 frec_reset
@@ -33,6 +33,19 @@ body $D/dump | grep -v '\] cpu1 ' && fail "cpu filter let another CPU through"
 echo 'cpu=0-1' > $D/filter || fail "cpu range refused"
 [ "$(body $D/dump | wc -l)" = "$all" ] || fail "cpu=0-1 should show all"
 
+# pid=: the records of the task that loaded the sample (insmod, T<pid>),
+# and none of another task's.
+echo > $D/filter
+pid=$(body $D/dump | sed -n 's/^[0-9]* \[ *[0-9.]*\] cpu[0-9]* T\([0-9]*\) .*/\1/p' | head -n 1)
+[ -n "$pid" ] || fail "no record names a task"
+n=$(body $D/dump | grep -c "\] cpu[0-9]* T$pid ")
+echo "pid=$pid" > $D/filter || fail "pid refused"
+[ "$(cat $D/filter)" = "pid=$pid" ] || fail "pid reads back as '$(cat $D/filter)'"
+[ "$(body $D/dump | wc -l)" = "$n" ] || fail "pid=$pid showed $(body $D/dump | wc -l) lines, not its $n"
+body $D/dump | grep -v "\] cpu[0-9]* T$pid " && fail "pid filter let another task through"
+echo "pid=$((pid + 1))" > $D/filter || fail "another pid refused"
+[ "$(body $D/dump | grep -c " T$pid ")" = 0 ] || fail "pid=$((pid + 1)) showed T$pid's records"
+
 echo 'time=0-0.000000001' > $D/filter || fail "time refused"
 [ "$(body $D/dump | wc -l)" = 0 ] || fail "nothing was recorded in the first ns"
 echo 'time=1.5-' > $D/filter || fail "open time range refused"
@@ -42,7 +55,7 @@ echo 'ring=hanoi_moves seq=5-' > $D/filter
 # time=1. and time=1.-2 were refused here, and now by frec-decode too;
 # cpu=0, (an empty item) and cpu=0-1:1/2 (a stride) cpulist_parse() took,
 # the filter language (N or A-B, comma-separated) does not.
-for bad in 'ring=' 'ring=no_such_ring' 'ring=a/b' 'cpu=99' 'cpu=x' 'seq=9-3' 'seq=abc' \
+for bad in 'ring=' 'ring=no_such_ring' 'ring=a/b' 'cpu=99' 'cpu=x' 'pid=x' 'pid=4194304' 'seq=9-3' 'seq=abc' \
 	'seq=99999999999999999999999' 'time=1.0000000001-' 'time=5' 'bogus=1' 'ring=x ring=y' \
 	'text=' 'noequals' 'seq=-' 'time=1.' 'time=1.-2' 'cpu=0,' 'cpu=0-1:1/2'; do
 	if echo "$bad" > $D/filter 2>/dev/null; then

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frec_caller_word.h"
 #include "frec_decode.h"
 
 /* Site words reported missing, before saying no more will be. */
@@ -687,7 +688,9 @@ static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 		d->skipped++;
 		return;
 	}
-	if (!ring->selected || (f && !frec_filter_record(f, rec->cpu, rec->seq, rec->ts)))
+	if (!ring->selected || (f && !frec_filter_record(f, rec->cpu,
+						       d->contexts ? rec->context : FREC_CTX_UNKNOWN,
+						       rec->seq, rec->ts)))
 		return;
 	/* Every field set here or below: no memset() of it per record. */
 	r.ring = ring;

@@ -312,7 +312,7 @@ static void fuzz_filter_line(const uint8_t *data, size_t size)
 		u64 v = fuzz_u64(data, size, i * 8);
 
 		frec_filter_ring(&f, rings[i]);
-		frec_filter_record(&f, (unsigned int)v % (2 * FREC_FILTER_CPUS), v, ~v);
+		frec_filter_record(&f, (unsigned int)v % (2 * FREC_FILTER_CPUS), (u32)(v >> 7), v, ~v);
 		frec_filter_text(&f, line + i);
 	}
 	/* The glob matcher, on two strings of its own. */

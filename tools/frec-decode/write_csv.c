@@ -50,6 +50,7 @@ static void csv_field(FILE *out, const char *s, size_t len)
 
 static void csv_record(struct frec_decoder *d, const struct frec_decoded *r)
 {
+	char context[FREC_CONTEXT_TEXT_MAX];
 	size_t len = r->msg_len;
 
 	fprintf(d->out, "%llu,%llu,", (unsigned long long)r->rec.seq,
@@ -57,11 +58,8 @@ static void csv_record(struct frec_decoder *d, const struct frec_decoded *r)
 	if (d->opts.deltas)
 		fprintf(d->out, "%lld,", r->delta);
 	fprintf(d->out, "%u,", r->rec.cpu);
-	if (r->rec.context_known) {
-		fputs(frec_context_name(r->rec.context), d->out);
-		if (frec_context_kind(r->rec.context) == FREC_CTX_TASK)
-			fprintf(d->out, "%u", frec_context_pid(r->rec.context));
-	}
+	if (r->rec.context_known)
+		fputs(frec_context_text(context, r->rec.context), d->out);
 	fprintf(d->out, ",%s,", r->rec.ring);
 	csv_field(d->out, r->caller, strlen(r->caller));
 	fputc_unlocked(',', d->out);
