@@ -24,6 +24,8 @@ pkgs=(
 	# (linux-source) for lint's checkpatch.pl and kernel-doc
 	linux-source-6.12 linux-source flex bison bc libelf-dev libssl-dev
 	dwarves rsync
+	# frec-decode --vmcore reads makedumpfile's zlib-compressed kdumps
+	zlib1g-dev
 	# lint and sanitizers; gcc-multilib: decode-check's -m32 build, which
 	# frec_user.h must refuse (tools/frec-decode/tests/check_m32.sh)
 	sparse perl python3 clang libclang-rt-14-dev gcc-multilib

@@ -2,7 +2,9 @@
 """frec-decode --vmcore against synthetic kdumps (uapi/frec_vmcore.h): an
 ELF vmcore whose PT_LOAD segments hold a region image's tables and its
 rings' slots scattered over physical pages, listed by a kdump directory,
-as frec with vmcore_region= keeps them.
+as frec with vmcore_region= keeps them; and the same pages in
+makedumpfile's compressed kdump format (makedumpfile -c -d 31: zlib
+pages, zero pages' bits cleared in the 2nd bitmap).
 
     check_vmcore.py BUILD_DIR DECODER
 
@@ -12,14 +14,18 @@ The tables and each ring's slots are split into pages placed out of order
 beside the valid one: the decoder prints the text the region image
 itself decodes to (PREFIX.nokallsyms.txt), --previous=dump the same, and
 warns of the bad copy by its offset.  Refused, naming the offset: a file
-that is no ELF, a compressed kdump, a vmcore cut short, a vmcore with no
+that is no ELF, a vmcore cut short, a vmcore with no
 directory (a boot without frec), directories whose checksums are valid
-but whose counts claim more than the vmcore holds.  Prints "N passed, M
-failed".
+but whose counts claim more than the vmcore holds.  A compressed kdump
+decodes to the same text; refused, naming the offset: a bad signature, a
+header cut short, bitmaps past the file's end, a page descriptor whose
+data lies past it, a page that decompresses to the wrong size, an lzo
+page, a split dump.  Prints "N passed, M failed".
 """
 import os
 import struct
 import sys
+import zlib
 
 import checker
 from check_region import crc32c, sect, RINGS, PARTS, BLOCK
@@ -68,9 +74,51 @@ def elf(pages):
     return bytes(hdr + ph + data)
 
 
-def vmcore(img, bad_counts=None):
-    """IMG (a region image) as a kdump: returns (vmcore, its directory's
-    file offset)."""
+def kdump(pages, version=6, desc_hook=None, block_size=PAGE, split=0,
+          bitmap_blocks=None):
+    """PAGES {phys: 4096 bytes} in makedumpfile's compressed kdump format:
+    zlib pages (raw where zlib does not shrink them), pages of zeros left
+    out of the 2nd bitmap as -d 1 leaves them.  DESC_HOOK(pfn, desc,
+    data) may change a page's descriptor [offset, size, flags] and data.
+    Returns (file, {phys: its data's file offset}, the descriptors' file
+    offset)."""
+    max_mapnr = max(pages) // PAGE + 1
+    half = (max_mapnr + 8 * PAGE - 1) // (8 * PAGE) * PAGE
+    first, second = bytearray(half), bytearray(half)
+    for pfn in range(max_mapnr):
+        first[pfn // 8] |= 1 << pfn % 8
+    kept = sorted(pa for pa in pages if any(pages[pa]))
+    for pa in kept:
+        second[pa // PAGE // 8] |= 1 << pa // PAGE % 8
+    nblocks = bitmap_blocks if bitmap_blocks is not None else 2 * half // PAGE
+    hdr = bytearray(PAGE)
+    hdr[:8] = b"KDUMP   "
+    struct.pack_into("<i", hdr, 8, version)
+    hdr[12:12 + 6] = b"Linux\0"
+    struct.pack_into("<IiiIIIIIIi", hdr, 424, 1, block_size, 1, nblocks,
+                     max_mapnr, len(kept), 0, len(kept), 0, 2)
+    sub = bytearray(PAGE)
+    struct.pack_into("<Qii", sub, 0, 0, 31, split)
+    struct.pack_into("<QQQ", sub, 80, 0, max_mapnr, max_mapnr)
+    descs_at = 2 * PAGE + 2 * half
+    data_at = descs_at + 24 * len(kept)
+    descs, data, where = bytearray(), bytearray(), {}
+    for pa in kept:
+        z = zlib.compress(bytes(pages[pa]))
+        d = [data_at + len(data), len(z), 1] if len(z) < PAGE else \
+            [data_at + len(data), PAGE, 0]
+        b = z if d[2] else bytes(pages[pa])
+        if desc_hook:
+            b = desc_hook(pa // PAGE, d, b)
+        where[pa] = d[0]
+        descs += struct.pack("<qIIQ", d[0], d[1], d[2], 0)
+        data += b
+    return bytes(hdr + sub + first + second + descs + data), where, descs_at
+
+
+def region_pages(img, bad_counts=None):
+    """IMG (a region image) as the physical pages of a kdump: returns
+    {phys: 4096 bytes}."""
     rings_off, _, ring_bytes, nr = sect(img, RINGS)
     parts_off = sect(img, PARTS)[0]
     tables = bytearray(img[:parts_off] + bytes(BLOCK))
@@ -112,8 +160,78 @@ def vmcore(img, bad_counts=None):
     for pa, d in ((0x200000, good), (0x300000, newer_bad)):
         for k in range(0, len(d), PAGE):
             pages[pa + k] = d[k:k + PAGE].ljust(PAGE, b"\0")
-    core = elf(pages)
+    return pages
+
+
+def vmcore(img, bad_counts=None):
+    """IMG (a region image) as an ELF kdump: returns (vmcore, its
+    directory's file offset)."""
+    core = elf(region_pages(img, bad_counts))
     return core, core.index(MAGIC)
+
+
+def check_kdump(c, img, want, decode, refused):
+    """The compressed kdump format: whole, and refused."""
+    pages = region_pages(img)
+    core, where, descs_at = kdump(pages)
+    zlibbed = sum(struct.unpack_from("<I", core, descs_at + 24 * i + 12)[0] == 1
+                  for i in range(len(where)))
+    rc, out, err = decode(core)
+    c.check("compressed kdump: the dump's text", rc in (0, 3) and out == want,
+            f"exit {rc}, {len(out)} bytes, expected {len(want)}; {err[:400]}")
+    c.check("compressed kdump: the newer copy with a bad checksum skipped, by its offset",
+            f"offset {where[0x300000]}: a kdump directory with a bad checksum" in err,
+            err[:400])
+    c.check("compressed kdump: zero pages left out of the bitmap counted",
+            "are not in the vmcore: read as zeros" in err, err[:400])
+    c.check("compressed kdump: its pages are zlib pages", zlibbed > len(where) // 2 and
+            len(core) < len(elf(pages)) // 2,
+            f"{zlibbed} of {len(where)} zlib, {len(core)} bytes")
+
+    refused("compressed kdump: a bad signature refused at offset 0",
+            b"KDUMP  X" + core[8:], "offset 0: not an ELF vmcore nor a compressed kdump")
+    refused("compressed kdump: its header cut short, refused",
+            core[:300], "offset 0: the disk_dump_header of 464 bytes runs past the file's end")
+    refused("compressed kdump: block_size 8192 refused",
+            kdump(pages, block_size=8192)[0], "offset 428: block_size 8192: want 4096")
+    refused("compressed kdump: bitmaps past the file's end refused",
+            kdump(pages, bitmap_blocks=1 << 20)[0], "offset 436: bitmaps of 1048576 blocks")
+    refused("compressed kdump: a split dump refused",
+            kdump(pages, split=1)[0], "offset 4108: one part of a split dump")
+    cut = core[:descs_at + 24 * 3]
+    refused("compressed kdump: cut inside its page descriptors, refused",
+            cut, f"offset {descs_at}: {len(where)} page descriptors")
+
+    def hooked(name, change, text):
+        def hook(pfn, d, b):
+            if pfn == 0x200000 // PAGE:
+                return change(d, b)
+            return b
+        core2 = kdump(pages, desc_hook=hook)[0]
+        at = descs_at + 24 * sorted(where).index(0x200000)
+        refused("compressed kdump: " + name, core2, text.format(desc=at, data=where[0x200000]))
+
+    def past_end(d, b):
+        d[0] = 1 << 40
+        return b
+
+    hooked("a page descriptor past the file's end refused", past_end,
+           "offset 1099511627776: a page's data of ")
+
+    def short(d, b):
+        z = zlib.compress(zlib.decompress(b)[:4000])
+        d[1] = len(z)
+        return z
+
+    hooked("a page that decompresses to 4000 bytes refused", short,
+           "offset {data}: a zlib page of ")
+
+    def lzo(d, b):
+        d[2] = 2
+        return b
+
+    hooked("an lzo page refused, by its descriptor's offset and flag", lzo,
+           "offset {desc}: a page compressed with lzo (makedumpfile -l) (flags 0x2)")
 
 
 def main():
@@ -148,8 +266,6 @@ def main():
         c.check(name, rc == 1 and not out and text in err, f"exit {rc}: {err[:400]}")
 
     refused("no ELF: refused at offset 0", b"\0" * 8192, "offset 0: not an ELF vmcore")
-    refused("a compressed kdump: refused by name", b"KDUMP   " + bytes(8192),
-            "offset 0: a compressed kdump")
     cut = len(core) - 3 * PAGE
     phnum = struct.unpack_from("<H", core, 56)[0]
     first = next(64 + 56 * i for i in range(phnum)
@@ -182,6 +298,7 @@ def main():
 
     core4, at4 = vmcore(img, huge_zeros)
     refused("an extent of 2^62 zeros: refused", core4, f"offset {at4}: extent ")
+    check_kdump(c, img, want, decode, refused)
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0
 
