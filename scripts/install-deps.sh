@@ -34,8 +34,8 @@ pkgs=(
 	# run in the guest from the host root: kexec -p loads a capture
 	# kernel (guest test 0048)
 	kexec-tools
-	# a -d 31 dump for frec-decode --vmcore, in a capture kernel from the
-	# host root (not in a guest test yet: doc/decode.md, "A kdump")
+	# -c -d 31 and -E -d 31 dumps for frec-decode --vmcore, run in guest
+	# test 0100's capture kernel from the host root
 	makedumpfile
 	# make bench: the plot, and trace-cmd to compare the decoder with
 	gnuplot-nox trace-cmd
