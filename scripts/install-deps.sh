@@ -24,6 +24,8 @@ pkgs=(
 	# (linux-source) for lint's checkpatch.pl and kernel-doc
 	linux-source-6.12 linux-source flex bison bc libelf-dev libssl-dev
 	dwarves rsync
+	# frec-decode --vmcore reads makedumpfile's zlib-compressed kdumps
+	zlib1g-dev
 	# lint and sanitizers; gcc-multilib: decode-check's -m32 build, which
 	# frec_user.h must refuse (tools/frec-decode/tests/check_m32.sh)
 	sparse perl python3 clang libclang-rt-14-dev gcc-multilib
@@ -32,8 +34,8 @@ pkgs=(
 	# run in the guest from the host root: kexec -p loads a capture
 	# kernel (guest test 0048)
 	kexec-tools
-	# a -d 31 dump for frec-decode --vmcore, in a capture kernel from the
-	# host root (not in a guest test yet: doc/decode.md, "A kdump")
+	# -c -d 31 and -E -d 31 dumps for frec-decode --vmcore, run in guest
+	# test 0100's capture kernel from the host root
 	makedumpfile
 	# make bench: the plot, and trace-cmd to compare the decoder with
 	gnuplot-nox trace-cmd

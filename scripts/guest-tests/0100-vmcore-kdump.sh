@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring)
+# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring); so does frec-decode --vmcore of makedumpfile's dumps of /proc/vmcore there, compressed (-c -d 31, Debian kdump-tools' default) and ELF (-E -d 31), written to the host through /export
 # kernels: 6.1
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
@@ -35,6 +35,27 @@ case $FREC_PHASE in
 		{ cat /tmp/decode.err; fail "frec-decode --vmcore /proc/vmcore failed"; }
 	cat /tmp/decode.err
 	check /tmp/decoded /proc/vmcore
+	# The capture kernel's memory (crashkernel=) cannot hold a -d 31 dump
+	# of the guest's: the files go to the host through /export, which
+	# check.sh shares with every stock guest (guest-run.sh -x).
+	grep -q ' /export ' /proc/mounts ||
+		fail "no /export for makedumpfile's files: run with guest-run.sh -x DIR"
+	for how in "-c -d 31" "-E -d 31"; do
+		rm -f /export/vmcore
+		start=$(date +%s)
+		"$FREC_HOST_LIB/ld-linux-x86-64.so.2" --library-path "$FREC_HOST_LIB" \
+			/host/usr/bin/makedumpfile $how /proc/vmcore /export/vmcore \
+			> /tmp/mdf.log 2>&1 ||
+			{ tail -n 20 /tmp/mdf.log; fail "makedumpfile $how /proc/vmcore"; }
+		made=$(date +%s)
+		echo "makedumpfile $how: $(wc -c < /export/vmcore) bytes in $((made - start)) s"
+		frec_decode --vmcore /export/vmcore > /tmp/decoded 2> /tmp/decode.err ||
+			{ cat /tmp/decode.err; fail "frec-decode --vmcore of makedumpfile $how's file failed"; }
+		echo "frec-decode --vmcore: $(($(date +%s) - made)) s"
+		cat /tmp/decode.err
+		check /tmp/decoded "makedumpfile $how"
+	done
+	rm -f /export/vmcore
 	;;
 *)	fail "run as a '# boot: twice' test (guest-run.sh)" ;;
 esac

@@ -23,7 +23,9 @@
 DEC_DIR := $(CURDIR)/frec-decode
 DEC_O := $(O)/decode
 DEC_LIB := errors.c tasks.c raw.c addr_table.c formats.c sites.c kallsyms.c decode.c write_text.c \
-	write_json.c write_csv.c write_tracedat.c write_hist.c region.c vmcore.c
+	write_json.c write_csv.c write_tracedat.c write_hist.c region.c kdump.c vmcore.c
+# kdump.c reads zlib-compressed kdump pages.
+DEC_LDLIBS := -lz
 DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c \
 	$(ROOT)/kmod/lib/frec_format_quote.c $(ROOT)/kmod/lib/frec_filter.c \
 	$(ROOT)/kmod/lib/frec_merge.c $(ROOT)/kmod/lib/frec_region.c \
@@ -63,10 +65,10 @@ DESTDIR ?=
 decode: $(DEC_O)/frec-decode $(DEC_O)/frec-gen
 
 $(DEC_O)/frec-decode: $(DEC_DIR)/main.c $(DEC_DEPS) | $(DEC_O)
-	$(CC) $(DEC_CFLAGS) -O3 -o $@ $(DEC_DIR)/main.c $(DEC_SRCS)
+	$(CC) $(DEC_CFLAGS) -O3 -o $@ $(DEC_DIR)/main.c $(DEC_SRCS) $(DEC_LDLIBS)
 
 $(DEC_O)/frec-decode-asan: $(DEC_DIR)/main.c $(DEC_DEPS) | $(DEC_O)
-	$(CC) $(DEC_CFLAGS) $(DEC_ASAN) -o $@ $(DEC_DIR)/main.c $(DEC_SRCS)
+	$(CC) $(DEC_CFLAGS) $(DEC_ASAN) -o $@ $(DEC_DIR)/main.c $(DEC_SRCS) $(DEC_LDLIBS)
 
 $(DEC_O)/frec-gen: $(DEC_DIR)/frec-gen.c $(DEC_DEPS) | $(DEC_O)
 	$(CC) $(DEC_CFLAGS) -O2 -o $@ $< $(DEC_KSRCS)
@@ -77,23 +79,24 @@ $(DEC_O)/frec-gen: $(DEC_DIR)/frec-gen.c $(DEC_DEPS) | $(DEC_O)
 DEC_TEST_CFLAGS := '-DFREC_REGION_ALLOC_MAX=(1ULL << 20)'
 
 $(DEC_O)/test_decode: $(DEC_DIR)/test_decode.c $(DEC_DEPS) $(HARNESS_LIB) | $(DEC_O)
-	$(CC) $(DEC_CFLAGS) $(DEC_TEST_CFLAGS) -O2 -o $@ $< $(DEC_SRCS) harness/harness_test.c
+	$(CC) $(DEC_CFLAGS) $(DEC_TEST_CFLAGS) -O2 -o $@ $< $(DEC_SRCS) harness/harness_test.c \
+		$(DEC_LDLIBS)
 
 $(DEC_O)/test_decode-asan: $(DEC_DIR)/test_decode.c $(DEC_DEPS) $(HARNESS_LIB) | $(DEC_O)
 	$(CC) $(DEC_CFLAGS) $(DEC_TEST_CFLAGS) $(DEC_ASAN) -o $@ $< $(DEC_SRCS) \
-		harness/harness_test.c
+		harness/harness_test.c $(DEC_LDLIBS)
 
 $(DEC_O)/fuzz_decode: $(DEC_DIR)/fuzz_decode.c $(DEC_DEPS) | $(DEC_O)
 	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
+		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS) $(DEC_LDLIBS)
 
 $(DEC_O)/fuzz_region: $(DEC_DIR)/fuzz_region.c $(DEC_DEPS) | $(DEC_O)
 	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
+		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS) $(DEC_LDLIBS)
 
 $(DEC_O)/fuzz_vmcore: $(DEC_DIR)/fuzz_vmcore.c $(DEC_DEPS) | $(DEC_O)
 	$(FUZZ_CC) $(DEC_CFLAGS) $(FUZZ_NO_C2X) -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS)
+		-fno-sanitize-recover=all -o $@ $< $(DEC_SRCS) $(DEC_LDLIBS)
 
 $(DEC_O):
 	mkdir -p $@

@@ -20,6 +20,7 @@
  *   write_hist.c   a latency histogram per span-end site, as frec/hist
  *   region.c       a black box region image as a raw dump, sites and
  *                  formats (kmod/lib/frec_region.c reads it)
+ *   kdump.c        makedumpfile's compressed kdump format, page by page
  *   vmcore.c       a kdump's frec memory joined into a region image
  *   main.c         options and files
  *
@@ -37,6 +38,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "frec_filter.h"
 #include "frec_format.h"
@@ -218,6 +220,23 @@ void frec_region_decode_free(struct frec_region_decode *rd);
 
 /* ---- vmcore.c -------------------------------------------------------- */
 
+/* A little-endian field of a file's bytes, at any alignment (vmcore.c, kdump.c). */
+static inline u64 frec_get_le64(const u8 *p)
+{
+	u64 v;
+
+	memcpy(&v, p, 8);
+	return le64toh(v);
+}
+
+static inline u32 frec_get_le32(const u8 *p)
+{
+	u32 v;
+
+	memcpy(&v, p, 4);
+	return le32toh(v);
+}
+
 /**
  * struct frec_vmcore_src - a vmcore, read at any offset
  * @read: read @len bytes at @off into @buf, all of them: 0, or -1 with
@@ -234,6 +253,17 @@ struct frec_vmcore_src {
 int frec_vmcore_image(const struct frec_vmcore_src *src, const char *name, FILE *errs,
 		      unsigned long long *warnings, unsigned char **image, size_t *len,
 		      struct frec_err *err);
+
+/* ---- kdump.c --------------------------------------------------------- */
+
+struct frec_kdump;
+
+int frec_kdump_open(const struct frec_vmcore_src *src, struct frec_kdump **kd,
+		    struct frec_err *err);
+u64 frec_kdump_frames(const struct frec_kdump *kd);
+const u8 *frec_kdump_page(struct frec_kdump *kd, u64 pfn, u64 *at, struct frec_err *err);
+u64 frec_kdump_next(const struct frec_kdump *kd, u64 pfn);
+void frec_kdump_close(struct frec_kdump *kd);
 
 /* ---- addr_table.c ---------------------------------------------------- */
 

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmcore.c - a kdump (/proc/vmcore, or makedumpfile's ELF output) made
- * into a black box region image that region.c reads.
+ * vmcore.c - a kdump (/proc/vmcore, makedumpfile's ELF output, or its
+ * compressed kdump format, kdump.c) made into a black box region image
+ * that region.c reads.
  *
  * frec loaded with vmcore_region= keeps a directory (uapi/frec_vmcore.h)
  * naming by physical address the pages of a region image of its sites
- * and texts, and every ring's per-CPU slots.  The vmcore's PT_LOAD
- * segments say which file bytes hold which physical addresses; the
+ * and texts, and every ring's per-CPU slots.  An ELF vmcore's PT_LOAD
+ * segments say which file bytes hold which physical addresses, a
+ * compressed one's bitmap and page descriptors which pages (kdump.c); the
  * directory is found by its magic at the start of a page, the valid copy
  * with the highest generation taken, and its pages joined: the tables as
  * they are, the rings' slots as a new parts section, one ring entry each.
@@ -32,29 +34,15 @@ struct load {
 	u64 off, paddr, filesz, memsz;
 };
 
+/* The physical memory of an ELF vmcore (loads) or a compressed one (kd). */
 struct vmcore {
 	const struct frec_vmcore_src *src;
 	struct load *loads;
 	u32 nr_loads;
-	u64 mem_bytes;		/* the PT_LOADs' memsz, summed */
+	struct frec_kdump *kd;
+	u64 mem_bytes;		/* the PT_LOADs' memsz summed, or kd's frames' */
 	u64 absent;		/* bytes read as zeros: in no PT_LOAD's file bytes */
 };
-
-static u64 get64(const u8 *p)
-{
-	u64 v;
-
-	memcpy(&v, p, 8);
-	return le64toh(v);
-}
-
-static u32 get32(const u8 *p)
-{
-	u32 v;
-
-	memcpy(&v, p, 4);
-	return le32toh(v);
-}
 
 static int read_at(const struct vmcore *vc, u64 off, void *buf, u64 len,
 		   struct frec_err *err)
@@ -77,16 +65,13 @@ static int parse_elf(struct vmcore *vc, struct frec_err *err)
 	u32 phnum;
 	struct load *l;
 
-	if (vc->src->size >= 8 && !read_at(vc, 0, eh, 8, err) && !memcmp(eh, "KDUMP   ", 8))
-		return frec_errf(err, 0, "a compressed kdump (makedumpfile -c/-l/-p): "
-				 "frec-decode reads ELF (/proc/vmcore, makedumpfile -E)");
 	if (vc->src->size < sizeof(eh) || read_at(vc, 0, eh, sizeof(eh), err) ||
 	    memcmp(eh, "\177ELF", 4))
-		return frec_errf(err, 0, "not an ELF vmcore (no ELF magic)");
+		return frec_errf(err, 0, "not an ELF vmcore nor a compressed kdump (no ELF magic, no \"KDUMP   \" signature)");
 	if (eh[4] != 2 || eh[5] != 1)
 		return frec_errf(err, 4, "ELF class %u, data %u: want 64-bit little-endian",
 				 eh[4], eh[5]);
-	phoff = get64(eh + 32);
+	phoff = frec_get_le64(eh + 32);
 	phnum = eh[56] | eh[57] << 8;
 	if ((eh[54] | eh[55] << 8) != PHDR_BYTES)
 		return frec_errf(err, 54, "program headers of %u bytes, want %u",
@@ -104,13 +89,13 @@ static int parse_elf(struct vmcore *vc, struct frec_err *err)
 
 		if (read_at(vc, at, ph, sizeof(ph), err))
 			return -1;
-		if (get32(ph) != PT_LOAD)
+		if (frec_get_le32(ph) != PT_LOAD)
 			continue;
 		l = &vc->loads[vc->nr_loads];
-		l->off = get64(ph + 8);
-		l->paddr = get64(ph + 24);
-		l->filesz = get64(ph + 32);
-		l->memsz = get64(ph + 40);
+		l->off = frec_get_le64(ph + 8);
+		l->paddr = frec_get_le64(ph + 24);
+		l->filesz = frec_get_le64(ph + 32);
+		l->memsz = frec_get_le64(ph + 40);
 		if (l->off > vc->src->size || l->filesz > vc->src->size - l->off)
 			return frec_errf(err, at, "PT_LOAD's %llu bytes at file offset %llu run past the file's end (%llu bytes): cut short?",
 					 (unsigned long long)l->filesz,
@@ -129,27 +114,68 @@ static int parse_elf(struct vmcore *vc, struct frec_err *err)
 	return 0;
 }
 
+/*
+ * Up to @len bytes of physical memory at @pa, to the end of its page or
+ * of the file bytes that hold it, into @buf: how many, set in *@n.
+ * Return: 1, 0 if the vmcore leaves them out (@buf not written), -1 on
+ * failure.
+ */
+static int read_piece(struct vmcore *vc, u64 pa, u8 *buf, u64 len, u64 *n,
+		      struct frec_err *err)
+{
+	const struct load *l;
+	const u8 *p;
+	u64 at;
+	u32 i;
+
+	*n = PAGE - pa % PAGE < len ? PAGE - pa % PAGE : len;
+	if (vc->kd) {
+		p = frec_kdump_page(vc->kd, pa / PAGE, &at, err);
+		if (p)
+			memcpy(buf, p + pa % PAGE, *n);
+		return p ? 1 : err->msg[0] ? -1 : 0;
+	}
+	for (i = 0; i < vc->nr_loads; i++) {
+		l = &vc->loads[i];
+		if (pa >= l->paddr && pa - l->paddr < l->filesz)
+			break;
+	}
+	if (i == vc->nr_loads)
+		return 0;
+	if (*n > l->filesz - (pa - l->paddr))
+		*n = l->filesz - (pa - l->paddr);
+	return read_at(vc, l->off + (pa - l->paddr), buf, *n, err) ? -1 : 1;
+}
+
+/* The vmcore's physical memory, by its first bytes: which format. */
+static int open_memory(struct vmcore *vc, struct frec_err *err)
+{
+	u8 sig[12];
+
+	if (vc->src->size >= sizeof(sig) && !read_at(vc, 0, sig, sizeof(sig), err)) {
+		if (!memcmp(sig, "makedumpfile", 12))
+			return frec_errf(err, 0, "makedumpfile's flattened format (-F): make it a file with makedumpfile -R first");
+		if (!memcmp(sig, "KDUMP   ", 8)) {
+			if (frec_kdump_open(vc->src, &vc->kd, err))
+				return -1;
+			vc->mem_bytes = frec_kdump_frames(vc->kd) * PAGE;
+			return 0;
+		}
+	}
+	return parse_elf(vc, err);
+}
+
 /* @len bytes of physical memory at @pa into @buf; zeros where absent. */
 static int read_phys(struct vmcore *vc, u64 pa, u8 *buf, u64 len, struct frec_err *err)
 {
-	const struct load *l;
-	u64 n, in;
-	u32 i;
+	u64 n;
+	int ret;
 
 	while (len) {
-		n = PAGE - pa % PAGE < len ? PAGE - pa % PAGE : len;
-		for (i = 0; i < vc->nr_loads; i++) {
-			l = &vc->loads[i];
-			if (pa >= l->paddr && pa - l->paddr < l->filesz)
-				break;
-		}
-		if (i < vc->nr_loads) {
-			in = l->filesz - (pa - l->paddr);
-			if (n > in)
-				n = in;
-			if (read_at(vc, l->off + (pa - l->paddr), buf, n, err))
-				return -1;
-		} else {
+		ret = read_piece(vc, pa, buf, len, &n, err);
+		if (ret < 0)
+			return -1;
+		if (!ret) {
 			memset(buf, 0, n);
 			vc->absent += n;
 		}
@@ -214,15 +240,46 @@ static int try_dir(struct vmcore *vc, u64 at, u64 pa, u8 **best, u64 *best_at,
 	return 0;
 }
 
+/* A directory copy if the page at @pa, file offset @at, starts with one. */
+static int check_page(struct vmcore *vc, const u8 *page, u64 at, u64 pa, u8 **best,
+		      u64 *best_at, struct frec_err *err, FILE *errs, const char *name,
+		      unsigned long long *warnings)
+{
+	if (memcmp(page, FREC_VMCORE_MAGIC, FREC_VMCORE_MAGIC_LEN))
+		return 0;
+	return try_dir(vc, at, pa, best, best_at, err, errs, name, warnings);
+}
+
+/* Every page a compressed kdump holds, decompressed, for the magic. */
+static int find_dir_kdump(struct vmcore *vc, u8 **best, u64 *best_at, struct frec_err *err,
+			  FILE *errs, const char *name, unsigned long long *warnings)
+{
+	u64 pfn, end = frec_kdump_frames(vc->kd), at;
+	const u8 *p;
+
+	for (pfn = frec_kdump_next(vc->kd, 0); pfn < end; pfn = frec_kdump_next(vc->kd, pfn + 1)) {
+		p = frec_kdump_page(vc->kd, pfn, &at, err);
+		if (!p)
+			return -1;
+		if (check_page(vc, p, at, pfn * PAGE, best, best_at, err, errs, name,
+			       warnings))
+			return -1;
+	}
+	return 0;
+}
+
 /* Every page-aligned physical address the file holds, for the magic. */
 static int find_dir(struct vmcore *vc, u8 **best, u64 *best_at, struct frec_err *err,
 		    FILE *errs, const char *name, unsigned long long *warnings)
 {
-	u8 *chunk = malloc(SCAN_PAGES * PAGE);
+	u8 *chunk;
 	const struct load *l;
 	u64 pa, end, n, i;
 	u32 j;
 
+	if (vc->kd)
+		return find_dir_kdump(vc, best, best_at, err, errs, name, warnings);
+	chunk = malloc(SCAN_PAGES * PAGE);
 	if (!chunk)
 		return frec_errf(err, 0, "out of memory");
 	for (j = 0; j < vc->nr_loads; j++) {
@@ -232,13 +289,10 @@ static int find_dir(struct vmcore *vc, u8 **best, u64 *best_at, struct frec_err 
 			n = end - pa < SCAN_PAGES * PAGE ? end - pa : SCAN_PAGES * PAGE;
 			if (read_at(vc, l->off + (pa - l->paddr), chunk, n, err))
 				goto fail;
-			for (i = 0; i + FREC_VMCORE_MAGIC_LEN <= n; i += PAGE) {
-				if (memcmp(chunk + i, FREC_VMCORE_MAGIC, FREC_VMCORE_MAGIC_LEN))
-					continue;
-				if (try_dir(vc, l->off + (pa - l->paddr) + i, pa + i, best,
-					    best_at, err, errs, name, warnings))
+			for (i = 0; i + FREC_VMCORE_MAGIC_LEN <= n; i += PAGE)
+				if (check_page(vc, chunk + i, l->off + (pa - l->paddr) + i,
+					       pa + i, best, best_at, err, errs, name, warnings))
 					goto fail;
-			}
 		}
 	}
 	free(chunk);
@@ -389,11 +443,11 @@ int frec_vmcore_image(const struct frec_vmcore_src *src, const char *name, FILE 
 	u64 at = 0;
 	int ret = -1;
 
-	if (parse_elf(&vc, err) || find_dir(&vc, &dir, &at, err, errs, name, warnings))
+	if (open_memory(&vc, err) || find_dir(&vc, &dir, &at, err, errs, name, warnings))
 		goto out;
 	if (!dir) {
-		frec_errf(err, src->size, "no valid frec kdump directory in %u PT_LOAD segments: not a boot of frec with vmcore_region=",
-			  vc.nr_loads);
+		frec_errf(err, src->size, "no valid frec kdump directory in the vmcore's %llu bytes of memory: not a boot of frec with vmcore_region=",
+			  (unsigned long long)vc.mem_bytes);
 		goto out;
 	}
 	vc.absent = 0;
@@ -404,5 +458,6 @@ int frec_vmcore_image(const struct frec_vmcore_src *src, const char *name, FILE 
 out:
 	free(dir);
 	free(vc.loads);
+	frec_kdump_close(vc.kd);
 	return ret;
 }
