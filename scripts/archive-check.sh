@@ -145,6 +145,27 @@ else
 	pass keep-env
 fi
 
+# --- disk full (a file size limit; writes past it fail with EFBIG, as
+# on a full disk with ENOSPC): the file named, exit 1, no half-written
+# archive or temporary directory left, the next run archives whole
+for lim in 0 1; do
+	# Its output through a pipe, which the limit does not cover.
+	out=$( (trap '' XFSZ; ulimit -f $lim; exec "$prog" -d "$t/d1" -a "$t/full$lim" 2>&1) )
+	ex=$?
+	if [ $ex != 1 ] || ! grep -Eq "^frec-archive: cannot (write|copy) .*$t/full$lim/" <<< "$out"; then
+		fail disk-full "with $lim blocks: exit $ex, '$out'"
+	elif [ -n "$(ls -A "$t/full$lim")" ]; then
+		fail disk-full "with $lim blocks: left $(ls -A "$t/full$lim" | tr '\n' ' ')"
+	else
+		run full-again -d "$t/d1" -a "$t/full$lim"
+		if [ $ex != 0 ] || ! cmp -s "$t/d1/previous/raw" "$t/full$lim/$gen_id/raw"; then
+			fail disk-full "after $lim blocks, the next run: exit $ex, '$(cat "$t/full-again.err")'"
+		else
+			pass disk-full
+		fi
+	fi
+done
+
 # --- no previous boot: said so, exit 0, nothing written
 mkdir -p "$t/none"
 ok=1
