@@ -166,6 +166,26 @@ for lim in 0 1; do
 	fi
 done
 
+# --- killed mid-copy (the unit stopped: TERM to its whole cgroup), here
+# while cat waits on a previous/raw that is a FIFO: nothing left
+debugfs "$t/d6" "$gen_id" 1
+rm "$t/d6/previous/raw"
+mkfifo "$t/d6/previous/raw"
+setsid "$prog" -d "$t/d6" -a "$t/killed" > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+	[ -n "$(ls -A "$t/killed" 2> /dev/null)" ] && break
+	sleep 0.1
+done
+kill -TERM -- -$pid
+wait $pid
+ex=$?
+if [ $ex = 0 ] || [ -n "$(ls -A "$t/killed")" ]; then
+	fail killed "exit $ex, left $(ls -A "$t/killed" | tr '\n' ' ')"
+else
+	pass killed
+fi
+
 # --- no previous boot: said so, exit 0, nothing written
 mkdir -p "$t/none"
 ok=1
