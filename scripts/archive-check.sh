@@ -145,6 +145,47 @@ else
 	pass keep-env
 fi
 
+# --- disk full (a file size limit; writes past it fail with EFBIG, as
+# on a full disk with ENOSPC): the file named, exit 1, no half-written
+# archive or temporary directory left, the next run archives whole
+for lim in 0 1; do
+	# Its output through a pipe, which the limit does not cover.
+	out=$( (trap '' XFSZ; ulimit -f $lim; exec "$prog" -d "$t/d1" -a "$t/full$lim" 2>&1) )
+	ex=$?
+	if [ $ex != 1 ] || ! grep -Eq "^frec-archive: cannot (write|copy) .*$t/full$lim/" <<< "$out"; then
+		fail disk-full "with $lim blocks: exit $ex, '$out'"
+	elif [ -n "$(ls -A "$t/full$lim")" ]; then
+		fail disk-full "with $lim blocks: left $(ls -A "$t/full$lim" | tr '\n' ' ')"
+	else
+		run full-again -d "$t/d1" -a "$t/full$lim"
+		if [ $ex != 0 ] || ! cmp -s "$t/d1/previous/raw" "$t/full$lim/$gen_id/raw"; then
+			fail disk-full "after $lim blocks, the next run: exit $ex, '$(cat "$t/full-again.err")'"
+		else
+			pass disk-full
+		fi
+	fi
+done
+
+# --- killed mid-copy (the unit stopped: TERM to its whole cgroup), here
+# while cat waits on a previous/raw that is a FIFO: nothing left
+debugfs "$t/d6" "$gen_id" 1
+rm "$t/d6/previous/raw"
+mkfifo "$t/d6/previous/raw"
+setsid "$prog" -d "$t/d6" -a "$t/killed" > /dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+	[ -n "$(ls -A "$t/killed" 2> /dev/null)" ] && break
+	sleep 0.1
+done
+kill -TERM -- -$pid
+wait $pid
+ex=$?
+if [ $ex = 0 ] || [ -n "$(ls -A "$t/killed")" ]; then
+	fail killed "exit $ex, left $(ls -A "$t/killed" | tr '\n' ' ')"
+else
+	pass killed
+fi
+
 # --- no previous boot: said so, exit 0, nothing written
 mkdir -p "$t/none"
 ok=1

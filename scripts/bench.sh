@@ -73,13 +73,13 @@ FREC_BENCH=dump FREC_BENCH_FILL=${BENCH_FILL:-1000000} guest_bench dump 2 "" "lo
 		printf "decode-guest,%s_lines,1,%s,lines\n", $3, $4 }' >> "$csv"
 grep -q '^dump,cat_frec_dump,' "$csv" || die "dump benchmark: no reading figures (see $out/dump.txt)"
 note "4. ring core, native"
-make -C "$FREC_ROOT/tools" bench > "$out/native.txt" 2>&1 || die "native bench failed (see $out/native.txt)"
+make -C "$FREC_ROOT/tools" O="$FREC_BUILD/tools" bench > "$out/native.txt" 2>&1 || die "native bench failed (see $out/native.txt)"
 awk -F, 'NR > 1 { gsub(/ /, "_", $1); printf "native,%s_1_thread,1,%s,ns\n", $1, $6;
 	printf "native,%s_2_threads,1,%s,Mrecords/s\n", $1, $10;
 	printf "native,%s_scaling,1,%s,x\n", $1, $12 }' \
 	"$FREC_BUILD/tools/bench_ring.csv" >> "$csv"
 note "5. decoder"
-make -C "$FREC_ROOT/tools" bench-decode > "$out/decode.txt" 2>&1 || die "decoder bench failed (see $out/decode.txt)"
+make -C "$FREC_ROOT/tools" O="$FREC_BUILD/tools" bench-decode > "$out/decode.txt" 2>&1 || die "decoder bench failed (see $out/decode.txt)"
 awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
 	"$FREC_BUILD/tools/bench_decode.csv" >> "$csv"
 

@@ -180,7 +180,11 @@ static void frec_vmcore_write(void)
 				pr_warn("ring %s: the kdump directory is full: not in a kdump\n",
 					frec_vmcore_stores[i].name);
 			frec_vmcore_full_logged = true;
-			b.nr = le32_to_cpu(rings[nr_rings].first_extent);
+			/*
+			 * Its extents go: b.start is its first, where the
+			 * ring entry has none (it is filled on success).
+			 */
+			b.nr = b.start;
 			continue;
 		}
 		nr_rings++;

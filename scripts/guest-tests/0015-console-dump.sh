@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: dump_to_console prints the dump's lines between markers: whole rings equal dump, oops_records keeps the newest N per ring, oops_rings picks rings, from NMI too; bad knob writes change nothing; every block reaches the console itself (judge.sh), not just the kernel log
+# description: dump_to_console prints the dump's lines between markers: whole rings equal dump, oops_records keeps the newest N per ring, oops_rings picks rings, from NMI too (its record's context column nmi); bad knob writes change nothing; every block reaches the console itself (judge.sh), not just the kernel log
 . /frec/guest/lib.sh
 frec_crash_test_load
 D=$FREC_DEBUGFS
@@ -73,6 +73,9 @@ frec_klog > /tmp/klog
 grep -q '^---\[ frec dump begin: frec_crash_test from NMI' /tmp/klog || fail "NMI begin marker"
 frec_console_block < /tmp/klog > /tmp/block || fail "no NMI block"
 tail -n 1 /tmp/block | grep -q ' in NMI on cpu' || fail "NMI record is not the newest: $(tail -n 1 /tmp/block)"
+# Its context column names the NMI (uapi/frec_raw.h, "The caller word").
+tail -n 1 /tmp/block | grep -Eq ' cpu[0-9]+ nmi crash_test: ' ||
+	fail "NMI record's context is not nmi: $(tail -n 1 /tmp/block)"
 [ "$(tail -n +3 /tmp/block | wc -l)" = 10 ] || fail "NMI block has $(tail -n +3 /tmp/block | wc -l) lines"
 frec_console_expect_last /tmp/klog
 echo > $D/oops_rings

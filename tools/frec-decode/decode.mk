@@ -13,10 +13,12 @@
 #                       testdata/, and
 #                       libFuzzer smoke runs: fuzz_decode for
 #                       FUZZ_SMOKE_SECONDS, fuzz_region (region images
-#                       built from choices, checksums valid) for
-#                       FUZZ_REGION_SMOKE_SECONDS
+#                       built from choices, checksums valid) and
+#                       fuzz_vmcore (kdumps, directories' checksums
+#                       valid) for FUZZ_REGION_SMOKE_SECONDS each
 #   make fuzz           libFuzzer for FUZZ_RUNS executions (at least 1M)
 #                       of fuzz_decode, FUZZ_REGION_RUNS of fuzz_region
+#                       and of fuzz_vmcore
 #   make bench-decode   records/s for a generated dump of BENCH_RECORDS
 #   make install        frec-decode and its man page into DESTDIR/PREFIX
 
@@ -160,8 +162,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		|| { tail -n 30 $(DEC_O)/fuzz-vmcore-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
 	exit $$rc
 
-fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done
-	mkdir -p $(DEC_O)/fuzz-corpus $(DEC_O)/fuzz-region-corpus
+fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz_vmcore $(DEC_O)/fuzz-seeds/.done
+	mkdir -p $(DEC_O)/fuzz-corpus $(DEC_O)/fuzz-region-corpus $(DEC_O)/fuzz-vmcore-corpus
 	@rc=0; nice -n 19 $(DEC_O)/fuzz_decode -runs=$(FUZZ_RUNS) -max_len=8192 \
 		-print_final_stats=1 $(DEC_O)/fuzz-corpus $(DEC_O)/fuzz-seeds \
 		> $(DEC_O)/fuzz.log 2>&1 || rc=$$?; \
@@ -171,7 +173,12 @@ fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz-seeds/.done
 		-print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
 		> $(DEC_O)/fuzz-region.log 2>&1 || rc=$$?; \
 	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz-region.log; \
-	echo "log: $(DEC_O)/fuzz-region.log"; exit $$rc
+	echo "log: $(DEC_O)/fuzz-region.log"; \
+	nice -n 19 $(DEC_O)/fuzz_vmcore -runs=$(FUZZ_REGION_RUNS) $(FUZZ_REGION_FLAGS) \
+		-print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
+		> $(DEC_O)/fuzz-vmcore.log 2>&1 || rc=$$?; \
+	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz-vmcore.log; \
+	echo "log: $(DEC_O)/fuzz-vmcore.log"; exit $$rc
 
 bench-decode: $(DEC_O)/frec-decode $(DEC_O)/frec-gen
 	BENCH_RECORDS=$(BENCH_RECORDS) sh $(DEC_DIR)/tests/bench.sh $(DEC_O) \

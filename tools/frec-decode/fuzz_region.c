@@ -21,7 +21,9 @@
  *   site and text entries: strings from a small dictionary or from the
  *     input, at offsets in the pool or anywhere, callers, addresses;
  *   record slots: events and records of one or more slots, whole or torn,
- *     naming valid sites, texts or nothing, frec_printk() arguments.
+ *     naming valid sites, texts or nothing, frec_printk() arguments;
+ *     caller words of every context and saved callers' numbers, in a
+ *     region of version 3 or 2.
  *
  * A choice past the input's end reads as 0: the empty input is an honest
  * region with a ring, sites, texts and records.  The image is handed, in
@@ -39,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frec_caller_word.h"
 #include "frec_decode.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -91,7 +94,7 @@ static const char *const fuzz_words[] = {
 static const u64 fuzz_addrs[] = {
 	0xffffffffc0a80000ULL, 0xffffffffc0a80020ULL, 0xffffffffc0a80060ULL,
 	0xffffffff82000000ULL, 0xffffffff82000008ULL, 0xffffffffc0a00010ULL,
-	FREC_SITE_ID_LIMIT,
+	FREC_SITE_ID_LIMIT, FREC_CALLER_SAVED_KEY | 1, FREC_CALLER_SAVED_KEY | 0xffffffffU,
 };
 
 #define FUZZ_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
@@ -100,6 +103,29 @@ static const u64 fuzz_addrs[] = {
 static u64 fuzz_addr(struct fuzz_choices *c)
 {
 	return fuzz_addrs[pick(c, FUZZ_ARRAY_SIZE(fuzz_addrs))];
+}
+
+/*
+ * A record's caller word: an address in a context, a saved name's number
+ * (a region of version 3, uapi/frec_raw.h "The caller word"), a whole
+ * address (version 2), or any word.  Contexts of every kind, with pids at
+ * their limits, and bits no writer sets.
+ */
+static u64 fuzz_caller_word(struct fuzz_choices *c)
+{
+	static const u32 pids[] = { 0, 1, FREC_CTX_PID_MASK };
+	static const u32 numbers[] = { 0, 1, 0x7fffffffU, 0xffffffffU };
+	u32 context = pick(c, 4) << FREC_CTX_KIND_SHIFT;
+
+	context |= pick(c, 4) == 3 ? (u32)take(c, 4) : pids[pick(c, 3)];
+	switch (pick(c, 4)) {
+	case 0: case 1:
+		return frec_caller_word(fuzz_addr(c), context);
+	case 2:
+		return frec_caller_word_saved(numbers[pick(c, 4)], context);
+	default:
+		return pick(c, 2) ? fuzz_addr(c) : take(c, 8);
+	}
 }
 
 /* The image being built, and what was written into it. */
@@ -214,6 +240,9 @@ static void fuzz_header(struct fuzz_region *r, struct fuzz_choices *c, u64 image
 		h->sect[i].nr_entries = cpu_to_le32(r->nr[i]);
 	}
 	h->region_bytes = cpu_to_le64(region);
+	/* Version 2's caller words are whole addresses, no context. */
+	if (pick(c, 4) == 3)
+		h->version = cpu_to_le32(FREC_REGION_VERSION_OLDEST);
 	h->csum = 0;
 	h->csum = cpu_to_le32(frec_region_csum(h, sizeof(*h)));
 
@@ -445,7 +474,7 @@ static void fuzz_part(struct fuzz_region *r, struct fuzz_choices *c,
 			if (!i) {
 				s->data[FREC_EVENT_TS] = cpu_to_le64(ts);
 				s->data[FREC_EVENT_SITE] = cpu_to_le64(fuzz_site_word(r, c));
-				s->data[FREC_EVENT_CALLER] = cpu_to_le64(fuzz_addr(c));
+				s->data[FREC_EVENT_CALLER] = cpu_to_le64(fuzz_caller_word(c));
 				if (!e->kind) {
 					for (j = 0; j < FREC_EVENT_MAX_ARGS; j++)
 						s->data[FREC_EVENT_ARG0 + j] =

@@ -6,7 +6,8 @@
  * Raw bytes almost never carry an ELF header, the directory's magic at a
  * page start and a valid checksum.  Here the input is the physical memory
  * of a vmcore of one PT_LOAD (at a physical address the input chooses,
- * maybe cut short in the file), whose first page starts with a directory
+ * maybe cut short in the file, its memory maybe claimed to reach the
+ * 2^64th byte, where sizes wrap), whose first page starts with a directory
  * copy: its counts chosen by the input (a few rings and extents, or raw
  * numbers), its dir_bytes the one its counts say (or the input's), the
  * rest of it and every ring and extent the input's bytes, and its
@@ -171,7 +172,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	*(uint64_t *)(f + 64 + 8) = htole64(120);
 	*(uint64_t *)(f + 64 + 24) = htole64(paddr);
 	*(uint64_t *)(f + 64 + 32) = htole64(mem_bytes);
-	*(uint64_t *)(f + 64 + 40) = htole64(mem_bytes + (how & 1 ? 0 : 16 * PAGE));
+	/* Its memory: its bytes, 16 pages more, or the whole 2^64 bytes. */
+	*(uint64_t *)(f + 64 + 40) = htole64(how & 16 ? ~paddr :
+					     mem_bytes + (how & 1 ? 0 : 16 * PAGE));
 	/* The memory: the directory at its start, the input's bytes. */
 	memcpy(f + 120 + sizeof(*dir), data, size < mem_bytes - sizeof(*dir) ?
 	       size : mem_bytes - sizeof(*dir));

@@ -106,7 +106,9 @@ static int parse_elf(struct vmcore *vc, struct frec_err *err)
 					 (unsigned long long)l->filesz,
 					 (unsigned long long)l->memsz,
 					 (unsigned long long)l->paddr);
-		vc->mem_bytes += l->memsz;
+		/* Summed to at most 2^64 - 1: join() bounds sizes by it. */
+		vc->mem_bytes += l->memsz < UINT64_MAX - vc->mem_bytes ?
+				 l->memsz : UINT64_MAX - vc->mem_bytes;
 		vc->nr_loads++;
 	}
 	if (!vc->nr_loads)
@@ -355,21 +357,29 @@ static int join(struct vmcore *vc, const u8 *dir, u64 at, unsigned char **image,
 	for (i = 0; i < nr_rings; i++) {
 		u64 cpus = le32toh(r[i].nr_cpus), slots = le64toh(r[i].nr_slots);
 
+		/*
+		 * Divided, not multiplied: a vmcore may claim 2^64 bytes of
+		 * memory, where the product, or the sum of the rings, wraps.
+		 */
 		if (le32toh(r[i].first_extent) > nr_ext ||
 		    le32toh(r[i].nr_extents) > nr_ext - le32toh(r[i].first_extent) ||
-		    !cpus || !slots || slots > vc->mem_bytes / FREC_SLOT_BYTES ||
-		    cpus * slots > vc->mem_bytes / FREC_SLOT_BYTES)
+		    !cpus || !slots || slots > vc->mem_bytes / FREC_SLOT_BYTES / cpus)
 			return frec_errf(err, at, "ring %u: %llu CPUs of %llu slots in extents %u+%u: more than the vmcore holds",
 					 i, (unsigned long long)cpus, (unsigned long long)slots,
 					 le32toh(r[i].first_extent), le32toh(r[i].nr_extents));
 		parts += cpus * slots * FREC_SLOT_BYTES;
-		if (parts > vc->mem_bytes)
-			return frec_errf(err, at, "rings of %llu bytes: more than the vmcore's %llu bytes of memory",
-					 (unsigned long long)parts, (unsigned long long)vc->mem_bytes);
+		if (parts > vc->mem_bytes || parts < cpus * slots * FREC_SLOT_BYTES ||
+		    parts > UINT64_MAX - FREC_REGION_BLOCK)
+			return frec_errf(err, at, "ring %u: the rings up to it hold more than the vmcore's %llu bytes of memory",
+					 i, (unsigned long long)vc->mem_bytes);
 	}
 	parts = (parts + FREC_REGION_BLOCK - 1) / FREC_REGION_BLOCK * FREC_REGION_BLOCK;
 	if (!parts)
 		parts = FREC_REGION_BLOCK;
+	/* The image's size, tables + parts, must not wrap. */
+	if (parts > SIZE_MAX - tables)
+		return frec_errf(err, at, "tables of %llu bytes and rings of %llu: too large an image",
+				 (unsigned long long)tables, (unsigned long long)parts);
 	img = calloc(1, tables + parts);
 	if (!img)
 		return frec_errf(err, at, "out of memory for a %llu-byte image",

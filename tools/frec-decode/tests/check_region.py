@@ -330,6 +330,29 @@ def main():
         rc, out, err = c.decode(f.read())
         c.check("global-order region: the dump's text", rc == 0 and out == w.read(), err[:300])
 
+    # The same boot as a region of version 2 holds it: each caller word
+    # the whole caller (frec_caller_of() of version 3's word), no
+    # context; its text is the dump's without the context column.
+    v2 = bytearray(img)
+    rings_off, _, _, nr = sect(img, RINGS)
+    for e in range(rings_off, rings_off + nr * RING_BYTES, RING_BYTES):
+        cpus = struct.unpack_from("<I", img, e + 12)[0]
+        slots, parts = struct.unpack_from("<QQ", img, e + 24)
+        for s in range(parts, parts + cpus * slots * 64, 64):
+            state, word = struct.unpack_from("<Q16xQ", img, s)
+            if state and not state & 3:
+                up = word >> 32
+                caller = (0x5afe << 48 | up if word & 0x20000000 else
+                          up - (up >> 31 << 32)) % (1 << 64)
+                struct.pack_into("<Q", v2, s + 24, caller)
+    struct.pack_into("<I", v2, 16, 2)
+    seal(v2, 0, HEADER_BYTES)
+    want_v2 = re.sub(rb"(?m)^(\d+ \[ *\d+\.\d{9}\] cpu\d+) (?:T\d+|softirq|hardirq|nmi) ",
+                     rb"\1 ", want.replace(b" cpu context ring: ", b" cpu ring: "))
+    rc, out, err = c.decode(bytes(v2))
+    c.check("version 2 region: the dump's text without contexts", rc == 0 and out == want_v2,
+            f"exit {rc}, {len(out)} bytes, expected {len(want_v2)}; {err[:300]}")
+
     rnd = random.Random(24)
     rc, out, err = c.decode(bytes(rnd.getrandbits(8) for _ in range(len(img))), "--region")
     c.check("random bytes: refused as not a region, offset 0", rc == 1 and not out and

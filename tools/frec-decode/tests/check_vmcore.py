@@ -332,6 +332,27 @@ def main():
 
     core4, at4 = vmcore(img, huge_zeros)
     refused("an extent of 2^62 zeros: refused", core4, f"offset {at4}: extent ")
+
+    # A PT_LOAD claiming the whole 2^64-byte physical space, and tables of
+    # 2^64 - 4096 bytes: with the parts section's block after them, the
+    # image's size would wrap to 0.
+    top = (1 << 64) - PAGE
+    core5 = bytearray(elf({0: bytes(directory(1, 1, [], [(NO_PHYS, top)], top)).ljust(PAGE, b"\0")}))
+    struct.pack_into("<Q", core5, 64 + 40, (1 << 64) - 1)
+    refused("tables of 2^64 - 4096 bytes in 2^64 of memory: refused", bytes(core5),
+            f"offset {core5.index(MAGIC)}: tables of {top} bytes")
+
+    def wrapping_rings(rings, extents):
+        # Two rings of 2^63 bytes of zeros each: their sum wraps to 0.
+        for r in rings[:2]:
+            r[3], r[5], r[7] = 1, 1 << 57, 1
+            extents[r[6]] = (NO_PHYS, 1 << 63)
+
+    core6, at6 = vmcore(img, wrapping_rings)
+    core6 = bytearray(core6)
+    struct.pack_into("<Q", core6, 64 + 40, (1 << 64) - 1 - struct.unpack_from("<Q", core6, 64 + 24)[0])
+    refused("two rings of 2^63 bytes in 2^64 of memory: refused", bytes(core6),
+            f"offset {at6}: ring 1: ")
     check_kdump(c, img, want, decode, refused)
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0

@@ -9,6 +9,7 @@ as seeds (mode 110: --stats), and the crafted inputs of TESTDATA_DIR/bad
 are added."""
 import glob
 import os
+import struct
 import sys
 
 
@@ -29,6 +30,14 @@ def main():
             # as histograms (44, 55), --stats (110)
             for mode in list(range(6)) + list(range(11, 17)) + [22, 33, 44, 55, 110]:
                 seed(out, base, mode, data[:8192])
+            # as the raw version before contexts (3), whose context
+            # fields readers ignore: text, JSON, CSV
+            old = bytearray(data[:8192])
+            for order in "<>":
+                if struct.unpack_from(order + "I", old, 12)[0] == 4:
+                    struct.pack_into(order + "I", old, 12, 3)
+                    for mode in range(3):
+                        seed(out, base + ".v3", mode, bytes(old))
         elif base.endswith(".region"):
             # spread in as fuzz_decode.c reads it back: block 0, then the
             # first 512 bytes of each next block
