@@ -291,8 +291,8 @@ static void frec_reader_fill(struct frec_reader *rd, struct frec_reader_source *
 			return;
 		}
 		(*budget)--;
-		if (!f || frec_filter_record(f, src->cpu, src->ent.context, src->ent.seq,
-						  src->ent.ts)) {
+		if (!f ||
+		    frec_filter_record(f, src->cpu, src->ent.context, src->ent.seq, src->ent.ts)) {
 			src->have = true;
 			return;
 		}
