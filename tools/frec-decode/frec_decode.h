@@ -405,12 +405,12 @@ enum frec_output {
 	FREC_OUT_TEXT, FREC_OUT_JSON, FREC_OUT_CSV, FREC_OUT_TRACEDAT, FREC_OUT_HIST
 };
 
-enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING };
+enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING, FREC_TRACK_TASK };
 
 /**
  * struct frec_decode_opts - what to print, and how
  * @output: text, JSON, CSV, trace.dat or histograms.
- * @track: JSON: one track per CPU or per ring.
+ * @track: JSON: one track per CPU, per ring, or per task.
  * @deltas: print the time since the previous printed record.
  * @filter: the records to print, in the module's filter language; NULL
  *	for all.  A ring glob without wildcards must name a ring of the dump.

@@ -36,7 +36,9 @@ static const char usage_text[] =
 "                        trace-dat (trace-cmd's trace.dat, for trace-cmd\n"
 "                        report and KernelShark) or hist (a latency\n"
 "                        histogram per span-end site, as frec/hist prints)\n"
-"      --json-track=BY   json: per ring, a track per cpu (the default) or one\n"
+"      --json-track=BY   json: per ring, a track per cpu (the default), one\n"
+"                        for the whole ring (ring), or one per task and one\n"
+"                        per CPU for its interrupts (task)\n"
 "      --filter=LINE     only the records a filter line of the module's\n"
 "                        filter file shows (doc/debugfs.md, Filter), e.g.\n"
 "                        'ring=hanoi_* cpu=0-1 seq=100- time=12.5-13 text=disk 3'\n"
@@ -537,8 +539,10 @@ int main(int argc, char **argv)
 				opts.track = FREC_TRACK_CPU;
 			else if (!strcmp(optarg, "ring"))
 				opts.track = FREC_TRACK_RING;
+			else if (!strcmp(optarg, "task"))
+				opts.track = FREC_TRACK_TASK;
 			else
-				die_usage("--json-track: '%s' is not cpu or ring", optarg);
+				die_usage("--json-track: '%s' is not cpu, ring or task", optarg);
 			break;
 		case OPT_FILTER:
 			if (filter.line)

@@ -33,7 +33,10 @@
  *   them; pid 0 is the idle task's); each CPU of it a thread, tid = pid *
  *   100000 + cpu (ring 2's cpu 3 is 200003; past 42948 rings a tid no
  *   longer fits 32 bits).  With --json-track=ring a ring has one track,
- *   its main thread, tid = pid.
+ *   its main thread, tid = pid.  With --json-track=task each task that
+ *   recorded into it has a track, named "comm-pid" as trace-cmd names a
+ *   task, tid = pid * 2^23 + the task's pid, and each CPU one for its
+ *   interrupts' records, "cpuN interrupts", tid = pid * 2^23 + 2^22 + N.
  * - Names come from metadata events ("ph":"M"): "process_name" and
  *   "thread_name" with args.name, written before the first event that
  *   uses the pid or (pid, tid).  "process_sort_index" and
@@ -83,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frec_caller_word.h"
 #include "frec_decode.h"
 #include "frec_span.h"
 
@@ -199,12 +203,26 @@ struct frec_json_cpu {
 };
 
 /**
+ * struct frec_json_task - a ring's track of one task, or of one CPU's
+ *	interrupts (--json-track=task)
+ * @key: the task's pid, or JSON_TASK_IRQ | the CPU.
+ * @sl: its open slices and spans.
+ */
+struct frec_json_task {
+	u32 key;
+	struct frec_json_slices sl;
+};
+
+/**
  * struct frec_json_ring - a ring's process and tracks
  * @seen: its process's names are written.
  * @ring_track_seen: its own track (--json-track=ring) is named.
  * @sl: open slices and spans of that track.
  * @cpus: its CPUs, by number.
  * @cpus_cap: their number.
+ * @tasks: its tracks per task (--json-track=task), in the order seen.
+ * @nr_tasks: how many.
+ * @tasks_cap: room at @tasks.
  */
 struct frec_json_ring {
 	bool seen;
@@ -212,7 +230,19 @@ struct frec_json_ring {
 	struct frec_json_slices sl;
 	struct frec_json_cpu *cpus;
 	size_t cpus_cap;
+	struct frec_json_task *tasks;
+	size_t nr_tasks;
+	size_t tasks_cap;
 };
+
+/*
+ * --json-track=task: a task's track has tid (pid of the ring's process)
+ * * JSON_TID_PER_RING + its pid; a CPU's interrupts (hard IRQ, softirq
+ * and NMI records) tid ... + JSON_TASK_IRQ + the CPU.  Pids are below
+ * 2^22 (FREC_CTX_PID_MASK), so the two never meet.
+ */
+#define JSON_TID_PER_RING	(1ULL << 23)
+#define JSON_TASK_IRQ		(1U << 22)
 
 /* Tids of a ring's CPUs: pid * this + cpu, above the pid, its own track. */
 #define JSON_TID_PER_PID	100000ULL
@@ -227,8 +257,11 @@ void frec_json_free(struct frec_decoder *d)
 
 		for (c = 0; c < ring->cpus_cap; c++)
 			free(ring->cpus[c].sl.open);
+		for (c = 0; c < ring->nr_tasks; c++)
+			free(ring->tasks[c].sl.open);
 		free(ring->sl.open);
 		free(ring->cpus);
+		free(ring->tasks);
 	}
 	free(d->json_rings);
 	d->json_rings = NULL;
@@ -331,6 +364,43 @@ static void json_lost(struct frec_decoder *d, const struct frec_decoded *r,
 }
 
 /*
+ * --json-track=task: @r's track in @ring (process @pid): its task's, or
+ * its CPU's interrupts'; named, as trace-cmd names a task, "comm-pid"
+ * ("<...>-pid" if the dump named it not) when first seen.  NULL if out
+ * of memory.
+ */
+static struct frec_json_slices *json_task_track(struct frec_decoder *d,
+						const struct frec_decoded *r,
+						struct frec_json_ring *ring,
+						unsigned long long pid,
+						unsigned long long *tid)
+{
+	u32 context = r->rec.context_known ? r->rec.context : 0;
+	u32 key = frec_context_kind(context) == FREC_CTX_TASK ?
+		  frec_context_pid(context) : JSON_TASK_IRQ | r->rec.cpu;
+	const char *comm;
+	char name[FREC_RAW_TASK_COMM_LEN + 32];
+	size_t i;
+
+	*tid = pid * JSON_TID_PER_RING + key;
+	for (i = 0; i < ring->nr_tasks; i++)
+		if (ring->tasks[i].key == key)
+			return &ring->tasks[i].sl;
+	if (json_grow((void **)&ring->tasks, &ring->tasks_cap, sizeof(*ring->tasks),
+		      ring->nr_tasks))
+		return NULL;
+	ring->tasks[ring->nr_tasks].key = key;
+	if (key & JSON_TASK_IRQ) {
+		snprintf(name, sizeof(name), "cpu%u interrupts", r->rec.cpu);
+	} else {
+		comm = d->tasks ? frec_tasks_name(d->tasks, key) : NULL;
+		snprintf(name, sizeof(name), "%s-%u", comm ? comm : "<...>", key);
+	}
+	json_name(d, pid, *tid, false, name, key);
+	return &ring->tasks[ring->nr_tasks++].sl;
+}
+
+/*
  * The open slices and spans of @r's track, its names written if new, its
  * tid in @tid, its loss counter updated; NULL if out of memory.
  */
@@ -362,6 +432,8 @@ static struct frec_json_slices *json_track(struct frec_decoder *d, const struct 
 		}
 		return &ring->sl;
 	}
+	if (d->opts.track == FREC_TRACK_TASK)
+		return json_task_track(d, r, ring, pid, tid);
 	*tid = pid * JSON_TID_PER_PID + r->rec.cpu;
 	if (!c->seen) {
 		char name[16];
@@ -421,6 +493,10 @@ static bool json_span_close(struct frec_decoder *d, const struct frec_decoded *r
 
 	if (d->opts.track == FREC_TRACK_RING)
 		bt = &ring->sl;
+	else if (d->opts.track == FREC_TRACK_TASK && sl)
+		bt = sl;	/* a task's span begins and ends in the task */
+	else if (d->opts.track == FREC_TRACK_TASK)
+		return false;
 	else if (cpu < ring->cpus_cap)
 		bt = &ring->cpus[cpu].sl;
 	else

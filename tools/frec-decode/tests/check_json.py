@@ -250,6 +250,74 @@ def check_doc(c, name, out, text, stats):
     return len(instants)
 
 
+# --json-track=task: a task's track and a CPU's interrupts' (write_json.c)
+TID_PER_RING = 1 << 23
+TASK_IRQ = 1 << 22
+CONTEXT_LINE = re.compile(rb"^(\d+) \[ *\d+\.\d{9}\] cpu(\d+) (T\d+|softirq|hardirq|nmi) (\S+): ")
+# the names frec-gen's task entries give (frec-gen.c, gen_comms)
+GEN_COMMS = {0: "<idle>", 1: "init", 57: "kworker/0:1", 1234: "frec-test"}
+
+
+def check_tasks(c, name, out, text, named=True):
+    """--json-track=task: each record once, on its task's track (or its
+    CPU's interrupts'), named comm-pid; complete events nest per track."""
+    doc = json.loads(out)
+    want = {}
+    for line in text.split(b"\n"):
+        m = CONTEXT_LINE.match(line)
+        if m:
+            want[(m.group(4).decode(), int(m.group(2)), int(m.group(1)))] = m.group(3).decode()
+    threads, procs, bad, seen = {}, {}, [], {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "M" and e["name"] == "thread_name":
+            threads[(e["pid"], e["tid"])] = e["args"]["name"]
+        elif e.get("ph") == "M" and e["name"] == "process_name":
+            procs[e["pid"]] = e["args"]["name"]
+        elif e.get("ph") in ("i", "B", "E"):
+            a = e["args"]
+            rec = (a["ring"], a["cpu"], a["seq"])
+            seen[rec] = seen.get(rec, 0) + 1
+            ctx = want.get(rec)
+            if ctx is None:
+                bad.append(("not a record of the text", e))
+                continue
+            if ctx.startswith("T"):
+                pid = int(ctx[1:])
+                comm = GEN_COMMS.get(pid, "<...>") if named or pid == 0 else "<...>"
+                tid, tname = e["pid"] * TID_PER_RING + pid, f"{comm}-{pid}"
+            else:
+                tid = e["pid"] * TID_PER_RING + TASK_IRQ + a["cpu"]
+                tname = f"cpu{a['cpu']} interrupts"
+            if e["tid"] != tid or threads.get((e["pid"], tid)) != tname:
+                bad.append((f"not on the track {tname!r}", e))
+    c.check(f"{name}, per task: every record on its task's track, named", not bad,
+            str(bad[:2]))
+    twice = [r for r, n in seen.items() if n != 1]
+    c.check(f"{name}, per task: every record once", not twice and set(seen) == set(want),
+            f"{len(seen)} in JSON, {len(want)} in text, twice {twice[:3]}")
+    check_nesting(c, f"{name}, per task", doc)
+
+
+def check_nesting(c, name, doc):
+    """Complete events on one track nest (Perfetto's rule for slices)."""
+    by_track = {}
+    for e in doc["traceEvents"]:
+        if e.get("ph") == "X":
+            by_track.setdefault((e["pid"], e["tid"]), []).append(
+                (e["ts"], e["ts"] + e["dur"]))
+    bad = []
+    for track, evs in by_track.items():
+        stack = []
+        for b, end in sorted(evs, key=lambda x: (x[0], -x[1])):
+            while stack and stack[-1] <= b:
+                stack.pop()
+            if stack and end > stack[-1] + 1e-6:
+                bad.append(track)
+                break
+            stack.append(end)
+    c.check(f"{name}: complete events nest on their tracks", not bad, str(bad[:2]))
+
+
 def main():
     c = checker.Checker(sys.argv[1], sys.argv[2], "check-json")
     for what, args in (("lossy", ("-n", "4000", "-c", "5", "--lose")),
@@ -263,6 +331,9 @@ def main():
         _, text, _ = c.run_decoder(files)
         _, stats, _ = c.run_decoder(["--stats", *files])
         check_doc(c, what, out, text, stats)
+        rc, out, err = c.run_decoder(["-F", "json", "--json-track=task", *files])
+        c.check(f"{what}, per task: exit 0", rc == 0, err[:300])
+        check_tasks(c, what, out, text)
 
     prefix = c.make("region", "-n", "3000", "-c", "4", "--lose", "--region")
     img = prefix + ".region"
@@ -271,6 +342,9 @@ def main():
     _, text, _ = c.run_decoder([img])
     _, stats, _ = c.run_decoder(["--stats", img])
     check_doc(c, "region", out, text, stats)
+    rc, out, err = c.run_decoder(["-F", "json", "--json-track=task", img])
+    c.check("region, per task: exit 0", rc == 0, err[:300])
+    check_tasks(c, "region", out, text, named=False)
 
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0
