@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring); so does frec-decode --vmcore of makedumpfile's dumps of /proc/vmcore there, compressed (-c -d 31, Debian kdump-tools' default) and ELF (-E -d 31), written to the host through /export
+# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring); so does frec-decode --vmcore of makedumpfile's dumps of /proc/vmcore there, compressed (-c -d 31, as kdump-tools writes it before flattening it) and ELF (-E -d 31), written to the host through /export
 # kernels: 6.1
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kdump.c - makedumpfile's compressed kdump format ("KDUMP   ", what
- * makedumpfile -c writes, Debian's kdump-tools by default) read as
+ * makedumpfile -c writes; Debian's kdump-tools saves it flattened, -F) read as
  * physical pages, for vmcore.c.
  *
  * The file is blocks of block_size bytes: the disk_dump_header, the
