@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring); so does frec-decode --vmcore of makedumpfile's dumps of /proc/vmcore there, compressed (-c -d 31, as kdump-tools writes it before flattening it) and ELF (-E -d 31), written to the host through /export
+# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring); so does frec-decode --vmcore of makedumpfile's dump of /proc/vmcore there, compressed (-c -d 31, as kdump-tools writes it before flattening it), written to the host through /export
 # kernels: 6.1
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
@@ -40,7 +40,10 @@ case $FREC_PHASE in
 	# check.sh shares with every stock guest (guest-run.sh -x).
 	grep -q ' /export ' /proc/mounts ||
 		fail "no /export for makedumpfile's files: run with guest-run.sh -x DIR"
-	for how in "-c -d 31" "-E -d 31"; do
+	# The compressed format alone: /proc/vmcore is the ELF format, and
+	# makedumpfile -E's ELF file (145 MB here, 18 s) decodes as it does
+	# (check_vmcore.py builds both natively).
+	for how in "-c -d 31"; do
 		rm -f /export/vmcore
 		start=$(date +%s)
 		"$FREC_HOST_LIB/ld-linux-x86-64.so.2" --library-path "$FREC_HOST_LIB" \
