@@ -34,6 +34,7 @@
 #include <asm/apic.h>
 #include <asm/nmi.h>
 
+#include "frec_caller_word.h"
 #include "frec_rb.h"
 #include "frec_ring_testdata.h"
 
@@ -205,12 +206,12 @@ static void torture_write(enum frec_test_level level)
 		u8 p[256];
 		unsigned int len = frec_test_payload(p, torture->max_len, w, n);
 
-		frec_rb_write_record(&t->ring, rc, w, n, p, len, NULL);
+		frec_rb_write_record(&t->ring, rc, w, frec_caller_word(n, 0), p, len, NULL);
 	} else {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
 		frec_test_args(args, cpu, w, n);
-		frec_rb_write_event(&t->ring, rc, w, n, args, NULL);
+		frec_rb_write_event(&t->ring, rc, w, frec_caller_word(n, 0), args, NULL);
 	}
 	atomic_long_inc(&torture->by_level[level]);
 }
@@ -313,7 +314,7 @@ static int torture_reader(void *data)
 				    e.caller <= last[e.site]) {
 					if (atomic_long_inc_return(&torture->bad) <= 5)
 						pr_err("frec_ring_kunit: bad record cpu %d seq %llu writer %lu n %lu valid %d\n",
-						       cpu, e.seq, e.site, e.caller, valid);
+						       cpu, e.seq, e.site, (unsigned long)e.caller, valid);
 				}
 				if (valid)
 					last[e.site] = e.caller;
