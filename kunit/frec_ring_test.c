@@ -314,7 +314,8 @@ static int torture_reader(void *data)
 				    e.caller <= last[e.site]) {
 					if (atomic_long_inc_return(&torture->bad) <= 5)
 						pr_err("frec_ring_kunit: bad record cpu %d seq %llu writer %lu n %lu valid %d\n",
-						       cpu, e.seq, e.site, (unsigned long)e.caller, valid);
+						       cpu, e.seq, e.site, (unsigned long)e.caller,
+						       valid);
 				}
 				if (valid)
 					last[e.site] = e.caller;
