@@ -242,18 +242,25 @@ static int raw_ring(struct frec_raw_reader *r, struct frec_raw_item *item,
 	return 1;
 }
 
+/* The fixed part of an entry, @size bytes, into @dst; -1 if it is shorter. */
+static int raw_fixed(void *dst, size_t size, const unsigned char *entry, size_t bytes,
+		     unsigned long long at, const char *what, struct frec_err *err)
+{
+	if (bytes < size)
+		return frec_errf(err, at, "%s entry of %zu bytes, %zu needed", what, bytes, size);
+	memcpy(dst, entry, size);
+	return 0;
+}
+
 static int raw_record(struct frec_raw_reader *r, struct frec_raw_item *item,
 		      const unsigned char *entry, size_t bytes, struct frec_err *err)
 {
 	struct frec_raw_record *rec = &item->rec;
 	unsigned int i;
 
-	if (bytes < sizeof(*rec))
-		return frec_errf(err, item->offset,
-				 "%s entry of %zu bytes, %zu needed",
-				 item->type == FREC_RAW_EVENT ? "event" : "text",
-				 bytes, sizeof(*rec));
-	memcpy(rec, entry, sizeof(*rec));
+	if (raw_fixed(rec, sizeof(*rec), entry, bytes, item->offset,
+		      item->type == FREC_RAW_EVENT ? "event" : "text", err))
+		return -1;
 	if (r->swap) {
 		rec->seq = raw_get64(r, rec->seq);
 		rec->ts = raw_get64(r, rec->ts);
@@ -285,10 +292,8 @@ static int raw_clock(struct frec_raw_reader *r, unsigned long long at,
 {
 	struct frec_raw_clock c;
 
-	if (bytes < sizeof(c))
-		return frec_errf(err, at, "clock entry of %zu bytes, %zu needed",
-				 bytes, sizeof(c));
-	memcpy(&c, entry, sizeof(c));
+	if (raw_fixed(&c, sizeof(c), entry, bytes, at, "clock", err))
+		return -1;
 	if (!raw_name_ok(c.trace_clock, sizeof(c.trace_clock)))
 		return frec_errf(err, at + offsetof(struct frec_raw_clock, trace_clock),
 				 "trace clock name is not 1-%zu characters of [A-Za-z0-9_-]",
@@ -308,10 +313,8 @@ static int raw_task(struct frec_raw_reader *r, unsigned long long at,
 {
 	struct frec_raw_task t;
 
-	if (bytes < sizeof(t))
-		return frec_errf(err, at, "task entry of %zu bytes, %zu needed",
-				 bytes, sizeof(t));
-	memcpy(&t, entry, sizeof(t));
+	if (raw_fixed(&t, sizeof(t), entry, bytes, at, "task", err))
+		return -1;
 	if (frec_tasks_set(&r->tasks, raw_get32(r, t.pid), t.comm))
 		return frec_errf(err, at, "out of memory");
 	return 0;
