@@ -117,7 +117,11 @@ const char *frec_texts_saved_symbol(u64 addr)
 	struct frec_saved *saved;
 
 	if (number >= 0) {
-		saved = xa_load(&frec_saved_numbers, number);
+		/*
+		 * Pairs with frec_texts_save:A: the xarray's own
+		 * rcu_dereference() of the entry xa_alloc() published.
+		 */
+		saved = xa_load(&frec_saved_numbers, number); /* LMM(frec_texts_saved_symbol:A) */
 		return saved ? saved->text : NULL;
 	}
 	hash_for_each_possible_rcu(frec_saved_symbols, saved, by_addr, addr)
@@ -162,8 +166,14 @@ static const char *frec_texts_save(const char *s, size_t len, bool symbol)
 	memcpy(saved->text, s, len);
 	saved->text[len] = '\0';
 	saved->symbol = symbol;
-	if (symbol && xa_alloc(&frec_saved_numbers, &saved->number, saved,
-			       xa_limit_31b, GFP_KERNEL)) {
+	/*
+	 * The text is whole before its number can be loaded: xa_alloc()
+	 * publishes the entry with rcu_assign_pointer().  Pairs with
+	 * frec_texts_saved_symbol:A.
+	 */
+	if (symbol &&
+	    xa_alloc(&frec_saved_numbers, &saved->number, saved, /* LMM(frec_texts_save:A) */
+		     xa_limit_31b, GFP_KERNEL)) {
 		kfree(saved);
 		return NULL;
 	}
