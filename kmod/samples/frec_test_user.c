@@ -71,9 +71,9 @@ static int frec_test_user_pointers(const char *val, const struct kernel_param *k
 	kfree(p);
 
 	frec_record(FREC_RING(test_user), "pointers p=%p pK=%pK px=%px ip=%pI4 end", p, p, p, p);
-	/* A caller address that resolves to no symbol, as a corrupt one would. */
+	/* A caller of no symbol, as a corrupt one: in the top 2 GiB, as all are. */
 	preempt_disable();
-	__frec_record(FREC_RING(test_user), &fake_site, (unsigned long)p, 0, 0, 0, 0);
+	__frec_record(FREC_RING(test_user), &fake_site, -(16UL << 20), 0, 0, 0, 0);
 	preempt_enable();
 	return 0;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: frec-decode --vmcore: frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring); so does frec-decode --vmcore of makedumpfile's dump of /proc/vmcore there, compressed (-c -d 31, as kdump-tools writes it before flattening it), written to the host through /export
+# description: frec-decode --vmcore: bad vmcore_region= values refused and logged; frec with vmcore_region= (no region=, no ring persisted) records 500 records into crash_test, an oops that panics boots the kdump capture kernel (kexec -p, crash_kexec before the panic notifiers), where frec-decode --vmcore /proc/vmcore prints exactly the record lines the crashed boot's dump printed (every ring); so does frec-decode --vmcore of makedumpfile's dump of /proc/vmcore there, compressed (-c -d 31, as kdump-tools writes it before flattening it), written to the host through /export
 # kernels: 6.1
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
@@ -12,6 +12,15 @@
 case $FREC_PHASE in
 1)
 	[ -e /proc/vmcore ] && fail "phase 1 in a capture kernel"
+	# Bad values refused, each logged with the value.
+	for bad in x 5000 0 64G; do
+		insmod "$FREC_MODULES/frec.ko" vmcore_region=$bad 2> /dev/null &&
+			fail "vmcore_region=$bad loaded"
+		dmesg | grep -qF "vmcore_region=$bad: " || fail "vmcore_region=$bad refused without a log line"
+	done
+	insmod "$FREC_MODULES/frec.ko" vmcore_region=1M region=1M@0x20000000 2> /dev/null &&
+		fail "vmcore_region= with region= loaded"
+	dmesg | grep -qF "vmcore_region=1M: not with region=" || fail "vmcore_region= with region= not logged"
 	frec_load vmcore_region=1M
 	insmod "$FREC_MODULES/frec_crash_test.ko" || fail "insmod frec_crash_test.ko"
 	echo 'record 500' > /sys/module/frec_crash_test/parameters/trigger
