@@ -434,6 +434,7 @@ static int frec_region_take(u32 sites_wanted)
 		.release = utsname()->release,
 	};
 	struct frec_region_header hdr;
+	char where[32];
 	u64 window;
 	int err;
 
@@ -459,9 +460,19 @@ static int frec_region_take(u32 sites_wanted)
 			  local_clock(), &frec_region_clock, frec_region_wb_at_load);
 	frec_region_ended = FREC_REGION_END_NONE;
 	frec_region_parts_end = 0;
-	pr_info("region: %llu KiB taken for this boot, boot id %16phN; site ids below %u, %u texts, %llu KiB of parts\n",
-		frec_region_bytes >> 10, hdr.boot_id, geo.sites_max, geo.texts_max,
-		le64_to_cpu(hdr.sect[FREC_REGION_PARTS].bytes) >> 10);
+	/*
+	 * The physical address, as e820 and /proc/iomem print ranges: where a
+	 * reserve_mem= range landed differs between boots under KASLR, and
+	 * the next boot finds the previous one's records only at the same
+	 * address.  A vmcore_region= region is vmalloc()'d: no one range.
+	 */
+	if (frec_region_vmalloced)
+		strscpy(where, "in vmalloc()'d memory", sizeof(where));
+	else
+		snprintf(where, sizeof(where), "at physical %#llx", frec_region_phys);
+	pr_info("region: %llu KiB %s taken for this boot, boot id %16phN; site ids below %u, %u texts, %llu KiB of parts\n",
+		frec_region_bytes >> 10, where, hdr.boot_id, geo.sites_max,
+		geo.texts_max, le64_to_cpu(hdr.sect[FREC_REGION_PARTS].bytes) >> 10);
 	return 0;
 }
 
