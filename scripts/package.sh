@@ -76,7 +76,9 @@ doc() {
 	} | gzip -9n > "$d/changelog.gz"
 }
 
-# control PKG ROOT ARCH DEPENDS DESCRIPTION...: DEBIAN/control and md5sums.
+# control PKG ROOT ARCH DEPENDS DESCRIPTION...: DEBIAN/control and md5sums
+# (with a Suggests: line when $suggests is set).
+suggests=
 control() {
 	local pkg=$1 root=$2 arch=$3 deps=$4 size
 	shift 4
@@ -89,6 +91,7 @@ control() {
 		echo "Maintainer: $maint"
 		echo "Installed-Size: $size"
 		[ -n "$deps" ] && echo "Depends: $deps"
+		[ -n "$suggests" ] && echo "Suggests: $suggests"
 		echo "Section: $([ "$pkg" = frec-dkms ] && echo kernel || echo utils)"
 		echo "Priority: optional"
 		echo "Homepage: https://frec.invalid/"
@@ -170,6 +173,10 @@ printf 'Source: frec\n\nPackage: frec-tools\nArchitecture: any\n' > "$work/shlib
 shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/frec-decode" 2> "$work/shlibs.log" |
 	sed -n 's/^shlibs:Depends=//p') || true
 [ -n "$shlibs" ] || { cat "$work/shlibs.log" >&2; die "dpkg-shlibdeps failed"; }
+# makedumpfile: frec-archive turns a flattened kdump back into a file
+# frec-decode --vmcore reads (makedumpfile -R); trace-cmd and kernelshark
+# read frec-decode's trace.dat.
+suggests="makedumpfile, trace-cmd, kernelshark"
 control frec-tools "$root" "$(dpkg --print-architecture)" "$shlibs" \
 	"printk-style flight recorder: decoder and cross-check tools" \
 	"frec is a kernel module that drivers call to record what they do, cheaply" \
@@ -177,7 +184,8 @@ control frec-tools "$root" "$(dpkg --print-architecture)" "$shlibs" \
 	"afterwards." \
 	"." \
 	"frec-decode turns frec's raw dump, saved from debugfs, into the same text" \
-	"as the kernel's dump, Chrome trace-event JSON (Perfetto) or CSV." \
+	"as the kernel's dump, Chrome trace-event JSON (Perfetto), CSV or" \
+	"trace-cmd's trace.dat; it reads a black box region and a kdump vmcore too." \
 	"frec-crosscheck runs a workload and checks that frec's dump, ftrace's" \
 	"trace of frec's tracepoints and bpftrace's counts agree." \
 	"frec-archive, run at boot by frec-archive.service, keeps the previous" \

@@ -270,6 +270,7 @@ struct frec_region_site {
 /* struct frec_region_text @kind */
 #define FREC_REGION_TEXT_STRING	1	/* a format or %s string at @addr */
 #define FREC_REGION_TEXT_SYMBOL	2	/* a gone module's code address */
+#define FREC_REGION_TEXT_TASK	3	/* @addr is a pid: its task's name */
 
 /**
  * struct frec_region_text - what an address a record holds pointed to:
@@ -281,9 +282,15 @@ struct frec_region_site {
  *	the same @addr (a buffer rewritten, a module loaded where another
  *	was) has the last time the earlier text was seen there.  A record
  *	takes the text of its address with the highest @from below its
- *	timestamp, else the first.
- * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
- * @text: the string, or the symbol's name as the dump prints it.
+ *	timestamp, else the first.  For FREC_REGION_TEXT_TASK, @addr is
+ *	a pid the records' context words name, and @from is kept the same
+ *	way (a pid reused, a task renamed): readers that keep one name a
+ *	pid keep its last entry in the table (entries are appended, in
+ *	the order of their @from).
+ * @kind: FREC_REGION_TEXT_STRING, FREC_REGION_TEXT_SYMBOL or
+ *	FREC_REGION_TEXT_TASK.
+ * @text: the string, the symbol's name as the dump prints it, or the
+ *	task's name (comm, at most 15 bytes) when the texts sweep saw it.
  * @csum: frec_region_csum() of the bytes before it, then of the text.
  */
 struct frec_region_text {

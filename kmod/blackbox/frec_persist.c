@@ -587,7 +587,8 @@ bool frec_persist_text_room(u32 *entries, u64 *pool_bytes)
  * @from: 0 for @addr's first text; for a later one, the last time (the
  *	rings' clock) the earlier text was seen there: records stamped
  *	after it have this text.
- * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
+ * @kind: FREC_REGION_TEXT_STRING, FREC_REGION_TEXT_SYMBOL, or
+ *	FREC_REGION_TEXT_TASK with a pid in @addr.
  * @text: the text (not NUL-terminated in the region).
  * @len: its length.
  *

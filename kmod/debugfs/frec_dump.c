@@ -36,6 +36,7 @@
 #include "frec_format_kernel.h"
 #include "frec_order.h"
 #include "frec_reader.h"
+#include "frec_task_name.h"
 #include "frec_trace_clock.h"
 
 /* Records one fill of a chunk looks at, at most, with the lock held. */
@@ -215,17 +216,13 @@ static void frec_dump_raw_task(struct frec_dump_file *df, u32 pid)
 		.head = { .type = FREC_RAW_TASK, .bytes = sizeof(t) },
 		.pid = pid,
 	};
-	struct task_struct *task;
 
 	if (!pid || xa_load(&df->tasks, pid))
 		return;
 	xa_store(&df->tasks, pid, xa_mk_value(1), GFP_NOWAIT | __GFP_NOWARN);
-	task = pid_task(find_pid_ns(pid, &init_pid_ns), PIDTYPE_PID);
-	if (!task)
-		return;
 	BUILD_BUG_ON(sizeof(t.comm) != TASK_COMM_LEN);
-	get_task_comm(t.comm, task);
-	frec_dump_put(df, &t, sizeof(t));
+	if (frec_task_name(pid, t.comm))
+		frec_dump_put(df, &t, sizeof(t));
 }
 
 /* A record's raw entry into the chunk, with its task's name first. */

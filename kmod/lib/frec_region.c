@@ -463,7 +463,8 @@ int frec_region_text_get(const struct frec_region_view *v, u32 i,
 	text->kind = frec_region_get32(&e->kind);
 	if (frec_region_csum_end(crc) != frec_region_get32(&e->csum) ||
 	    (text->kind != FREC_REGION_TEXT_STRING &&
-	     text->kind != FREC_REGION_TEXT_SYMBOL))
+	     text->kind != FREC_REGION_TEXT_SYMBOL &&
+	     text->kind != FREC_REGION_TEXT_TASK))
 		return -1;
 	return 1;
 }

@@ -183,7 +183,8 @@ static int frec_region_dump_names(struct frec_region_dump *d)
 			cond_resched();
 	}
 	for (i = 0; i < nr_texts; i++) {
-		if (frec_region_text_get(v, i, &t, &where) != 1)
+		if (frec_region_text_get(v, i, &t, &where) != 1 ||
+		    t.kind == FREC_REGION_TEXT_TASK)
 			continue;
 		frec_region_bytes_trim(&t.text);
 		longest = max_t(size_t, longest, t.text.len);

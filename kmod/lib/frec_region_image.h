@@ -246,7 +246,8 @@ struct frec_region_site_info {
  * struct frec_region_text_info - a valid texts entry
  * @addr: the address.
  * @from: its records stamped after this time have this text.
- * @kind: FREC_REGION_TEXT_STRING or FREC_REGION_TEXT_SYMBOL.
+ * @kind: FREC_REGION_TEXT_STRING, FREC_REGION_TEXT_SYMBOL or
+ *	FREC_REGION_TEXT_TASK (@addr is a pid).
  * @text: the text.
  */
 struct frec_region_text_info {

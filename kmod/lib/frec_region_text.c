@@ -150,7 +150,8 @@ u32 frec_region_texts_write(const struct frec_region_view *v,
 			bad++;
 			continue;
 		}
-		if (!ret)
+		/* A task's name is no address's text: frec-decode reads it apart. */
+		if (!ret || t.kind == FREC_REGION_TEXT_TASK)
 			continue;
 		/* A later text of an address says from when (frec-decode's formats.c). */
 		if (t.from)

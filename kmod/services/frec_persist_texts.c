@@ -4,8 +4,9 @@
  * copied into the black box region (doc/blackbox.md), so that the next
  * boot and frec-decode print them with no kernel of this boot.
  *
- *   region_texts   texts written, later texts written, refused for
- *                  room, unreadable; sweeps
+ *   region_texts   texts written, later texts written, task names
+ *                  written, later ones, refused for room, unreadable;
+ *                  sweeps
  *
  * An event stores addresses, not text: the format of a site without an
  * id, its %s strings, its caller and its symbol arguments.  The live dump
@@ -23,6 +24,13 @@
  * by its checksum (frec_region_csum(): a change is missed by a chance of
  * one in 2^32).  A caller its site's entry names already (its first
  * caller, frec_persist_site_caller()) is not written again.
+ *
+ * The tasks the records' context words name are written the same way: a
+ * pid's name (FREC_REGION_TEXT_TASK) as the task is called when a sweep
+ * first sees the pid, and a later one when it is called otherwise (a
+ * pid reused, a task renamed).  A task that exited before the first
+ * sweep after its first record stays unnamed (counted as unreadable), as
+ * it is in a raw dump read after it exited.
  *
  * A sweep runs in process context, off the record path, so a record in a
  * persisted ring costs what it costs in any ring:
@@ -67,12 +75,14 @@
 #include <linux/slab.h>
 #include <linux/workqueue.h>
 
+#include "frec_caller_word.h"
 #include "frec_format.h"
 #include "frec_format_kernel.h"
 #include "frec_formats.h"
 #include "frec_persist.h"
 #include "frec_reader.h"
 #include "frec_region_image.h"
+#include "frec_task_name.h"
 #include "frec_texts.h"
 
 #define FREC_PERSIST_TEXTS_PERIOD_MS	1000
@@ -85,6 +95,11 @@
 /* Longest string kept (the longest debugfs formats lists). */
 #define FREC_PERSIST_TEXTS_STRING_MAX	4096
 /* Later texts: half the region's entries, an eighth of its pool. */
+/*
+ * A pid's key in the seen table: a non-canonical address (on x86_64 and
+ * arm64 alike), which no record's format, string or caller can be.
+ */
+#define FREC_PERSIST_TEXTS_TASK_KEY	0x5441534b00000000ULL
 
 /**
  * struct frec_persist_texts_seen - an address a record holds, and its text
@@ -108,7 +123,10 @@ struct frec_persist_texts_seen {
  * @nr_seen: slots of @seen in use.
  * @written: first texts written into the region.
  * @later: later texts written (an address whose text changed).
- * @later_bytes: their bytes.
+ * @tasks: tasks' first names written (FREC_REGION_TEXT_TASK).
+ * @tasks_later: tasks' later names written (a pid reused, a task
+ *	renamed), bounded with @later.
+ * @later_bytes: the bytes of later texts and names.
  * @refused: texts the region (table or pool), @seen or the bounds of
  *	later texts had no room for.
  * @unreadable: strings and code addresses with nothing to write.
@@ -120,7 +138,8 @@ struct frec_persist_texts_seen {
 struct frec_persist_texts {
 	struct frec_persist_texts_seen *seen;
 	unsigned int nr_seen;
-	unsigned long written, later, later_bytes, refused, unreadable, sweeps;
+	unsigned long written, later, tasks, tasks_later, later_bytes, refused, unreadable;
+	unsigned long sweeps;
 	bool full;
 	char fmt[FREC_FORMAT_FMT_MAX];
 	char text[FREC_PERSIST_TEXTS_STRING_MAX];
@@ -142,35 +161,93 @@ static struct frec_persist_texts_seen *frec_persist_texts_slot(struct frec_persi
 }
 
 /*
- * Write the text of one address a record holds, if the region lacks it or
- * has another; read once a sweep.
+ * The seen slot of @key, taken if new; NULL if this sweep read it already
+ * or the table is full.
  */
-static void frec_persist_texts_ref(struct frec_persist_texts *pt, u64 site,
-				   const struct frec_formats_ref *ref)
+static struct frec_persist_texts_seen *frec_persist_texts_take(struct frec_persist_texts *pt,
+							       u64 key)
 {
-	struct frec_persist_texts_seen *slot;
-	const char *saved;
-	u32 kind = FREC_REGION_TEXT_SYMBOL, csum, entries;
-	u64 now, pool_bytes;
-	int len, err;
+	struct frec_persist_texts_seen *slot = frec_persist_texts_slot(pt, key);
 
-	if (!ref->addr ||
-	    (ref->kind == FREC_FORMATS_REF_CALLER && frec_persist_site_names(site, ref->addr)))
-		return;
-	slot = frec_persist_texts_slot(pt, ref->addr);
 	if (slot->addr && slot->sweep == (u32)pt->sweeps)
-		return;
+		return NULL;
 	if (!slot->addr) {
 		/* Half full: the probes stay short, and there is always a free slot. */
 		if (pt->nr_seen >= FREC_PERSIST_TEXTS_SEEN / 2) {
 			pt->refused++;
 			pt->full = true;
-			return;
+			return NULL;
 		}
-		slot->addr = ref->addr;
+		slot->addr = key;
 		pt->nr_seen++;
 	}
 	slot->sweep = pt->sweeps;
+	return slot;
+}
+
+/*
+ * Write @pt->text (@len bytes; negative: nothing could be read) as the
+ * text of @addr, read at @now, if the region lacks it or has another.
+ */
+static void frec_persist_texts_put(struct frec_persist_texts *pt,
+				   struct frec_persist_texts_seen *slot, u64 addr,
+				   u32 kind, int len, u64 now)
+{
+	u64 pool_bytes;
+	u32 csum, entries;
+	int err;
+
+	if (len < 0) {
+		/* Read again by later sweeps: a module may load there. */
+		if (!slot->seen && !slot->csum) {
+			slot->csum = 1;
+			pt->unreadable++;
+		}
+		return;
+	}
+	csum = frec_region_csum(pt->text, len);
+	if (slot->seen && csum == slot->csum) {
+		slot->seen = now;
+		return;
+	}
+	if (slot->seen && (!frec_persist_text_room(&entries, &pool_bytes) ||
+			   pt->later + pt->tasks_later >= entries / 2 ||
+			   pt->later_bytes + len > pool_bytes / 8)) {
+		pt->refused++;
+		return;
+	}
+	err = frec_persist_text(addr, slot->seen, kind, pt->text, len);
+	if (err) {
+		pt->refused++;
+		pt->full = true;
+		return;
+	}
+	if (slot->seen)
+		pt->later_bytes += len;
+	if (kind == FREC_REGION_TEXT_TASK)
+		++*(slot->seen ? &pt->tasks_later : &pt->tasks);
+	else
+		++*(slot->seen ? &pt->later : &pt->written);
+	slot->csum = csum;
+	slot->seen = now;
+}
+
+/* The text of one address a record holds, read once a sweep. */
+static void frec_persist_texts_ref(struct frec_persist_texts *pt, u64 site,
+				   const struct frec_formats_ref *ref)
+{
+	struct frec_persist_texts_seen *slot;
+	u32 kind = FREC_REGION_TEXT_SYMBOL;
+	const char *saved;
+	int len;
+	u64 now;
+
+	if (!ref->addr ||
+	    (ref->kind == FREC_FORMATS_REF_CALLER && frec_persist_site_names(site, ref->addr)))
+		return;
+	slot = frec_persist_texts_take(pt, ref->addr);
+	if (!slot)
+		return;
 	/* Before the read: the records stamped up to now were stored before it. */
 	now = local_clock();
 	switch (ref->kind) {
@@ -189,39 +266,24 @@ static void frec_persist_texts_ref(struct frec_persist_texts *pt, u64 site,
 		else
 			len = frec_format_kernel_symbol_name(pt->text, ref->addr, ref->ext);
 	}
-	if (len < 0) {
-		/* Read again by later sweeps: a module may load there. */
-		if (!slot->seen && !slot->csum) {
-			slot->csum = 1;
-			pt->unreadable++;
-		}
+	frec_persist_texts_put(pt, slot, ref->addr, kind, len, now);
+}
+
+/* The name of the task a record's context names, as the texts are written. */
+static void frec_persist_texts_task(struct frec_persist_texts *pt, u32 pid)
+{
+	struct frec_persist_texts_seen *slot;
+	u64 now;
+
+	/* pid 0 is the idle task: readers name it as ftrace does. */
+	if (!pid)
 		return;
-	}
-	csum = frec_region_csum(pt->text, len);
-	if (slot->seen && csum == slot->csum) {
-		slot->seen = now;
+	slot = frec_persist_texts_take(pt, FREC_PERSIST_TEXTS_TASK_KEY | pid);
+	if (!slot)
 		return;
-	}
-	if (slot->seen && (!frec_persist_text_room(&entries, &pool_bytes) ||
-			   pt->later >= entries / 2 ||
-			   pt->later_bytes + len > pool_bytes / 8)) {
-		pt->refused++;
-		return;
-	}
-	err = frec_persist_text(ref->addr, slot->seen, kind, pt->text, len);
-	if (err) {
-		pt->refused++;
-		pt->full = true;
-		return;
-	}
-	if (slot->seen) {
-		pt->later++;
-		pt->later_bytes += len;
-	} else {
-		pt->written++;
-	}
-	slot->csum = csum;
-	slot->seen = now;
+	now = local_clock();
+	frec_persist_texts_put(pt, slot, pid, FREC_REGION_TEXT_TASK,
+			       frec_task_name(pid, pt->text) ? strlen(pt->text) : -1, now);
 }
 
 /* One sweep of the persisted rings' records, in bounded batches. */
@@ -249,6 +311,7 @@ static void frec_persist_texts_walk(struct frec_persist_texts *pt)
 				n = frec_formats_record_refs(&rec, pt->fmt, sizeof(pt->fmt), refs);
 				for (i = 0; i < n; i++)
 					frec_persist_texts_ref(pt, rec.ent.site, &refs[i]);
+				frec_persist_texts_task(pt, frec_context_pid(rec.ent.context));
 			}
 			rcu_read_unlock();
 		} while (st == FREC_READER_RECORD && budget && !pt->full);
@@ -309,8 +372,9 @@ static int frec_persist_texts_show(struct seq_file *m, void *unused)
 	mutex_lock(&frec_persist_texts_lock);
 	pt = frec_persist_texts;
 	if (pt)
-		seq_printf(m, "texts written: %lu\nlater texts written: %lu\nrefused (no room): %lu\nunreadable: %lu\nsweeps: %lu\nsites without texts: %u\n",
-			   pt->written, pt->later, pt->refused, pt->unreadable,
+		seq_printf(m, "texts written: %lu\nlater texts written: %lu\ntask names written: %lu\nlater task names written: %lu\nrefused (no room): %lu\nunreadable: %lu\nsweeps: %lu\nsites without texts: %u\n",
+			   pt->written, pt->later, pt->tasks, pt->tasks_later,
+			   pt->refused, pt->unreadable,
 			   pt->sweeps, frec_persist_sites_no_text(&first, &pool_bytes));
 	mutex_unlock(&frec_persist_texts_lock);
 	return 0;

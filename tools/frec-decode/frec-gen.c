@@ -866,13 +866,14 @@ static void region_str(const struct frec_region_header *h,
 	pool_used += len;
 }
 
-static void region_text(const struct frec_region_header *h, u32 *i, u64 addr,
-			const char *s)
+static void region_text(const struct frec_region_header *h, u32 *i, u32 kind,
+			u64 addr, u64 from, const char *s)
 {
 	struct frec_region_text *t = region_at(h, FREC_REGION_TEXTS, *i * sizeof(*t));
 
 	t->addr = htole64(addr);
-	t->kind = htole32(FREC_REGION_TEXT_STRING);
+	t->from = htole64(from);
+	t->kind = htole32(kind);
 	region_str(h, &t->text, s);
 	frec_region_text_seal(t, region_at(h, FREC_REGION_POOL, 0), NULL);
 	(*i)++;
@@ -1013,13 +1014,28 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 		}
 	}
 	for (i = 0; i < NR_GOOD_FORMATS; i++)
-		region_text(h, &t, formats[i].addr, formats[i].fmt);
+		region_text(h, &t, FREC_REGION_TEXT_STRING, formats[i].addr, 0, formats[i].fmt);
 	for (i = 0; i < sizeof(bad_formats) / sizeof(bad_formats[0]); i++)
-		region_text(h, &t, bad_formats[i].addr, bad_formats[i].fmt);
+		region_text(h, &t, FREC_REGION_TEXT_STRING, bad_formats[i].addr, 0,
+			    bad_formats[i].fmt);
 	for (i = 0; i < NR_PRINTK_FORMATS; i++)
-		region_text(h, &t, printk_formats[i].addr, printk_formats[i].fmt);
+		region_text(h, &t, FREC_REGION_TEXT_STRING, printk_formats[i].addr, 0,
+			    printk_formats[i].fmt);
 	for (i = 0; i < NR_STRINGS; i++)
-		region_text(h, &t, strings[i].addr, strings[i].s);
+		region_text(h, &t, FREC_REGION_TEXT_STRING, strings[i].addr, 0, strings[i].s);
+	/*
+	 * The tasks' names, as the texts sweep writes them: each named pid's,
+	 * the first one's after a name it had before (a later entry of a
+	 * pid replaces an earlier one), none for the task that had exited.
+	 */
+	for (i = 0, k = 0; i < sizeof(gen_pids) / sizeof(gen_pids[0]); i++) {
+		if (!gen_comms[i])
+			continue;
+		if (!k++)
+			region_text(h, &t, FREC_REGION_TEXT_TASK, gen_pids[i], 0, "before-exec");
+		region_text(h, &t, FREC_REGION_TEXT_TASK, gen_pids[i], k == 1 ? 1000 : 0,
+			    gen_comms[i]);
+	}
 
 	/* recs are in merge order: per (ring, CPU) in position order. */
 	for (j = 0; j < nr; j++) {

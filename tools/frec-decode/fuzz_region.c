@@ -408,6 +408,14 @@ static void fuzz_texts(struct fuzz_region *r, struct fuzz_choices *c)
 		e->kind = cpu_to_le32(pick(c, 16) == 15 ? (u32)take(c, 4) :
 				      pick(c, 4) ? FREC_REGION_TEXT_STRING :
 				      FREC_REGION_TEXT_SYMBOL);
+		/*
+		 * A task's name: a pid the records' contexts name (the fuzzed
+		 * contexts' pids are few), or any other word; any length.
+		 */
+		if (pick(c, 4) == 3) {
+			e->kind = cpu_to_le32(FREC_REGION_TEXT_TASK);
+			e->addr = cpu_to_le64(pick(c, 2) ? pick(c, 8) : take(c, 8));
+		}
 		e->text = fuzz_str(r, c, 3 + i);
 		/* A later text's time: any u64, in no order (each sweep's CPU clock). */
 		e->from = cpu_to_le64(pick(c, 4) == 3 ? take(c, 8) : 0);

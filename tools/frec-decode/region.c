@@ -34,6 +34,32 @@ static void warn_at(void *ctx, u64 where, const char *what, const char *why)
 		   (unsigned long long)where, what, why);
 }
 
+/*
+ * The names the texts sweep saw for the tasks the records name
+ * (FREC_REGION_TEXT_TASK), as a raw dump's task entries: a pid's later
+ * entry replaces its earlier one, as in the table.  A pid no context word
+ * can hold is no record's task: left out.
+ */
+static void put_tasks(const struct frec_region_view *v, FILE *f)
+{
+	struct frec_region_text_info t;
+	struct frec_raw_task task;
+	u64 where;
+	u32 i;
+
+	for (i = 0; i < v->nr_entries[FREC_REGION_TEXTS]; i++) {
+		if (frec_region_text_get(v, i, &t, &where) != 1 ||
+		    t.kind != FREC_REGION_TEXT_TASK || !t.addr || t.addr > FREC_CTX_PID_MASK)
+			continue;
+		memset(&task, 0, sizeof(task));
+		task.head.type = FREC_RAW_TASK;
+		task.head.bytes = sizeof(task);
+		task.pid = (u32)t.addr;
+		memcpy(task.comm, t.text.s, min_t(size_t, t.text.len, sizeof(task.comm) - 1));
+		fwrite(&task, sizeof(task), 1, f);
+	}
+}
+
 static void put_record(FILE *f, const struct frec_region_ring_info *ring, u32 cpu,
 		       const struct frec_region_record *rec, const char *text, u32 len)
 {
@@ -168,6 +194,8 @@ int frec_region_decode_open(struct frec_region_decode *rd, const void *data,
 		strcpy(c.trace_clock, FREC_RAW_TRACE_CLOCK_NAME);
 		fwrite(&c, sizeof(c), 1, raw);
 	}
+	if (h.version >= FREC_RAW_VERSION_CONTEXT)
+		put_tasks(&rd->v, raw);
 
 	for (i = 0; i < rd->dump.nr_rings; i++) {
 		const struct frec_region_ring_info *ring = &rd->dump.rings[i];

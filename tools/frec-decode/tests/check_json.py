@@ -258,7 +258,7 @@ CONTEXT_LINE = re.compile(rb"^(\d+) \[ *\d+\.\d{9}\] cpu(\d+) (T\d+|softirq|hard
 GEN_COMMS = {0: "<idle>", 1: "init", 57: "kworker/0:1", 1234: "frec-test"}
 
 
-def check_tasks(c, name, out, text, named=True):
+def check_tasks(c, name, out, text):
     """--json-track=task: each record once, on its task's track (or its
     CPU's interrupts'), named comm-pid; complete events nest per track."""
     doc = json.loads(out)
@@ -283,7 +283,7 @@ def check_tasks(c, name, out, text, named=True):
                 continue
             if ctx.startswith("T"):
                 pid = int(ctx[1:])
-                comm = GEN_COMMS.get(pid, "<...>") if named or pid == 0 else "<...>"
+                comm = GEN_COMMS.get(pid, "<...>")
                 tid, tname = e["pid"] * TID_PER_RING + pid, f"{comm}-{pid}"
             else:
                 tid = e["pid"] * TID_PER_RING + TASK_IRQ + a["cpu"]
@@ -344,7 +344,7 @@ def main():
     check_doc(c, "region", out, text, stats)
     rc, out, err = c.run_decoder(["-F", "json", "--json-track=task", img])
     c.check("region, per task: exit 0", rc == 0, err[:300])
-    check_tasks(c, "region", out, text, named=False)
+    check_tasks(c, "region", out, text)
 
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0
