@@ -132,6 +132,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/hist"; python3 $(DEC_DIR)/tests/check_hist.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/in-flight"; python3 $(DEC_DIR)/tests/check_inflight.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/trace-dat"; python3 $(DEC_DIR)/tests/check_tracedat.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/m32"; $(DEC_DIR)/tests/check_m32.sh "$(CC)" $(ROOT) || rc=1; \
