@@ -27,7 +27,8 @@ list does not allow for, as its DOC block says); and, for the power of
 the test, dumps that lost records list spans that ended (their end lost)
 as "maybe", none as "certain" unless skewed.  A region image's text and
 --previous=dump list what --in-flight lists for its raw dump; a filter
-does not change the list (it is the whole dump's); --in-flight with
+does not change the list (it is the whole dump's), a dump cut short
+gets none; --in-flight with
 another output or --stats is a usage error.  Prints "N passed, M failed".
 """
 import re
@@ -158,6 +159,16 @@ def main():
     c.check("region: --previous=dump the same", prc == 0 and pout == rout, f"exit {prc}")
     want, _ = expected(rout)
     c.check("region: the list, line for line", section(rout) == want)
+    # A dump an error stops reading (cut in a record): its records up to
+    # there, no list.
+    with open(p + ".raw", "rb") as f:
+        raw = f.read()
+    cut = p + ".cut.raw"
+    with open(cut, "wb") as f:
+        f.write(raw[:len(raw) // 2 + 3])
+    rc, out, err = c.run_decoder([*tables, "--in-flight", cut])
+    c.check("a dump cut short: an error, records, no list", rc == 1 and b"\n1 [" in out and
+            not section(out), f"exit {rc}; {err[:200]}")
     # usage
     for bad in (["-F", "json"], ["--stats"], ["-F", "hist"]):
         rc, _, err = c.run_decoder([*tables, "--in-flight", *bad, p + ".raw"])
