@@ -41,8 +41,9 @@
  * may be stamped before its begin by the clocks' skew, which the bounds
  * above do not allow for.
  *
- * Memory: 40 bytes a begin, 16 an end and 48 a (ring, CPU), for one
- * dump; time O(n log n) in the spans.  An allocation that fails lists
+ * Memory: 48 bytes a begin and 16 an end, in arrays that double as they
+ * grow (so up to twice that), and 56 a (ring, CPU) in a table at most
+ * half full; time O(n log n) in the spans.  An allocation that fails lists
  * nothing (-ENOMEM), rather than a list that misses spans.
  */
 #ifdef __KERNEL__
