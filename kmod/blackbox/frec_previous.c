@@ -12,7 +12,8 @@
  *   raw    the region's image as it was, byte for byte, up to where what
  *          a reader reads of it ends, zeros after it (frec_previous_keep()),
  *          which frec-decode reads (doc/blackbox.md)
- *   dump   its records, each line the one the old boot's dump printed
+ *   dump   its records, each line the one the old boot's dump printed,
+ *          then the spans in flight when it ended (kmod/lib/frec_inflight.c)
  *   sites, formats
  *          its sites and texts, as the live sites and formats files
  *          list them
@@ -42,6 +43,7 @@
 #include <linux/uaccess.h>
 #include <linux/vmalloc.h>
 
+#include "frec_inflight.h"
 #include "frec_previous.h"
 #include "frec_region_text.h"
 
@@ -64,6 +66,8 @@ static u64 frec_previous_bytes;
  */
 static struct frec_region_view frec_previous_view;
 static struct frec_region_dump frec_previous_dump;
+/* Its spans in flight at its end: none listed if it could not be made. */
+static struct frec_inflight frec_previous_inflight;
 static bool frec_previous_found;
 static DEFINE_MUTEX(frec_previous_lock);
 
@@ -237,12 +241,15 @@ static int frec_previous_text_show(struct seq_file *m, void *unused)
 DEFINE_SHOW_ATTRIBUTE(frec_previous_text);
 
 /*
- * previous/dump: the header, then a line per record, in the merged order;
- * the seq_file position is the header (0) or the record's index plus one.
+ * previous/dump: the header, then a line per record, in the merged order,
+ * then the list of spans in flight; the seq_file position is the header
+ * (0), the record's index plus one, or the list's line plus the records
+ * plus one.
  */
 static void *frec_previous_dump_start(struct seq_file *m, loff_t *pos)
 {
-	if (!frec_previous_found || *pos > frec_previous_dump.nr_recs)
+	if (!frec_previous_found ||
+	    *pos > frec_previous_dump.nr_recs + frec_inflight_lines(&frec_previous_inflight))
 		return NULL;
 	return pos;
 }
@@ -269,6 +276,12 @@ static int frec_previous_dump_show(struct seq_file *m, void *v)
 		return 0;
 	}
 	mutex_lock(&frec_previous_lock);
+	if (pos > frec_previous_dump.nr_recs) {
+		frec_region_dump_inflight_print(&frec_previous_dump, &frec_previous_inflight,
+						pos - 1 - frec_previous_dump.nr_recs, &out, line);
+		mutex_unlock(&frec_previous_lock);
+		return 0;
+	}
 	n = frec_region_dump_line(&frec_previous_dump, pos - 1, line, FREC_FORMAT_LINE_MAX);
 	mutex_unlock(&frec_previous_lock);
 	seq_write(m, line, n);
@@ -364,6 +377,12 @@ int frec_previous_keep(const void *region, u64 bytes, u64 phys_addr,
 		if (built)
 			pr_warn("region: previous boot's records not read: %s (at byte %llu)\n",
 				frec_previous_dump.msg, frec_previous_dump.where);
+		/* A list that may miss spans is worse than none: none, and a log line. */
+		if (!built &&
+		    frec_region_dump_inflight(&frec_previous_dump, &frec_previous_inflight)) {
+			pr_warn("region: previous boot's spans in flight not listed: no memory\n");
+			frec_inflight_free(&frec_previous_inflight);
+		}
 	}
 	frec_previous_info.data = info;
 	frec_previous_info.size = frec_previous_describe(info, FREC_PREVIOUS_INFO_MAX, v,
@@ -395,6 +414,7 @@ void frec_previous_exit(void)
 	debugfs_remove_recursive(frec_previous_dir);
 	frec_previous_dir = NULL;
 	frec_previous_found = false;
+	frec_inflight_free(&frec_previous_inflight);
 	frec_region_dump_free(&frec_previous_dump);
 	vfree(frec_previous_image);
 	kfree(frec_previous_info.data);

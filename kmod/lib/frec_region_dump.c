@@ -43,6 +43,7 @@
 #include "frec_user.h"
 #endif
 
+#include "frec_inflight.h"
 #include "frec_region_text.h"
 
 /* Rejected records of each reason told, before only their count. */
@@ -719,6 +720,84 @@ size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 		fr.nr_args = FREC_EVENT_MAX_ARGS;
 	}
 	return frec_format_line(buf, size, &fr, &d->env);
+}
+
+/* frec_inflight_line()'s begin line: the @ref-th record's, in the merged order. */
+static size_t frec_region_dump_inflight_line(void *ctx, u64 ref, char *buf, size_t size)
+{
+	return frec_region_dump_line(ctx, ref, buf, size);
+}
+
+/**
+ * frec_region_dump_inflight() - the spans in flight at the end of a dump
+ * @d: a dump built.
+ * @fi: zeroed; the list, done (frec_inflight_done()); frec_inflight_free()
+ *	it after use, even on error.
+ *
+ * Every record shown goes into the list in the merged order, a begin
+ * named by its index there, so that frec_region_dump_inflight_print()
+ * prints its line as frec_region_dump_line() does.
+ *
+ * Context: Process context; may sleep (allocates, and reschedules in
+ * long loops); uses @d's scratch space, so one caller at a time.
+ * Return: 0, or -ENOMEM.
+ */
+int frec_region_dump_inflight(struct frec_region_dump *d, struct frec_inflight *fi)
+{
+	const struct frec_region_ring_info *ring;
+	const struct frec_region_part *p;
+	const struct frec_region_rec *r;
+	struct frec_region_record rec;
+	struct frec_inflight_rec ir;
+	u64 i;
+
+	for (i = 0; i < d->nr_recs; i++) {
+		r = &d->recs[d->order[i]];
+		p = &d->parts[r->part];
+		ring = &d->rings[p->ring];
+		/* Read whole when the dump was built, from the same bytes. */
+		if (frec_region_record_get(d->v, ring, p->cpu, r->slot, &rec, d->payload,
+					   FREC_REGION_PAYLOAD_MAX) <= 0)
+			memset(&rec, 0, sizeof(rec));
+		memset(&ir, 0, sizeof(ir));
+		ir.ts = rec.ts;
+		ir.seq = rec.seq;
+		ir.ring = ring->id;
+		ir.cpu = p->cpu;
+		ir.global = ring->order == FREC_RING_ORDER_GLOBAL;
+		ir.ref = i;
+		/* Spans are events: a text record's site says nothing of one. */
+		if (!ring->kind) {
+			d->ts = rec.ts;
+			frec_region_dump_format(d, rec.site);
+			ir.kind = frec_span_kind(d->fmt);
+			ir.end_id = rec.args[FREC_SPAN_END_ID];
+		}
+		if (frec_inflight_add(fi, &ir))
+			return -ENOMEM;
+		if (!(i & 4095))
+			cond_resched();
+	}
+	return frec_inflight_done(fi);
+}
+
+/**
+ * frec_region_dump_inflight_print() - a line of the list of spans in flight
+ * @d: the dump @fi was made of.
+ * @fi: frec_region_dump_inflight()'s list.
+ * @k: the line, below frec_inflight_lines().
+ * @out: where it goes.
+ * @buf: room for a line, FREC_FORMAT_LINE_MAX bytes.
+ *
+ * Context: Any context @out may be written from; uses @d's scratch space,
+ * so one caller at a time.
+ */
+void frec_region_dump_inflight_print(struct frec_region_dump *d,
+				     const struct frec_inflight *fi, u64 k,
+				     const struct frec_text_sink *out, char *buf)
+{
+	frec_inflight_line(fi, k, out, frec_region_dump_inflight_line, d, buf,
+			   FREC_FORMAT_LINE_MAX);
 }
 
 /* One stats line: counts and the highest seq. */

@@ -201,6 +201,11 @@ const char *frec_region_dump_text(struct frec_region_dump *d,
 				  const struct frec_region_ring_info *ring, u32 *len);
 size_t frec_region_dump_line(struct frec_region_dump *d, u64 i, char *buf,
 			     size_t size);
+struct frec_inflight;
+int frec_region_dump_inflight(struct frec_region_dump *d, struct frec_inflight *fi);
+void frec_region_dump_inflight_print(struct frec_region_dump *d,
+				     const struct frec_inflight *fi, u64 k,
+				     const struct frec_text_sink *out, char *buf);
 void frec_region_dump_stats(const struct frec_region_dump *d,
 			    const struct frec_text_sink *out);
 void frec_region_dump_totals(const struct frec_region_dump *d,

@@ -16,6 +16,12 @@
  *            module, then N events into ring crash_test with a %s of it:
  *            the records of two calls point to one address that held two
  *            texts (the black box's texts of a rewritten buffer)
+ * spans N    N spans begun on this CPU in ring crash_test ("crash test
+ *            span I cpu C", I = 1, 2, ... over all calls, at most
+ *            FREC_CRASH_TEST_SPANS), left open
+ * span-end I ends span I on this CPU, which may be another than its
+ *            begin's ("crash test span I"); -EINVAL for a span not begun,
+ *            or ended already
  * oops       a work item on this CPU writes through a NULL pointer
  * write      a kthread on this CPU records one event (with frec's
  *            test_fault armed, the write itself faults between reserve and
@@ -68,6 +74,7 @@
 #include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/mutex.h>
 #include <linux/panic.h>
 #include <linux/random.h>
 #include <linux/slab.h>
@@ -88,6 +95,58 @@ FREC_DEFINE_RING(crash_test_text, FREC_RING_RECORDS, 16 * 1024, 128);
 /* NULL; read with READ_ONCE() so the compiler cannot see the fault coming. */
 static unsigned long *frec_crash_test_null;
 static atomic_t frec_crash_test_nmi_state = ATOMIC_INIT(0);
+
+/* Spans begun by "spans N", for "span-end I"; under the lock. */
+#define FREC_CRASH_TEST_SPANS	64
+static struct frec_span frec_crash_test_span[FREC_CRASH_TEST_SPANS + 1];
+static bool frec_crash_test_span_open[FREC_CRASH_TEST_SPANS + 1];
+static unsigned int frec_crash_test_spans;
+static DEFINE_MUTEX(frec_crash_test_span_lock);
+
+/* @n spans begun on this CPU, left open: the black box's in-flight list. */
+static int frec_crash_test_spans_begin(unsigned int n)
+{
+	unsigned int i;
+	int cpu;
+
+	mutex_lock(&frec_crash_test_span_lock);
+	if (n > FREC_CRASH_TEST_SPANS - frec_crash_test_spans) {
+		mutex_unlock(&frec_crash_test_span_lock);
+		pr_err("frec_crash_test: spans %u: more than %u in all\n", n,
+		       FREC_CRASH_TEST_SPANS);
+		return -EINVAL;
+	}
+	/* One CPU for all of them: the test pins the writer with taskset. */
+	cpu = get_cpu();
+	for (i = 0; i < n; i++) {
+		unsigned int k = ++frec_crash_test_spans;
+
+		frec_crash_test_span[k] = frec_span_begin(FREC_RING(crash_test),
+							  "crash test span %u cpu %d", k, cpu);
+		frec_crash_test_span_open[k] = true;
+	}
+	put_cpu();
+	mutex_unlock(&frec_crash_test_span_lock);
+	return 0;
+}
+
+/* Span @k ended on this CPU. */
+static int frec_crash_test_span_end(unsigned int k)
+{
+	int ret;
+
+	mutex_lock(&frec_crash_test_span_lock);
+	if (!k || k > frec_crash_test_spans || !frec_crash_test_span_open[k]) {
+		mutex_unlock(&frec_crash_test_span_lock);
+		pr_err("frec_crash_test: span-end %u: no such span open\n", k);
+		return -EINVAL;
+	}
+	ret = frec_span_end(FREC_RING(crash_test), &frec_crash_test_span[k],
+			    "crash test span %u", k);
+	frec_crash_test_span_open[k] = false;
+	mutex_unlock(&frec_crash_test_span_lock);
+	return ret;
+}
 
 static void frec_crash_test_record(unsigned int n)
 {
@@ -252,6 +311,10 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		frec_crash_test_record(n);
 		return 0;
 	}
+	if (sscanf(val, "spans %u", &n) == 1)
+		return frec_crash_test_spans_begin(n);
+	if (sscanf(val, "span-end %u", &n) == 1)
+		return frec_crash_test_span_end(n);
 	if (sscanf(val, "strings %u", &n) == 1) {
 		frec_crash_test_strings(n);
 		return 0;
@@ -327,7 +390,7 @@ static const struct kernel_param_ops frec_crash_test_trigger_ops = {
 };
 module_param_cb(trigger, &frec_crash_test_trigger_ops, NULL, 0200);
 MODULE_PARM_DESC(trigger,
-		 "record N | strings N | buffer WORD N | oops | write | panic | nmi | nmi-panic | console | tsc-unstable | lockup | triple-fault | hang PHYS");
+		 "record N | spans N | span-end I | strings N | buffer WORD N | oops | write | panic | nmi | nmi-panic | console | tsc-unstable | lockup | triple-fault | hang PHYS");
 
 #define FREC_CRASH_TEST_PHYS_MAX	SZ_16M
 

@@ -477,6 +477,29 @@ frec_blackbox_previous() {
 	frec_unload
 }
 
+# Spans of crash_test left in flight (frec_crash_test's spans and
+# span-end): three begun on CPU 0 (1-3), three on CPU 1 (4-6); 1 ended on
+# CPU 1, 5 and 3 on CPU 0: 2, 4 and 6 stay open.
+frec_spans_leave_open() {
+	t=/sys/module/frec_crash_test/parameters/trigger
+	for c in "0 spans 3" "1 spans 3" "1 span-end 1" "0 span-end 5" "0 span-end 3"; do
+		taskset -c "${c%% *}" sh -c "echo '${c#* }' > $t" || fail "crash_test: ${c#* } on cpu ${c%% *}"
+	done
+}
+
+# frec_spans_in_flight_check FILE: the text FILE (a dump with its list of
+# spans in flight) lists exactly frec_spans_leave_open()'s open spans, each
+# certain, named by its begin's line, none of another ring.
+frec_spans_in_flight_check() {
+	grep '^# in flight' "$1"
+	grep -q '^# in flight at the end \[ *[0-9]*\.[0-9]*\]: 3 of 6 spans begun never ended (3 certain, 0 maybe); 0 ends name a begin the dump lacks$' "$1" ||
+		fail "$1: no list of 3 spans in flight of 6, all certain"
+	got=$(sed -n 's/^# in flight span=\([0-9]*\)\/\([0-9]*\) certain age=[0-9]*ns: \([0-9]*\) \[[ 0-9.]*\] cpu\([0-9]*\) T[0-9]* crash_test: .* > crash test span \([0-9]*\) cpu \([0-9]*\)$/\1 \2 \3 \4 \5 \6/p' "$1" |
+		awk '$1 == $4 && $2 == $3 && $4 == $6 { print $5 "@" $4 }' | tr '\n' ' ')
+	[ "$got" = "2@0 4@1 6@1 " ] || fail "$1: spans in flight '$got', not '2@0 4@1 6@1 '"
+	[ "$(grep -c '^# in flight span=' "$1")" = 3 ] || fail "$1: more spans in flight than crash_test's"
+}
+
 # Phase 1 of the black box tests (frec_blackbox_fill REGION [PARAMS...]):
 # frec with region= REGION (and PARAMS) keeping ring
 # crash_test, 500 records written into it, its dump lines handed over.

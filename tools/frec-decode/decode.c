@@ -166,6 +166,9 @@ void frec_decoder_free(struct frec_decoder *d)
 	free(d->text);
 	free(d->sources);
 	free(d->marks);
+	free(d->inflight_begins);
+	frec_inflight_free(&d->inflight);
+	d->inflight_begins = NULL;
 	d->marks = NULL;
 	d->stored = NULL;
 	d->text = NULL;
@@ -675,6 +678,118 @@ static int decode_record(struct frec_decoder *d, const struct frec_raw_item *ite
 	return 0;
 }
 
+/*
+ * @r made of a record of @ring, its site (d->site) and texts looked up:
+ * what every output prints of it, but its caller's name and delta.
+ */
+static void decode_fill(struct frec_decoder *d, struct frec_ring_info *ring,
+			const struct frec_raw_record *rec, unsigned int type,
+			unsigned long long offset, const char *text, struct frec_decoded *r)
+{
+	/* Every field set here or by the caller: no memset() of it per record. */
+	r->ring = ring;
+	r->site = rec->site;
+	r->event = type == FREC_RAW_EVENT;
+	r->rec.seq = rec->seq;
+	r->rec.ts = rec->ts;
+	r->rec.cpu = rec->cpu;
+	r->rec.ring = ring->name;
+	r->rec.caller = rec->caller;
+	r->rec.context = rec->context;
+	r->rec.context_known = d->contexts;
+	r->caller = NULL;
+	r->delta = 0;
+	r->line_len = 0;
+	/* Its time picks its texts, its site names its format and caller. */
+	if (d->formats)
+		frec_formats_at(d->formats, rec->ts);
+	d->site = rec->site < FREC_SITE_ID_LIMIT && d->sites ?
+		  frec_sites_find(d->sites, rec->site) : NULL;
+	if (type == FREC_RAW_EVENT) {
+		decode_event_format(d, rec, offset, r);
+	} else {
+		r->rec.fmt = NULL;
+		r->rec.args = NULL;
+		r->rec.nr_args = 0;
+		r->rec.text = text;
+		r->rec.text_len = rec->len;
+		r->msg = text;
+		r->msg_len = rec->len;
+	}
+}
+
+/*
+ * --in-flight: a record of the dump into the list of spans in flight
+ * (kmod/lib/frec_inflight.c), every record of a ring not skipped, the
+ * filter's or not: the list is the whole dump's.  A begin is kept, to
+ * print its line at the end.
+ */
+static void inflight_add(struct frec_decoder *d, const struct frec_ring_info *ring,
+			 const struct frec_raw_record *rec, unsigned int type,
+			 unsigned long long offset)
+{
+	struct frec_inflight_rec ir = {
+		.ts = rec->ts, .seq = rec->seq, .ring = rec->ring, .cpu = rec->cpu,
+		.global = ring->order == FREC_RING_ORDER_GLOBAL,
+	};
+	const struct frec_site *site;
+	const char *fmt = NULL;
+
+	if (type == FREC_RAW_EVENT && rec->site < FREC_SITE_ID_LIMIT) {
+		site = d->sites ? frec_sites_find(d->sites, rec->site) : NULL;
+		fmt = site ? site->format : NULL;
+	} else if (type == FREC_RAW_EVENT && d->formats) {
+		frec_formats_at(d->formats, rec->ts);
+		fmt = frec_formats_find(d->formats, rec->site);
+	}
+	ir.kind = frec_span_kind(fmt);
+	ir.end_id = rec->args[FREC_SPAN_END_ID];
+	if (ir.kind == FREC_SPAN_BEGIN) {
+		if (grow((void **)&d->inflight_begins, &d->inflight_cap, d->nr_inflight + 1,
+			 sizeof(*d->inflight_begins), 64)) {
+			d->inflight.err = -ENOMEM;
+			return;
+		}
+		ir.ref = d->nr_inflight;
+		d->inflight_begins[d->nr_inflight].rec = *rec;
+		d->inflight_begins[d->nr_inflight++].offset = offset;
+	}
+	frec_inflight_add(&d->inflight, &ir);
+}
+
+/* frec_inflight_line()'s begin line: the kept begin @ref's, as dump prints it. */
+static size_t inflight_line(void *ctx, u64 ref, char *buf, size_t size)
+{
+	struct frec_decoder *d = ctx;
+	const struct frec_stored *st = &d->inflight_begins[ref];
+	struct frec_decoded r;
+
+	decode_fill(d, ring_find(d, st->rec.ring), &st->rec, FREC_RAW_EVENT, st->offset,
+		    NULL, &r);
+	return frec_format_line(buf, size, &r.rec, &d->env);
+}
+
+static void inflight_put(void *ctx, const char *s, size_t len)
+{
+	fwrite(s, 1, len, ctx);
+}
+
+/* --in-flight: the list, after the records (frec/previous/dump's lines). */
+static void inflight_write(struct frec_decoder *d)
+{
+	const struct frec_text_sink sink = { inflight_put, d->out };
+	u64 k, n;
+
+	if (frec_inflight_done(&d->inflight)) {
+		frec_warn(d, "out of memory: the spans in flight are not listed");
+		return;
+	}
+	n = frec_inflight_lines(&d->inflight);
+	for (k = 0; k < n; k++)
+		frec_inflight_line(&d->inflight, k, &sink, inflight_line, d, d->line,
+				   sizeof(d->line));
+}
+
 /* A record of @ring, in merged order: filtered, formatted and written. */
 static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 			 const struct frec_raw_record *rec, unsigned int type,
@@ -688,40 +803,13 @@ static void decode_print(struct frec_decoder *d, struct frec_ring_info *ring,
 		d->skipped++;
 		return;
 	}
+	if (d->opts.in_flight)
+		inflight_add(d, ring, rec, type, offset);
 	if (!ring->selected || (f && !frec_filter_record(f, rec->cpu,
 						       d->contexts ? rec->context : FREC_CTX_UNKNOWN,
 						       rec->seq, rec->ts)))
 		return;
-	/* Every field set here or below: no memset() of it per record. */
-	r.ring = ring;
-	r.site = rec->site;
-	r.event = type == FREC_RAW_EVENT;
-	r.rec.seq = rec->seq;
-	r.rec.ts = rec->ts;
-	r.rec.cpu = rec->cpu;
-	r.rec.ring = ring->name;
-	r.rec.caller = rec->caller;
-	r.rec.context = rec->context;
-	r.rec.context_known = d->contexts;
-	r.caller = NULL;
-	r.delta = 0;
-	r.line_len = 0;
-	/* Its time picks its texts, its site names its format and caller. */
-	if (d->formats)
-		frec_formats_at(d->formats, rec->ts);
-	d->site = rec->site < FREC_SITE_ID_LIMIT && d->sites ?
-		  frec_sites_find(d->sites, rec->site) : NULL;
-	if (type == FREC_RAW_EVENT) {
-		decode_event_format(d, rec, offset, &r);
-	} else {
-		r.rec.fmt = NULL;
-		r.rec.args = NULL;
-		r.rec.nr_args = 0;
-		r.rec.text = text;
-		r.rec.text_len = rec->len;
-		r.msg = text;
-		r.msg_len = rec->len;
-	}
+	decode_fill(d, ring, rec, type, offset, text, &r);
 	/* text= looks for its text in the line the dump prints, whatever -F. */
 	if (f && f->text[0]) {
 		r.line_len = frec_format_line(d->line, sizeof(d->line), &r.rec, &d->env);
@@ -962,6 +1050,9 @@ static int decode_records(struct frec_decoder *d, struct frec_raw_reader *r,
 			ret = frec_errf(err, r->offset, "out of memory");
 	}
 	d->writer->end(d);
+	/* The list judges the whole dump: none for a dump read in part. */
+	if (d->opts.in_flight && !ret)
+		inflight_write(d);
 	return ret;
 }
 

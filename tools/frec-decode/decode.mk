@@ -33,14 +33,15 @@ DEC_KSRCS := $(ROOT)/kmod/lib/frec_format.c $(ROOT)/kmod/lib/frec_format_line.c 
 	$(ROOT)/kmod/lib/frec_merge.c $(ROOT)/kmod/lib/frec_region.c \
 	$(ROOT)/kmod/lib/frec_region_build.c $(ROOT)/kmod/lib/frec_region_csum.c \
 	$(ROOT)/kmod/lib/frec_region_text.c $(ROOT)/kmod/lib/frec_region_dump.c \
-	$(ROOT)/kmod/lib/frec_hist.c $(ROOT)/kmod/lib/frec_vmcore_dir.c
+	$(ROOT)/kmod/lib/frec_hist.c $(ROOT)/kmod/lib/frec_vmcore_dir.c \
+	$(ROOT)/kmod/lib/frec_inflight.c
 DEC_SRCS := $(addprefix $(DEC_DIR)/,$(DEC_LIB)) $(DEC_KSRCS)
 DEC_DEPS := $(DEC_SRCS) $(wildcard $(DEC_DIR)/*.h) $(DEC_DIR)/decode.mk \
 	$(ROOT)/kmod/lib/frec_format.h \
 	$(ROOT)/kmod/lib/frec_format_quote.h $(ROOT)/kmod/lib/frec_filter.h \
 	$(ROOT)/kmod/lib/frec_merge.h $(ROOT)/kmod/lib/frec_region_image.h \
 	$(ROOT)/kmod/lib/frec_region_text.h $(ROOT)/kmod/lib/frec_hist.h \
-	$(ROOT)/kmod/lib/frec_span.h \
+	$(ROOT)/kmod/lib/frec_span.h $(ROOT)/kmod/lib/frec_inflight.h \
 	$(ROOT)/kmod/lib/frec_user.h $(ROOT)/uapi/frec_raw.h $(ROOT)/uapi/frec_region.h \
 	$(ROOT)/uapi/frec_vmcore.h $(ROOT)/kmod/lib/frec_vmcore_dir.h
 DEC_CFLAGS := -std=gnu11 -g -D_GNU_SOURCE $(WARN) -I$(DEC_DIR) \
@@ -130,6 +131,8 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 	echo "== decode/json"; python3 $(DEC_DIR)/tests/check_json.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/hist"; python3 $(DEC_DIR)/tests/check_hist.py \
+		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
+	echo "== decode/in-flight"; python3 $(DEC_DIR)/tests/check_inflight.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \
 	echo "== decode/trace-dat"; python3 $(DEC_DIR)/tests/check_tracedat.py \
 		$(DEC_O) $(DEC_O)/frec-decode-asan || rc=1; \

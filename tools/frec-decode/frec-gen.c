@@ -5,7 +5,8 @@
  *
  *   frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] [--bad] [--missing]
  *            [--unknown] [--global] [--shuffle] [--lose] [--unsynced]
- *            [--region] [--trace-offset NS] [--no-expected] PREFIX
+ *            [--gaps] [--wrap] [--region] [--trace-offset NS] [--no-expected]
+ *            PREFIX
  *
  * writes PREFIX.raw, PREFIX.formats, PREFIX.sites, PREFIX.kallsyms,
  * PREFIX.txt, PREFIX.nokallsyms.txt and PREFIX.stats (what frec-decode
@@ -42,12 +43,18 @@
  * comparison written apart from kmod/lib/frec_merge.c; --shuffle lists
  * them in another order that keeps each (ring, CPU) in seq order, which
  * frec-decode must merge back.  --lose leaves records out, as a ring that
- * overwrote them would, gaps in their source's seqs.  --unsynced clears
+ * overwrote them would, gaps in their source's seqs.  --wrap leaves out
+ * only each CPU's oldest records, more of a higher CPU's (CPU c the first
+ * (c + 1) / (2 * CPUS) of the records made), as per-CPU rings that
+ * overwrite at different rates: no gap, seqs starting above 1.  --unsynced clears
  * FREC_RAW_CLOCK_SYNCED.  --gaps leaves, now and then, a second or more
  * between a CPU's records: more than a trace.dat's 27-bit time delta holds,
  * so that its time-extend entries are needed.  --trace-offset NS writes the
  * clock entry a module writes after the header (struct frec_raw_clock),
- * saying the records' clock is NS ns ahead of ftrace's.  --region also writes PREFIX.region, the records
+ * saying the records' clock is NS ns ahead of ftrace's.  PREFIX.spans
+ * says what became of every span begun, lost records or not: a line
+ * "N BEGIN_TS END_TS" per span N (its begin's "span N cpu C"), END_TS "-"
+ * for one never ended (kept for tests/check_inflight.py).  --region also writes PREFIX.region, the records
  * in a black box region image (see write_region()); not with --missing or
  * --lose, whose records a region cannot hold.
  */
@@ -208,7 +215,7 @@ static struct gen_ring rings[] = {
 static unsigned long long opt_records = 1000;
 static unsigned int opt_cpus = 4;
 static bool opt_swap, opt_bad, opt_missing, opt_unknown, opt_expected = true;
-static bool opt_global, opt_shuffle, opt_lose, opt_unsynced, opt_region, opt_gaps;
+static bool opt_global, opt_shuffle, opt_lose, opt_unsynced, opt_region, opt_gaps, opt_wrap;
 static bool opt_trace_clock;
 static long long opt_trace_offset;
 static uint64_t rng = 0x853c49e6748fea9bULL;
@@ -1175,6 +1182,15 @@ struct gen_span {
 	unsigned int n;
 };
 
+/* What became of span N (PREFIX.spans): its begin's and end's timestamps. */
+struct gen_span_fate {
+	u64 begin_ts;
+	u64 end_ts;
+	bool ended;
+};
+
+static struct gen_span_fate *span_fates;
+
 struct gen_cpu {
 	u64 ts;
 	unsigned int depth;	/* open "> work" slices */
@@ -1203,6 +1219,8 @@ static bool gen_span(struct frec_raw_record *rec, const struct gen_format **gf,
 		rec->args[0] = s->n;
 		rec->args[FREC_SPAN_END_ID] = s->id;
 		rec->args[FREC_SPAN_END_DUR] = frec_span_dur_word(rec->ts, s->ts);
+		span_fates[s->n].end_ts = rec->ts;
+		span_fates[s->n].ended = true;
 		return true;
 	}
 	if (nr_open[cpu] == GEN_SPANS_OPEN)
@@ -1211,6 +1229,7 @@ static bool gen_span(struct frec_raw_record *rec, const struct gen_format **gf,
 	s->ts = rec->ts;
 	s->id = frec_span_id(rec->seq, cpu);
 	s->n = ++spans;
+	span_fates[s->n].begin_ts = rec->ts;
 	*gf = SPAN_BEGIN;
 	rec->args[0] = s->n;
 	rec->args[1] = cpu;
@@ -1221,7 +1240,8 @@ static int usage(void)
 {
 	fprintf(stderr, "usage: frec-gen [-n RECORDS] [-s SEED] [-c CPUS] [--swap] "
 		"[--bad] [--missing] [--unknown] [--global] [--shuffle] [--lose] "
-		"[--unsynced] [--gaps] [--region] [--trace-offset NS] [--no-expected] PREFIX\n");
+		"[--unsynced] [--gaps] [--wrap] [--region] [--trace-offset NS] [--no-expected] "
+		"PREFIX\n");
 	return 2;
 }
 
@@ -1237,6 +1257,7 @@ static const struct option long_options[] = {
 	{ "unsynced", no_argument, NULL, 'U' },
 	{ "region", no_argument, NULL, 'R' },
 	{ "gaps", no_argument, NULL, 'G' },
+	{ "wrap", no_argument, NULL, 'W' },
 	{ "trace-offset", required_argument, NULL, 'T' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -1309,6 +1330,9 @@ int main(int argc, char **argv)
 		case 'G':
 			opt_gaps = true;
 			break;
+		case 'W':
+			opt_wrap = true;
+			break;
 		case 'T':
 			opt_trace_clock = true;
 			opt_trace_offset = strtoll(optarg, NULL, 0);
@@ -1345,7 +1369,8 @@ int main(int argc, char **argv)
 	nr_spans_open = calloc(NR_RINGS * opt_cpus, sizeof(*nr_spans_open));
 	seqs = calloc(NR_RINGS * opt_cpus, sizeof(*seqs));
 	recs = calloc(opt_records ? opt_records : 1, sizeof(*recs));
-	if (!cpus || !seqs || !recs || !spans_open || !nr_spans_open) {
+	span_fates = calloc(opt_records + 1, sizeof(*span_fates));
+	if (!cpus || !seqs || !recs || !spans_open || !nr_spans_open || !span_fates) {
 		perror("frec-gen");
 		return 1;
 	}
@@ -1413,9 +1438,25 @@ int main(int argc, char **argv)
 		 */
 		if (opt_lose && (!rnd_below(25) || (!cpu && n <= opt_records / 10)))
 			continue;
+		if (opt_wrap && n <= opt_records * (cpu + 1) / (2 * opt_cpus))
+			continue;
 		nr_recs++;
 	}
 
+	fmts = open_out(argv[optind], "spans");
+	for (n = 1; n <= opt_records && (span_fates[n].begin_ts || span_fates[n].ended); n++)
+		if (span_fates[n].ended)
+			fprintf(fmts, "%llu %llu %llu\n", n,
+				(unsigned long long)span_fates[n].begin_ts,
+				(unsigned long long)span_fates[n].end_ts);
+		else
+			fprintf(fmts, "%llu %llu -\n", n,
+				(unsigned long long)span_fates[n].begin_ts);
+	if (fclose(fmts)) {
+		perror("frec-gen");
+		return 1;
+	}
+	free(span_fates);
 	raw = open_out(argv[optind], "raw");
 	write_header(raw);
 	/*

@@ -42,6 +42,7 @@
 
 #include "frec_filter.h"
 #include "frec_format.h"
+#include "frec_inflight.h"
 #include "frec_merge.h"
 #include "frec_raw.h"
 
@@ -421,6 +422,8 @@ enum frec_json_track { FREC_TRACK_CPU, FREC_TRACK_RING, FREC_TRACK_TASK };
  *	(debugfs' frec/raw has none, and reads anew each time).  A dump in the
  *	merged order is then printed in a second pass as it is read, instead
  *	of kept whole and merged.
+ * @in_flight: text: after the records, the spans in flight at the dump's
+ *	end (kmod/lib/frec_inflight.c), as frec/previous/dump lists them.
  */
 struct frec_decode_opts {
 	enum frec_output output;
@@ -429,6 +432,7 @@ struct frec_decode_opts {
 	const struct frec_filter *filter;
 	bool stats;
 	bool reread;
+	bool in_flight;
 };
 
 struct frec_ring_info;
@@ -608,6 +612,11 @@ struct frec_decoded {
  * @trace_clock: the dump's offset from ftrace's clock (the reader's).
  * @tracedat: trace.dat: the pages being made (write_tracedat.c).
  * @hist: hist: the sites' histograms (write_hist.c).
+ * @inflight: --in-flight: the list of spans in flight being made.
+ * @inflight_begins: --in-flight: the span begins read, to print the
+ *	open ones' lines (@rec and @offset of each).
+ * @nr_inflight: how many.
+ * @inflight_cap: room for this many.
  */
 struct frec_decoder {
 	struct frec_decode_opts opts;
@@ -663,6 +672,10 @@ struct frec_decoder {
 	const struct frec_trace_clock *trace_clock;
 	struct frec_tracedat *tracedat;
 	struct frec_hist_table *hist;
+	struct frec_inflight inflight;
+	struct frec_stored *inflight_begins;
+	size_t nr_inflight;
+	size_t inflight_cap;
 };
 
 /**

@@ -141,6 +141,9 @@ static void fuzz_raw(const uint8_t *data, size_t size, unsigned int mode,
 	};
 	FILE *in;
 
+	/* The list of spans in flight after a text output's records. */
+	opts.in_flight = opts.output == FREC_OUT_TEXT && !stats;
+
 	if (!size)
 		return;
 	if (mode == 5 && frec_filter_parse(&filter, "ring=[!z]*,a cpu=0-3 text=a", NULL, NULL, 0))

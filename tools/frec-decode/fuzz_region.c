@@ -544,7 +544,8 @@ static void fuzz_read(const u8 *image, u64 len, FILE *devnull)
 	static char line[FREC_FORMAT_LINE_MAX];
 	struct frec_region_decode rd = { .name = "fuzz", .errs = devnull };
 	const struct frec_text_sink sink = { fuzz_write, devnull };
-	struct frec_decode_opts opts = { .output = FREC_OUT_TEXT };
+	struct frec_decode_opts opts = { .output = FREC_OUT_TEXT, .in_flight = true };
+	struct frec_inflight fi = { 0 };
 	struct frec_formats formats = { 0 };
 	struct frec_sites sites = { 0 };
 	struct frec_region_counts sum;
@@ -566,6 +567,13 @@ static void fuzz_read(const u8 *image, u64 len, FILE *devnull)
 			abort();
 		fwrite(line, 1, n, devnull);
 	}
+	/* The spans in flight: every begin listed is a record shown. */
+	frec_region_dump_inflight(&rd.dump, &fi);
+	if (fi.nr_open > fi.nr_begins || fi.nr_begins > rd.dump.nr_recs)
+		abort();
+	for (i = 0; i < frec_inflight_lines(&fi); i++)
+		frec_region_dump_inflight_print(&rd.dump, &fi, i, &sink, line);
+	frec_inflight_free(&fi);
 	frec_region_dump_stats(&rd.dump, &sink);
 	frec_region_decode_report(&rd);
 	if (frec_sites_parse(&sites, rd.sites_text, rd.sites_len, &err) ||

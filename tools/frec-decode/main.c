@@ -54,6 +54,10 @@ static const char usage_text[] =
 "      --stats           instead of the records, print per ring and CPU the\n"
 "                        records, first and last seq, and the records lost\n"
 "                        (seqs missing between them); filters do not apply\n"
+"      --in-flight       after the records, list the spans in flight at the\n"
+"                        dump's end: begun, not ended (text; a region\n"
+"                        image's text lists them without it, as\n"
+"                        frec/previous/dump does)\n"
 "      --region          RAW is a black box region image (frec/previous/raw,\n"
 "                        or a copy of the region from /dev/mem or a vmcore);\n"
 "                        a file starting with the region's magic is one\n"
@@ -309,6 +313,7 @@ static void print_previous(struct frec_region_decode *rd, const char *file, FILE
 {
 	struct frec_text_sink sink = { previous_write, out };
 	char line[FREC_FORMAT_LINE_MAX];
+	struct frec_inflight fi = { 0 };
 	u64 i;
 
 	if (!strcmp(file, "sites")) {
@@ -322,6 +327,11 @@ static void print_previous(struct frec_region_decode *rd, const char *file, FILE
 		for (i = 0; i < rd->dump.nr_recs; i++)
 			fwrite(line, 1, frec_region_dump_line(&rd->dump, i, line, sizeof(line)),
 			       out);
+		if (frec_region_dump_inflight(&rd->dump, &fi))
+			fprintf(stderr, "frec-decode: out of memory: the spans in flight are not listed\n");
+		for (i = 0; i < frec_inflight_lines(&fi); i++)
+			frec_region_dump_inflight_print(&rd->dump, &fi, i, &sink, line);
+		frec_inflight_free(&fi);
 	}
 }
 
@@ -435,6 +445,8 @@ opened:
 		goto out;
 	}
 	opts->reread = false;
+	/* As frec/previous/dump: the spans in flight when the region's boot ended. */
+	opts->in_flight = opts->output == FREC_OUT_TEXT;
 	frec_decoder_init(d, opts, &formats, &sites, NULL, out, stderr);
 	ret = frec_decode_stream(d, raw, rd.name);
 	frec_decoder_free(d);
@@ -456,7 +468,10 @@ out:
 	return ret;
 }
 
-enum { OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_REGION, OPT_PREVIOUS, OPT_VMCORE };
+enum {
+	OPT_JSON_TRACK = 256, OPT_FILTER, OPT_STATS, OPT_REGION, OPT_PREVIOUS, OPT_VMCORE,
+	OPT_IN_FLIGHT,
+};
 
 static const struct option long_options[] = {
 	{ "formats", required_argument, NULL, 'f' },
@@ -473,6 +488,7 @@ static const struct option long_options[] = {
 	{ "time", required_argument, NULL, 't' },
 	{ "delta", no_argument, NULL, 'd' },
 	{ "stats", no_argument, NULL, OPT_STATS },
+	{ "in-flight", no_argument, NULL, OPT_IN_FLIGHT },
 	{ "region", no_argument, NULL, OPT_REGION },
 	{ "previous", required_argument, NULL, OPT_PREVIOUS },
 	{ "vmcore", required_argument, NULL, OPT_VMCORE },
@@ -566,6 +582,9 @@ int main(int argc, char **argv)
 		case OPT_STATS:
 			opts.stats = true;
 			break;
+		case OPT_IN_FLIGHT:
+			opts.in_flight = true;
+			break;
 		case OPT_REGION:
 			region = true;
 			break;
@@ -601,6 +620,9 @@ int main(int argc, char **argv)
 	if (optind < argc)
 		die_usage("one raw dump at a time ('%s' is one too many)", argv[optind]);
 	opts.filter = parse_filter(&filter);
+	if (opts.in_flight && (opts.output != FREC_OUT_TEXT || opts.stats))
+		die_usage("--in-flight: %s", "a list after the text output's records: "
+			  "not with --stats or another -F");
 
 	if (region || is_region(in_path))
 		return decode_region(&opts, in_path, out_path, previous, vmcore);

@@ -280,7 +280,9 @@ def main():
     def decode(core, *args):
         with open(path, "wb") as f:
             f.write(core)
-        return c.run_decoder([*args, "--vmcore", path])
+        rc, out, err = c.run_decoder([*args, "--vmcore", path])
+        # The records; their list of spans in flight: check_inflight.py.
+        return rc, checker.records_only(out), err
 
     core, dir_at = vmcore(img)
     rc, out, err = decode(core)
@@ -294,6 +296,11 @@ def main():
     prc, pout, _ = c.run_decoder(["--previous=dump", "--vmcore", path])
     rrc, rout, _ = c.run_decoder(["--previous=dump", a + ".region"])
     c.check("kdump: --previous=dump as the region's", pout == rout and rrc == 0, f"exit {prc}")
+    vrc, vout, _ = c.run_decoder(["--vmcore", path])
+    rrc, rout, _ = c.run_decoder([a + ".region"])
+    vlist = [l for l in vout.split(b"\n") if l.startswith(checker.IN_FLIGHT)]
+    c.check("kdump: the spans in flight as the region's", vlist and vout == rout and
+            vrc in (0, 3) and rrc == 0, f"exit {vrc}, {len(vlist)} lines")
 
     def refused(name, core, text):
         rc, out, err = decode(core)

@@ -4,6 +4,15 @@ frec-gen into the build directory, running frec-decode."""
 import os
 import subprocess
 
+IN_FLIGHT = b"# in flight"
+
+
+def records_only(out):
+    """OUT, a text output, without its list of spans in flight (a region
+    image's text ends with one; check_inflight.py checks it)."""
+    return b"".join(l for l in out.splitlines(keepends=True)
+                    if not l.startswith(IN_FLIGHT))
+
 
 class Checker:
     """Checks of one script: frec-gen GEN_ARGS writes into BUILD/SUBDIR."""
