@@ -89,6 +89,8 @@ done
 	echo "FREC_HOST_INITRD=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 	echo "FREC_BENCH=${FREC_BENCH:-cost}"
 	echo "FREC_BENCH_FILL=${FREC_BENCH_FILL:-1000000}"
+	echo "FREC_BENCH_RUNS=${FREC_BENCH_RUNS:-5}"
+	echo "FREC_BENCH_SECONDS=${FREC_BENCH_SECONDS:-2}"
 	echo "FREC_TEST_TIMEOUT=${FREC_TEST_TIMEOUT:-120}"
 } > "$root/frec/run.conf"
 

@@ -43,7 +43,7 @@ nb_load frec
 
 # Phase 1.
 echo 0 > $FREC_DEBUGFS/hist || fail "reset hist"
-nb_bt_start /tmp/bt
+nb_bt_start /tmp/bt || { cat /tmp/bt.err; fail "bpftrace exited"; }
 nb_fio 2 /tmp/fio1.json
 nb_bt_stop
 nb_frec_hist > /tmp/frec1

@@ -75,33 +75,38 @@ nb_fio_summary() {
 			printf "iops=%d mean=%d p50=%d p90=%d p99=%d p99.9=%d\n", iops, mean, p50, p90, p99, p999 }' "$1"
 }
 
-# nb_bt_start OUT [SCRIPT]: bpftrace until sync(2), its output in OUT;
-# returns once attached.  Without SCRIPT, biolatency.bt's tracepoint form
-# (block_rq_issue to block_rq_complete, keyed by device and sector), its
-# log2 histogram in us as the tool prints it (@usecs) and in ns (@nsecs),
-# and the sum of the ns (@sum_ns).
-nb_bt_start() {
-	if [ -n "${2:-}" ]; then
-		prog=$(grep -v '^#!' "$2")
-	else
-		prog='tracepoint:block:block_rq_issue { @start[args->dev, args->sector] = nsecs; }
+# The tracepoint form of biolatency.bt (block_rq_issue to
+# block_rq_complete, keyed by device and sector): its log2 histogram in us
+# as the tool prints it (@usecs), and in ns (@nsecs) with their sum
+# (@sum_ns).
+NB_BIOLATENCY_TP='BEGIN { printf("Tracing block device I/O... Hit Ctrl-C to end.\n"); }
+tracepoint:block:block_rq_issue { @start[args->dev, args->sector] = nsecs; }
 tracepoint:block:block_rq_complete /@start[args->dev, args->sector]/ {
 	$d = nsecs - @start[args->dev, args->sector];
 	@usecs = hist($d / 1000); @nsecs = hist($d); @sum_ns = sum($d);
 	delete(@start[args->dev, args->sector]);
 }
 END { clear(@start); }'
+
+# nb_bt_start OUT [SCRIPT]: bpftrace running SCRIPT (a file; default the
+# tracepoint form above) until sync(2), its output in OUT; returns once
+# attached (the script's BEGIN printed biolatency.bt's first line), else
+# returns 1 with bpftrace's errors in OUT.err.
+nb_bt_start() {
+	if [ -n "${2:-}" ]; then
+		prog=$(grep -v '^#!' "$2")
+	else
+		prog=$NB_BIOLATENCY_TP
 	fi
 	: > "$1"
-	frec_bpftrace -e "BEGIN { printf(\"nb-bpftrace-ready\\n\"); }
-kprobe:ksys_sync /comm == \"sync\"/ { exit(); }
+	frec_bpftrace -e "kprobe:ksys_sync /comm == \"sync\"/ { exit(); }
 $prog" > "$1" 2> "$1.err" &
 	nb_btpid=$!
 	i=0
-	until grep -q nb-bpftrace-ready "$1"; do
+	until grep -q 'Tracing block device I/O' "$1"; do
 		i=$((i + 1))
 		[ $i -lt 1200 ] || { cat "$1.err"; fail "bpftrace did not start in 120 s"; }
-		kill -0 $nb_btpid 2>/dev/null || { cat "$1.err"; fail "bpftrace exited"; }
+		kill -0 $nb_btpid 2>/dev/null || { wait $nb_btpid; return 1; }
 		sleep 0.1
 	done
 }
@@ -129,4 +134,33 @@ nb_frec_hist() {
 		on && /count=/ { for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "sum") sum = kv[2]; if (kv[1] == "count") cnt = kv[2] } }
 		on && /^  \[/ { lo = $1; sub(/\[/, "", lo); sub(/,/, "", lo); hi = $2; sub(/\)/, "", hi); print lo, hi, $3 }
 		END { sub(/ns$/, "", sum); print "sum", sum, "count", cnt }' $FREC_DEBUGFS/hist
+}
+
+# nb_ftrace_hist on|off: ftrace's way to the same latency histogram, with
+# hist triggers: block_rq_issue saves its timestamp by device and sector,
+# block_rq_complete takes the difference and sends it to a synthetic
+# event, whose hist trigger counts it per power of two of ns.
+# nb_ftrace_hist show prints that histogram.
+nb_ftrace_hist() {
+	T=/sys/kernel/tracing
+	case $1 in
+	on)
+		echo 'nb_lat u64 lat' > $T/synthetic_events || fail "synthetic event nb_lat"
+		echo 'hist:keys=dev,sector:ts0=common_timestamp' > $T/events/block/block_rq_issue/trigger ||
+			fail "hist trigger on block_rq_issue"
+		echo 'hist:keys=dev,sector:lat=common_timestamp-$ts0:onmatch(block.block_rq_issue).trace(nb_lat,$lat)' \
+			> $T/events/block/block_rq_complete/trigger || fail "hist trigger on block_rq_complete"
+		echo 'hist:keys=lat.log2' > $T/events/synthetic/nb_lat/trigger || fail "hist trigger on nb_lat"
+		;;
+	show)
+		cat $T/events/synthetic/nb_lat/hist
+		;;
+	off)
+		echo '!hist:keys=lat.log2' > $T/events/synthetic/nb_lat/trigger
+		echo '!hist:keys=dev,sector:lat=common_timestamp-$ts0:onmatch(block.block_rq_issue).trace(nb_lat,$lat)' \
+			> $T/events/block/block_rq_complete/trigger
+		echo '!hist:keys=dev,sector:ts0=common_timestamp' > $T/events/block/block_rq_issue/trigger
+		echo '!nb_lat u64 lat' >> $T/synthetic_events
+		;;
+	esac
 }
