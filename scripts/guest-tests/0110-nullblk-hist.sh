@@ -65,6 +65,7 @@ awk -v bsum="$bt_sum" '
 		miss = fn - bn; delta = bsum / bn - fsum / fn
 		printf "# requests: frec %d, bpftrace %d (%d fewer); delta %.0f ns a request\n", fn, bn, miss, delta
 		if (miss < 0 || miss > fn / 100) { print "bpftrace counted " bn " requests, frec " fn; bad = 1 }
+		if (delta < 0) { print "bpftrace'"'"'s requests are shorter than frec'"'"'s spans"; bad = 1; delta = 0 }
 		printf "# %-14s %10s %10s\n", "ns from", "frec", "bpftrace"
 		fb = 0; bb = 0
 		for (o = 1; o <= 1099511627776; o *= 2) {
