@@ -85,16 +85,16 @@ awk -F, 'NR > 1 { gsub(/ /, "_", $1); printf "native,%s_1_thread,1,%s,ns\n", $1,
 	printf "native,%s_2_threads,1,%s,Mrecords/s\n", $1, $10;
 	printf "native,%s_scaling,1,%s,x\n", $1, $12 }' \
 	"$FREC_BUILD/tools/bench_ring.csv" >> "$csv"
+note "5. decoder"
+make -C "$FREC_ROOT/tools" O="$FREC_BUILD/tools" bench-decode > "$out/decode.txt" 2>&1 || die "decoder bench failed (see $out/decode.txt)"
+awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
+	"$FREC_BUILD/tools/bench_decode.csv" >> "$csv"
 note "6. null_blk under fio, 1 vCPU, icount ($nullblk_runs rounds)"
 FREC_BENCH=nullblk FREC_BENCH_RUNS=$nullblk_runs guest_bench nullblk 1 "-icount shift=1,sleep=off" "loglevel=1" |
 	awk '$2 == "nullblk" && $3 == "biolatency-form" { printf "nullblk,biolatency_form,1,%s,form\n", $4 }
 	     $2 == "nullblk" && $5 ~ /^iops=/ { for (i = 5; i <= NF; i++) { split($i, kv, "=")
 		printf "nullblk,%s_%s,%s,%s,%s\n", $3, kv[1], $4, kv[2], kv[1] == "iops" ? "iops" : "ns" } }' >> "$csv"
 grep -q '^nullblk,a-stock_iops,' "$csv" || die "null_blk benchmark: no figures (see $out/nullblk.txt)"
-note "5. decoder"
-make -C "$FREC_ROOT/tools" O="$FREC_BUILD/tools" bench-decode > "$out/decode.txt" 2>&1 || die "decoder bench failed (see $out/decode.txt)"
-awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
-	"$FREC_BUILD/tools/bench_decode.csv" >> "$csv"
 
 # The table.
 {
