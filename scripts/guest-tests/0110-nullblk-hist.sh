@@ -1,5 +1,5 @@
 #!/bin/sh
-# description: frec_null_blk under fio: the request span's hist counts per power of two what biolatency.bt's tracepoint form counts, and its p50/p90 are fio's clat p50/p90 less fio's own part, within their errors
+# description: frec_null_blk under fio: the request span's hist counts per power of two what biolatency.bt's tracepoint form counts, its p50/p90 are fio's clat p50/p90 less fio's own part, within their errors; a failed request is recorded
 # kernels: 6.1 6.12 6.12-rt
 # timeout: 240
 # boot: alone
@@ -110,5 +110,26 @@ echo "$line | $fio2" | awk '{
 		}
 		exit bad
 	}' || fail "frec's percentiles are not fio's less what fio adds"
+
+# Phase 3: a failed request.  A second disk, made through configfs, its
+# first sectors bad: a read of them ends in an error record (level err)
+# and a span end with error 10 (BLK_STS_IOERR).  (Debian's kernels have
+# no fault injection for the requeue and timeout records.)
+mount -t configfs none /sys/kernel/config 2>/dev/null
+C=/sys/kernel/config/nullb/nullb_bad
+mkdir $C || fail "mkdir $C"
+echo +0-7 > $C/badblocks || fail "badblocks"
+echo 1 > $C/power || fail "power on"
+# The disk takes the configfs directory's name.
+dev=/dev/nullb_bad
+i=0
+until [ -b $dev ]; do i=$((i + 1)); [ $i -lt 100 ] || fail "no $dev"; sleep 0.1; done
+dd if=$dev of=/dev/null bs=4096 count=1 2> /tmp/dd.err && fail "a read of bad sectors succeeded"
+grep -v '^#' $FREC_DEBUGFS/rings/null_blk/dump | grep ' error 10' > /tmp/err
+cat /tmp/err
+grep -q 'null_frec_end.* rq tag [0-9]* error 10$' /tmp/err || fail "no error record"
+grep -q 'null_frec_end.* < rq tag [0-9]* error 10 dur=' /tmp/err || fail "no span end with the error"
+echo 0 > $C/power
+rmdir $C
 nb_unload
 frec_unload
