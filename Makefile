@@ -24,6 +24,7 @@
 
 KDIR ?= $(shell bash -c '. scripts/lib.sh && stock_kdir')
 BUILD := $(CURDIR)/build
+NULL_BLK_OUT := $(or $(FREC_BUILD),$(BUILD))/null_blk
 
 all: modules tools
 
@@ -31,11 +32,15 @@ all: modules tools
 # own, with frec's Module.symvers (README.md, "Quick start").
 # Kbuild does not see frec's symbol versions change: the sample (one
 # small file) is cleaned and built again every time.
+# frec_null_blk, the kernel's null_blk with frec's lines, is built from
+# linux-source's copy in build/null_blk (FREC_BUILD's), which guest-run.sh
+# sends to the guest with the rest.
 modules:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples clean
 	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples \
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
+	scripts/build-null-blk.sh $(KDIR) $(NULL_BLK_OUT) $(CURDIR) $(CURDIR)/Module.symvers
 
 # The debug kernel gets its own copy of the sources: kbuild writes objects
 # next to them, and one tree cannot hold objects for two kernels.

@@ -19,6 +19,12 @@
 #     trace-cmd report on a trace.dat of the ftrace buffer.
 #  4. The ring core natively, 1 and 2 writer threads (tools/, bench_ring).
 #  5. frec-decode records/s (tools/, bench-decode).
+#  6. null_blk under fio in a 1-vCPU guest under icount, BENCH_NULLBLK_RUNS
+#     rounds (default 5) in one boot, each of six cases: the stock
+#     null_blk; frec_null_blk with its sites off, and on (spans and their
+#     histogram); its points as trace_printk(); the stock one with
+#     biolatency.bt running, and with an ftrace hist trigger
+#     (scripts/guest/bench.sh, doc/speed.md).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,6 +33,7 @@ mkdir -p "$out"
 csv=$out/bench.csv
 icount_runs=${BENCH_ICOUNT_RUNS:-2}
 smp_runs=${BENCH_SMP_RUNS:-3}
+nullblk_runs=${BENCH_NULLBLK_RUNS:-5}
 echo "benchmark,case,run,value,unit" > "$csv"
 
 make -C "$FREC_ROOT" modules > "$out/modules.log" 2>&1 || die "make modules failed (see $out/modules.log)"
@@ -82,6 +89,12 @@ note "5. decoder"
 make -C "$FREC_ROOT/tools" O="$FREC_BUILD/tools" bench-decode > "$out/decode.txt" 2>&1 || die "decoder bench failed (see $out/decode.txt)"
 awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
 	"$FREC_BUILD/tools/bench_decode.csv" >> "$csv"
+note "6. null_blk under fio, 1 vCPU, icount ($nullblk_runs rounds)"
+FREC_BENCH=nullblk FREC_BENCH_RUNS=$nullblk_runs guest_bench nullblk 1 "-icount shift=1,sleep=off" "loglevel=1" |
+	awk '$2 == "nullblk" && $3 == "biolatency-form" { printf "nullblk,biolatency_form,1,%s,form\n", $4 }
+	     $2 == "nullblk" && $5 ~ /^iops=/ { for (i = 5; i <= NF; i++) { split($i, kv, "=")
+		printf "nullblk,%s_%s,%s,%s,%s\n", $3, kv[1], $4, kv[2], kv[1] == "iops" ? "iops" : "ns" } }' >> "$csv"
+grep -q '^nullblk,a-stock_iops,' "$csv" || die "null_blk benchmark: no figures (see $out/nullblk.txt)"
 
 # The table.
 {
@@ -113,6 +126,31 @@ awk -F, 'NR > 1 { printf "decode,%s,1,%s,records/s\n", $1, $5 }' \
 			else lo[k] = hi[k] = $4; n[k]++ }
 		END { for (k in lo) { d = (hi[k] - lo[k]) / lo[k]; if (d > m) m = d; r = n[k] }
 			printf "icount: %d boots, the largest spread of a case between boots: %.4f%%\n", r, 100 * m }' "$csv"
+	echo
+	echo "null_blk under fio: 4 KiB random reads, libaio, iodepth 32, 2 jobs; completion by hrtimer"
+	echo "after 50 us; 1 vCPU, icount; IOPS and fio's clat (us), min/median/max of the rounds"
+	awk -F, '$1 == "nullblk" && $5 == "form" { form = $4 }
+		$1 == "nullblk" && $5 != "form" { s[$2] = s[$2] " " $4; n[$2]++ }
+		function stat(k, scale,   m, a, j, q, x) {
+			m = split(s[k], a, " ")
+			for (j = 2; j <= m; j++)
+				for (q = j; q > 1 && a[q - 1] + 0 > a[q] + 0; q--) { x = a[q]; a[q] = a[q - 1]; a[q - 1] = x }
+			lo = a[1] / scale; med = a[int((m + 1) / 2)] / scale; hi = a[m] / scale; return m
+		}
+		END {
+			split("a-stock b-frec-off c-frec-on d-trace-printk e-biolatency f-ftrace-hist", c, " ")
+			stat("a-stock_iops", 1); base = med
+			printf "  %-16s %24s %8s %22s %22s\n", "case", "IOPS", "/ (a)", "clat p50", "clat p99"
+			for (i = 1; i <= 6; i++) {
+				r = stat(c[i] "_iops", 1); li = lo; mi = med; hh = hi
+				stat(c[i] "_p50", 1000); p50 = sprintf("%.0f/%.0f/%.0f", lo, med, hi)
+				stat(c[i] "_p99", 1000); p99 = sprintf("%.0f/%.0f/%.0f", lo, med, hi)
+				printf "  %-16s %8d/%7d/%7d %7.2f%% %22s %22s\n", c[i], li, mi, hh, 100 * (mi / base - 1), p50, p99
+			}
+			printf "  (%d rounds; e is biolatency.bt %s)\n", r, form == "shipped" ? "as shipped" : "in its tracepoint form"
+			stat("c-frec-on_iops", 1)
+			printf "  frec_null_blk all on / stock null_blk: %.2f%% of the IOPS   (target: at most 1%% less)\n", 100 * (med / base - 1)
+		}' "$csv"
 	echo
 	echo "Scaling, 2 vCPUs under TCG: records/s of CPUs 0 and 1 together / CPU 0 alone"
 	awk -F, '$1 == "scale" { s[$2] = s[$2] " " $4 }

@@ -90,7 +90,8 @@ elif [ "$kind" = stock ]; then
 	kodir=$out/ko
 	rm -rf "$kodir"
 	mkdir -p "$kodir"
-	find "$FREC_ROOT/kmod" "$FREC_ROOT/kunit" -name '*.ko' -exec cp {} "$kodir/" \; 2>/dev/null || true
+	find "$FREC_ROOT/kmod" "$FREC_ROOT/kunit" "$FREC_BUILD/null_blk" -name '*.ko' \
+		-exec cp {} "$kodir/" \; 2>/dev/null || true
 fi
 frec_ko=$(ls "$kodir"/frec.ko* 2>/dev/null | head -n 1)
 [ -n "$frec_ko" ] ||

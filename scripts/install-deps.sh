@@ -30,7 +30,11 @@ pkgs=(
 	# frec_user.h must refuse (tools/frec-decode/tests/check_m32.sh)
 	sparse perl python3 clang libclang-rt-14-dev gcc-multilib
 	# run in the guest from the host root, to cross-check the tracepoints
+	# (and biolatency.bt against frec_null_blk's histogram, 0110)
 	bpftrace
+	# run in the guest from the host root: the null_blk load of test 0110
+	# and make bench
+	fio
 	# run in the guest from the host root: kexec -p loads a capture
 	# kernel (guest test 0048)
 	kexec-tools

@@ -23,8 +23,9 @@ STOCK_HELPER_MODULES="virtio_pci 9pnet_virtio 9p"
 # in the guest's lib.sh), not init: the i6300esb watchdog's driver, for
 # the test of a hard hang the watchdog ends (its device only exists in
 # that test's QEMU, "# qemu:"); ramoops, for the measurement of pstore
-# doc/blackbox.md compares the black box with (0080).
-STOCK_TEST_MODULES="i6300esb ramoops"
+# doc/blackbox.md compares the black box with (0080); null_blk, the stock
+# driver frec_null_blk is measured against (0110, make bench).
+STOCK_TEST_MODULES="i6300esb ramoops null_blk"
 
 out= kind= mode=test kodir= stock= ktree= tests=()
 while getopts o:k:m:M:s:K:t: opt; do
@@ -88,6 +89,8 @@ done
 	echo "FREC_HOST_INITRD=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")"
 	echo "FREC_BENCH=${FREC_BENCH:-cost}"
 	echo "FREC_BENCH_FILL=${FREC_BENCH_FILL:-1000000}"
+	echo "FREC_BENCH_RUNS=${FREC_BENCH_RUNS:-5}"
+	echo "FREC_BENCH_SECONDS=${FREC_BENCH_SECONDS:-2}"
 	echo "FREC_TEST_TIMEOUT=${FREC_TEST_TIMEOUT:-120}"
 } > "$root/frec/run.conf"
 
