@@ -17,17 +17,45 @@ FREC_612_ABI=${FREC_612_ABI:-6.12.117+deb12}
 # The stock kernels `make check` covers, by short name.
 FREC_STOCK_KERNELS=${FREC_STOCK_KERNELS:-6.1 6.12 6.12-rt}
 
+# The arm64 kernels frec cross-builds for and boots in an aarch64 guest
+# (doc/arm64.md): Debian's arm64 flavour of the same 6.1 and 6.12.
+FREC_ARM64_KERNELS=${FREC_ARM64_KERNELS:-arm64-6.1 arm64-6.12}
+
 # stock_kver_of NAME: the kernel release of a stock kernel, by short name
-# (6.1: Debian's linux-headers-amd64; 6.12, 6.12-rt: FREC_612_ABI) or
-# as a release already (6.1.0-56-amd64, 6.12.117+deb12-rt-amd64).
+# (6.1: Debian's linux-headers-amd64; 6.12, 6.12-rt: FREC_612_ABI;
+# arm64-6.1, arm64-6.12: the same releases' arm64 flavour) or as a
+# release already (6.1.0-56-amd64, 6.12.117+deb12-rt-amd64,
+# 6.1.0-57-arm64).
 stock_kver_of() {
+	local k
 	case $1 in
 	6.1)	FREC_KVER= stock_kver ;;
 	6.12)	echo "$FREC_612_ABI-amd64" ;;
 	6.12-rt) echo "$FREC_612_ABI-rt-amd64" ;;
+	arm64-6.1) k=$(FREC_KVER= stock_kver) && echo "${k%-amd64}-arm64" ;;
+	arm64-6.12) echo "$FREC_612_ABI-arm64" ;;
 	[0-9]*.*-*) echo "$1" ;;
-	*)	die "unknown stock kernel '$1' (6.1, 6.12, 6.12-rt or a release)" ;;
+	*)	die "unknown stock kernel '$1' (6.1, 6.12, 6.12-rt, arm64-6.1, arm64-6.12 or a release)" ;;
 	esac
+}
+
+# stock_arch KVER: the architecture a stock kernel release is for, as
+# the kernel's ARCH= names it: arm64 for Debian's -arm64 flavour, else
+# x86.
+stock_arch() {
+	case $1 in
+	*-arm64) echo arm64 ;;
+	*)	echo x86 ;;
+	esac
+}
+
+# kdir_make_args KDIR: the make arguments a build against the kernel tree
+# KDIR needs on this x86_64 machine: for an arm64 tree, the cross
+# compiler (gcc-aarch64-linux-gnu); none for an x86 one.
+kdir_make_args() {
+	if grep -qs '^CONFIG_ARM64=y' "$1/.config"; then
+		echo ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+	fi
 }
 
 # guest_tests_for KERNEL: the guest tests that run on KERNEL (6.1,
@@ -56,10 +84,11 @@ guest_tests_for() {
 }
 
 # stock_name KVER: the short name the bench prints for a stock kernel
-# (stock-6.1, stock-6.12, stock-6.12-rt; else stock-KVER).
+# (stock-6.1, stock-6.12, stock-6.12-rt, stock-arm64-6.1,
+# stock-arm64-6.12; else stock-KVER).
 stock_name() {
 	local n
-	for n in 6.1 6.12 6.12-rt; do
+	for n in 6.1 6.12 6.12-rt arm64-6.1 arm64-6.12; do
 		[ "$(stock_kver_of "$n" 2>/dev/null)" = "$1" ] && { echo "stock-$n"; return; }
 	done
 	echo "stock-$1"
