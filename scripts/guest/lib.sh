@@ -152,7 +152,8 @@ frec_expect_newest() {
 # that ends in a panic writes its expectations this way: the runner's
 # pipe would still hold them when the guest dies.
 frec_tap_now() {
-	tap=/dev/ttyS1
+	[ -n "${FREC_TAP:-}" ] || . /frec/run.conf
+	tap=${FREC_TAP:-/dev/ttyS1}
 	[ -c $tap ] || tap=/dev/console
 	sed 's/^/# /' > $tap
 }
