@@ -16,7 +16,10 @@
 #   4. guest-stock-NAME: the guest tests on each of Debian's stock kernels
 #      (FREC_STOCK_KERNELS: 6.1 = linux-image-amd64, 6.12 and 6.12-rt,
 #      scripts/lib.sh), QEMU TCG; each test on the kernels its
-#      "# kernels:" header names, else on all (lib.sh, guest_tests_for)
+#      "# kernels:" header names, else on all (lib.sh, guest_tests_for);
+#      then Debian's arm64 6.1 and 6.12 in an aarch64 TCG guest
+#      (FREC_ARM64_KERNELS: guest-stock-arm64-6.1, guest-stock-arm64-6.12),
+#      the tests that name them only (doc/arm64.md)
 #   5. guest-debug: the KUnit suites and the guest tests that name the
 #      debug kernel (lockdep, atomic-sleep checks, KASAN), built once and
 #      cached
@@ -108,9 +111,18 @@ build_stock() {
 		echo "FAIL build: make modules tools (see $log)"
 		rc=1
 	fi
-	for n in $FREC_STOCK_KERNELS; do
+	for n in $FREC_STOCK_KERNELS $FREC_ARM64_KERNELS; do
 		build_for "$n" || rc=1
 	done
+	# The arm64 guest's frec-decode, cross-built (guest lib.sh runs it
+	# with the host's arm64 loader and libraries, over 9p).
+	if nice -n 19 make -C tools O="$FREC_BUILD/tools-arm64" CC=aarch64-linux-gnu-gcc \
+		"$FREC_BUILD/tools-arm64/decode/frec-decode" > "$logs/build-tools-arm64.log" 2>&1; then
+		echo "PASS build-tools-arm64"
+	else
+		echo "FAIL build-tools-arm64: (see $logs/build-tools-arm64.log)"
+		rc=1
+	fi
 	return $rc
 }
 
@@ -386,7 +398,7 @@ for p in $parts; do
 	decode)		part decode decode_check ;;
 	kernelshark)	part kernelshark nice -n 19 scripts/kernelshark-check.sh ;;
 	guest-stock)
-		for n in $FREC_STOCK_KERNELS; do
+		for n in $FREC_STOCK_KERNELS $FREC_ARM64_KERNELS; do
 			part "guest-stock-$n" guest stock "$n"
 		done ;;
 	guest-stock-*)	part "$p" guest stock "${p#guest-stock-}" ;;

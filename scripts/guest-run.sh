@@ -234,6 +234,10 @@ start_timeout=${FREC_GUEST_START_TIMEOUT:-$start_default}
 # (-m 1024), away from where QEMU loads the kernel and the initramfs (its
 # top); a test's own memmap= must not overlap it.
 phase_mark=0x1ff00000
+# On arm64 (RAM at 0x40000000 on virt) the first page above mem=1023M,
+# in the last MiB of the guest's RAM; QEMU loads the kernel, the DTB and
+# the initramfs near RAM's start.
+phase_mark_arm64=0x7ff00000
 # A "# boot: twice" test's later boots (a reset, then the kernel again)
 # must reach their runner within FREC_GUEST_REBOOT_TIMEOUT seconds
 # (default 60; a boot takes about 3 s to its runner under TCG here), or
@@ -330,9 +334,6 @@ while :; do
 	noreboot=(-no-reboot) monitor=(-monitor none) twice= phases=1
 	if [ -n "${FREC_GUEST_ALONE:-}" ] && [ "$mode" = test ] &&
 		grep -q '^# boot: twice$' "$1"; then
-		# Its phase word's page is kept out of RAM with memmap=, which
-		# arm64 has not.
-		[ "$arch" = x86 ] || die "$(basename "$1"): a '# boot: twice' test runs on x86 only"
 		noreboot=() twice=1
 		phases=$(sed -n 's/^# phases: \([0-9][0-9]*\)$/\1/p' "$1")
 		phases=${phases:-2}
@@ -341,7 +342,13 @@ while :; do
 		# may be longer.
 		monitor_sock=$(mktemp -u /tmp/frec-monitor.XXXXXX)
 		monitor=(-monitor "unix:$monitor_sock,server,nowait")
-		bootline="$bootline memmap=4K\$${phase_mark} frec_phase_mark=$phase_mark"
+		if [ "$arch" = arm64 ]; then
+			# arm64 has no memmap=: mem= ends RAM (which starts at
+			# 1 GiB on virt) 1 MiB below its top, where the page is.
+			bootline="$bootline mem=1023M frec_phase_mark=$phase_mark_arm64"
+		else
+			bootline="$bootline memmap=4K\$${phase_mark} frec_phase_mark=$phase_mark"
+		fi
 	fi
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose

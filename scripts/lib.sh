@@ -59,7 +59,8 @@ kdir_make_args() {
 }
 
 # guest_tests_for KERNEL: the guest tests that run on KERNEL (6.1,
-# 6.12, 6.12-rt or debug), one path a line.  Two headers decide:
+# 6.12, 6.12-rt, debug, arm64-6.1 or arm64-6.12), one path a line.  Two
+# headers decide:
 #   "# kernels: LIST"  where make check (CI) runs the test: every test
 #                      once, on the kernel where it can find something,
 #                      and on several only when it reaches a path that
@@ -68,10 +69,18 @@ kdir_make_args() {
 #   "# can-run: LIST"  where the test can run at all (a kernel without
 #                      /dev/mem, reserve_mem= or kexec); none: every kernel
 # FREC_MATRIX=full (a release's run) takes every test on every kernel it
-# can run on instead of the "# kernels:" list.
+# can run on instead of the "# kernels:" list.  An arm64 kernel runs only
+# the tests whose "# kernels:" names it, in either matrix: its TCG guest
+# is several times slower, and a test written for x86 (memmap=, an NMI,
+# the host's x86 binaries) cannot run there (doc/arm64.md).
 guest_tests_for() {
 	local t k
 	for t in "$FREC_ROOT"/scripts/guest-tests/*.sh; do
+		if [[ $1 == arm64-* ]]; then
+			k=$(sed -n 's/^# kernels: //p' "$t")
+			[[ " $k " == *" $1 "* ]] && echo "$t"
+			continue
+		fi
 		if [ "${FREC_MATRIX:-ci}" = full ]; then
 			k=$(sed -n 's/^# can-run: //p' "$t")
 		else

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: the host's frec-decode turns raw + sites + formats + kallsyms saved in the guest into exactly the text dump, and without kallsyms names every caller that is its site's first caller; JSON parses
-# kernels: 6.1
+# kernels: 6.1 arm64-6.1 arm64-6.12
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset

@@ -243,20 +243,38 @@ frec_wait_gone() {
 	done
 }
 
+# frec_arch: the guest's architecture, as the bench built it (run.conf's
+# FREC_ARCH): x86 or arm64.
+frec_arch() {
+	[ -n "${FREC_ARCH:-}" ] || . /frec/run.conf
+	echo "${FREC_ARCH:-x86}"
+}
+
 # The host's frec-decode (make tools), run with the host's loader and
 # libraries over 9p (/host is read-only): frec_have_decoder says whether
 # it is there (and sets FREC_DECODER, its path: run.conf gives the tree),
 # frec_decode runs it with the arguments given.
 FREC_HOST_LIB=/host/usr/lib/x86_64-linux-gnu
 
+# On arm64 it is the cross-built one (check.sh's build part: build/tools-arm64),
+# run with the host's arm64 loader and libraries (libc6:arm64 and
+# zlib1g:arm64, which install-deps.sh's zlib1g-dev:arm64 brings).
 frec_have_decoder() {
-	FREC_DECODER=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+	if [ "$(frec_arch)" = arm64 ]; then
+		FREC_DECODER=/host$FREC_HOST_TREE/build/tools-arm64/decode/frec-decode
+		FREC_DECODER_LIB=/host/usr/lib/aarch64-linux-gnu
+		FREC_DECODER_LD=$FREC_DECODER_LIB/ld-linux-aarch64.so.1
+	else
+		FREC_DECODER=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+		FREC_DECODER_LIB=$FREC_HOST_LIB
+		FREC_DECODER_LD=$FREC_HOST_LIB/ld-linux-x86-64.so.2
+	fi
 	[ -x "$FREC_DECODER" ]
 }
 
 frec_decode() {
 	frec_have_decoder || fail "no $FREC_DECODER: build tools first (make tools)"
-	"$FREC_HOST_LIB/ld-linux-x86-64.so.2" --library-path "$FREC_HOST_LIB" "$FREC_DECODER" "$@"
+	"$FREC_DECODER_LD" --library-path "$FREC_DECODER_LIB" "$FREC_DECODER" "$@"
 }
 
 # frec_decode_like_dump: frec-decode of raw, formats, sites and kallsyms
