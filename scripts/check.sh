@@ -227,7 +227,41 @@ guest() {
 		kunit_results "$out" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $label:/"
 		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	fi
+	if [[ $label == stock-arm64-* ]]; then
+		host_decode "$out/export" "$label" || rc=1
+	fi
 	return "$rc"
+}
+
+# host_decode EXPORT_DIR LABEL: this machine's frec-decode (x86_64) on the
+# files an arm64 guest exported: 0013's raw dump (with its sites, formats
+# and kallsyms) and 0046's black box region image print what the guest's
+# dump and previous/dump printed.  One line each.
+host_decode() {
+	local e=$1 label=$2 dec=$FREC_BUILD/tools/decode/frec-decode rc=0
+	make -C tools O="$FREC_BUILD/tools" "$dec" > "$logs/host-decode-$label.log" 2>&1 ||
+		{ echo "FAIL $label:host-decode: cannot build frec-decode (see $logs/host-decode-$label.log)"; return 1; }
+	if [ -f "$e/0013-decode-matches-dump.raw" ]; then
+		if "$dec" "$e/0013-decode-matches-dump.raw" --sites "$e/0013-decode-matches-dump.sites" \
+			--formats "$e/0013-decode-matches-dump.formats" \
+			--kallsyms "$e/0013-decode-matches-dump.kallsyms" > "$e/host.raw.txt" 2>> "$logs/host-decode-$label.log" &&
+			cmp -s "$e/host.raw.txt" "$e/0013-decode-matches-dump.dump"; then
+			echo "PASS $label:host-decode-raw"
+		else
+			echo "FAIL $label:host-decode-raw: x86_64 frec-decode of the arm64 raw dump differs from its dump (see $e)"
+			rc=1
+		fi
+	fi
+	if [ -f "$e/0046-region-kaslr.raw" ]; then
+		if "$dec" "$e/0046-region-kaslr.raw" > "$e/host.region.txt" 2>> "$logs/host-decode-$label.log" &&
+			cmp -s "$e/host.region.txt" "$e/0046-region-kaslr.pdump"; then
+			echo "PASS $label:host-decode-region"
+		else
+			echo "FAIL $label:host-decode-region: x86_64 frec-decode of the arm64 region image differs from previous/dump (see $e)"
+			rc=1
+		fi
+	fi
+	return $rc
 }
 
 # The debug kernel's name in the results, so that each line says which

@@ -243,6 +243,15 @@ frec_wait_gone() {
 	done
 }
 
+# frec_export FILE...: each FILE into guest-run.sh -x's writable share
+# (/export), prefixed with the test's name, when there is one.
+frec_export() {
+	[ -d /export ] || return 0
+	for f in "$@"; do
+		cp "$f" "/export/$(basename "$0" .sh).$(basename "$f")" || fail "cannot export $f"
+	done
+}
+
 # frec_arch: the guest's architecture, as the bench built it (run.conf's
 # FREC_ARCH): x86 or arm64.
 frec_arch() {
@@ -413,6 +422,7 @@ frec_blackbox_check() {
 	# frec/previous/dump: the old dump's lines for the ring, and exactly
 	# what frec-decode printed of raw (header and every ring)
 	cat "$FREC_DEBUGFS/previous/dump" > /tmp/pdump || fail "cat previous/dump"
+	frec_export /tmp/raw /tmp/pdump
 	frec_ring_lines /tmp/pdump "$1" > /tmp/pnew
 	sum=$(md5sum < /tmp/pnew | cut -c1-32)
 	echo "previous/dump: $(grep -c . /tmp/pnew) $1 lines, md5 $sum"
