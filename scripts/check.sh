@@ -26,7 +26,8 @@
 #   6. guest-retry: the bench's own check that a boot dying before its
 #      first test is booted again, and that one dying of a stale int3 (an
 #      emulator fault) runs its unfinished tests again, each said so
-#   7. package: frec-dkms and frec-tools built with dpkg-deb, lintian,
+#   7. package: frec-dkms and frec-tools (amd64, and arm64 cross-built)
+#      built with dpkg-deb, lintian,
 #      systemd-analyze verify of frec-archive.service (scripts/package.sh);
 #      frec-archive's logic on a debugfs directory of files
 #      (scripts/archive-check.sh)
@@ -411,6 +412,10 @@ guest_retry() {
 package_check() {
 	local rc=0
 	scripts/package.sh -o "$FREC_BUILD/deb" || rc=1
+	# frec-tools for arm64, cross-built: its lines named package-arm64-*.
+	scripts/package.sh -a arm64 -o "$FREC_BUILD/deb-arm64" |
+		sed 's/^\(PASS\|FAIL\) package-/\1 package-arm64-/'
+	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	scripts/archive-check.sh || rc=1
 	return $rc
 }
