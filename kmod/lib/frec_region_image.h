@@ -149,6 +149,8 @@ enum frec_region_verdict {
  * @base: its bytes.
  * @len: how many, at most the region's size.
  * @version: the version it says it is (when the magic is there).
+ * @caller_base: the base its records' caller words are offsets from: the
+ *	header's (version 4 on), else FREC_CALLER_BASE.
  * @sect_off: each section's offset, checked to lie inside the image.
  * @sect_bytes: each section's size.
  * @nr_entries: each table's entries that lie in the image (0 for the pool
