@@ -33,9 +33,11 @@ pkgs=(
 	dwarves rsync
 	# frec-decode --vmcore reads makedumpfile's zlib-compressed kdumps
 	zlib1g-dev
-	# lint and sanitizers; gcc-multilib: decode-check's -m32 build, which
+	# lint and sanitizers; gcc-12-multilib: decode-check's -m32 build
+	# (not the gcc-multilib metapackage, which gcc-aarch64-linux-gnu's
+	# compiler conflicts with on Debian 12; gcc -m32 needs only this), which
 	# frec_user.h must refuse (tools/frec-decode/tests/check_m32.sh)
-	sparse perl python3 clang libclang-rt-14-dev gcc-multilib
+	sparse perl python3 clang libclang-rt-14-dev gcc-12-multilib
 	# run in the guest from the host root, to cross-check the tracepoints
 	bpftrace
 	# run in the guest from the host root: kexec -p loads a capture
