@@ -123,6 +123,9 @@ done
 	# virtio console's on arm64 (guest-run.sh gives each its file).
 	echo "FREC_ARCH=$arch"
 	if [ "$arch" = arm64 ]; then echo "FREC_TAP=/dev/hvc0"; else echo "FREC_TAP=/dev/ttyS1"; fi
+	# arm64: bpftrace and its libraries for the guest, on the host
+	# (arm64-sysroot.sh), at /host in the guest.
+	[ "$arch" != arm64 ] || echo "FREC_ARM64_SYSROOT=$("$FREC_ROOT/scripts/arm64-sysroot.sh")"
 } > "$root/frec/run.conf"
 
 # Resolve helper modules and their dependencies from modules.dep, deepest

@@ -170,10 +170,18 @@ frec_crash_test_load() {
 # frec_bpftrace ARGS...: the host's bpftrace (over 9p), run with the host's
 # loader; FREC_BPFTRACE is the same as one command string.  Without BTF
 # (the debug kernel) bpftrace reads that kernel's headers.
+# On arm64 it is Debian's bpftrace:arm64 in the host's cache
+# (scripts/arm64-sysroot.sh), with its own loader and libraries.
 FREC_BPFTRACE="/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 --library-path /host/usr/lib/x86_64-linux-gnu:/host/usr/lib/x86_64-linux-gnu/bpftrace /host/usr/bin/bpftrace"
 frec_bpftrace_env() {
-	[ -x /host/usr/bin/bpftrace ] || fail "no bpftrace on the host (scripts/install-deps.sh installs it)"
 	. /frec/run.conf
+	if [ "${FREC_ARCH:-x86}" = arm64 ]; then
+		s=/host$FREC_ARM64_SYSROOT
+		[ -x $s/usr/bin/bpftrace ] || fail "no $s/usr/bin/bpftrace (scripts/arm64-sysroot.sh)"
+		FREC_BPFTRACE="$s/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1 --library-path $s/lib/aarch64-linux-gnu:$s/usr/lib/aarch64-linux-gnu $s/usr/bin/bpftrace"
+	else
+		[ -x /host/usr/bin/bpftrace ] || fail "no bpftrace on the host (scripts/install-deps.sh installs it)"
+	fi
 	if [ ! -e /sys/kernel/btf/vmlinux ] && [ -n "${FREC_KERNEL_TREE:-}" ]; then
 		export BPFTRACE_KERNEL_SOURCE=/host$(readlink /host$FREC_KERNEL_TREE/source)
 		export BPFTRACE_KERNEL_BUILD=/host$FREC_KERNEL_TREE
