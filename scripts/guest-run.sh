@@ -168,8 +168,10 @@ qemu=(qemu-system-x86_64)
 # shares are virtio-pci, as on x86.
 if [ "$arch" = arm64 ]; then
 	cmdline="console=ttyAMA0 panic=-1 softlockup_panic=1 loglevel=7 ${FREC_GUEST_CMDLINE:-}"
+	# shellcheck disable=SC2054  # QEMU's option syntax: commas inside a word
 	serial_tap=(-device virtio-serial-pci -chardev "file,id=frectap,path=$out/tap.log"
 		-device virtconsole,chardev=frectap)
+	# shellcheck disable=SC2054  # as above
 	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57)
 fi
 [ "$mode" = shell ] && serial_tap=()
