@@ -14,17 +14,48 @@
 #include <linux/console.h>
 #include <linux/types.h>
 #include <linux/version.h>
+#include <frec_raw.h>
 
 /*
- * A record keeps its caller in 32 bits (uapi/frec_raw.h, "The caller
- * word"), as an offset from FREC_CALLER_BASE, 0: right on x86_64, whose
- * kernel text, modules, BPF JIT, kprobe slots and ftrace trampolines all
- * lie in the top 2 GiB.  Another architecture needs its own base (arm64:
- * its kernel image and modules lie at 0xffff8000_xxxxxxxx) before frec
- * builds for it.
+ * frec_caller_base() - the base this kernel's caller words are made
+ * from: a record keeps its caller in 32 bits (uapi/frec_raw.h, "The
+ * caller word"), as a signed offset from it, so every caller must lie
+ * within 2 GiB of it.  A raw dump's records carry the whole address; a
+ * black box region's header keeps the base (struct frec_region_header
+ * @caller_base), and a reader resolves the region's words with it.
+ * Every caller frec records is the address of a frec_record() or
+ * frec_printk() expansion (_THIS_IP_), in the kernel image or in a
+ * module: frec has no BPF or kprobe entry of its own.
+ *
+ * x86_64: FREC_CALLER_BASE, 0: kernel text, modules, BPF JIT, kprobe
+ * slots and ftrace trampolines all lie in the top 2 GiB.
+ *
+ * arm64: the address of a kernel function, _printk's (exported, in the
+ * image's text: the image itself moves with KASLR, and no constant is
+ * within 2 GiB of it).  Modules lie within 2 GiB of the image: on 6.1
+ * (arch/arm64/kernel/kaslr.c, module.c) module_alloc() takes
+ * [module_alloc_base, + 128 MiB), or [module_alloc_base, + 2 GiB) once
+ * that is full, with module_alloc_base in [_end - 2 GiB, _stext]; on
+ * 6.12 (arch/arm64/mm/init.c, execmem) the modules' range is a 128 MiB
+ * window, then a 2 GiB one, each covering [_text, _end].  So a caller
+ * lies in [_end - 2 GiB, _text + 2 GiB), and its offset from any address
+ * of the image's text is within [-2 GiB, 2 GiB).  (BPF JIT code and
+ * kprobe slots lie anywhere in vmalloc on arm64; frec records no caller
+ * there.)
  */
-#ifndef CONFIG_X86_64
-#error "frec: the caller word is defined for x86_64 only (uapi/frec_raw.h, FREC_CALLER_BASE)"
+#if defined(CONFIG_X86_64)
+static __always_inline u64 frec_caller_base(void)
+{
+	return FREC_CALLER_BASE;
+}
+#elif defined(CONFIG_ARM64)
+#include <linux/printk.h>
+static __always_inline u64 frec_caller_base(void)
+{
+	return (unsigned long)_printk;
+}
+#else
+#error "frec: the caller base is defined for x86_64 and arm64 only (frec_caller_base())"
 #endif
 
 /*

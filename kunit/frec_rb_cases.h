@@ -92,7 +92,8 @@ static int rbc_event(struct rbc_ring *t, unsigned long fmt,
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		args[i] = a + i;
 	rbc_writer_enter();
-	ret = frec_rb_write_event(&t->ring, &t->cpu[0], fmt, frec_caller_word(caller, RBC_CONTEXT),
+	ret = frec_rb_write_event(&t->ring, &t->cpu[0], fmt,
+				  frec_caller_word(caller, FREC_CALLER_BASE, RBC_CONTEXT),
 				  args, NULL);
 	rbc_writer_exit();
 	return ret;
@@ -105,7 +106,8 @@ static int rbc_record(struct rbc_ring *t, unsigned long fmt,
 	int ret;
 
 	rbc_writer_enter();
-	ret = frec_rb_write_record(&t->ring, &t->cpu[0], fmt, frec_caller_word(caller, RBC_CONTEXT),
+	ret = frec_rb_write_record(&t->ring, &t->cpu[0], fmt,
+				   frec_caller_word(caller, FREC_CALLER_BASE, RBC_CONTEXT),
 				   p, len, NULL);
 	rbc_writer_exit();
 	return ret;

@@ -29,6 +29,9 @@ fi
 kdir=$1
 out=$2
 [ -f "$kdir/Makefile" ] || die "no kernel tree at $kdir"
+# An arm64 tree builds with the cross compiler (lib.sh, kdir_make_args).
+# shellcheck disable=SC2207  # words on purpose
+extra+=($(kdir_make_args "$kdir"))
 mkdir -p "$out/src" "$out/ko"
 out=$(cd "$out" && pwd)
 src=$out/src

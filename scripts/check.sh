@@ -16,14 +16,18 @@
 #   4. guest-stock-NAME: the guest tests on each of Debian's stock kernels
 #      (FREC_STOCK_KERNELS: 6.1 = linux-image-amd64, 6.12 and 6.12-rt,
 #      scripts/lib.sh), QEMU TCG; each test on the kernels its
-#      "# kernels:" header names, else on all (lib.sh, guest_tests_for)
+#      "# kernels:" header names, else on all (lib.sh, guest_tests_for);
+#      then Debian's arm64 6.1 and 6.12 in an aarch64 TCG guest
+#      (FREC_ARM64_KERNELS: guest-stock-arm64-6.1, guest-stock-arm64-6.12),
+#      the tests that name them only (doc/arm64.md)
 #   5. guest-debug: the KUnit suites and the guest tests that name the
 #      debug kernel (lockdep, atomic-sleep checks, KASAN), built once and
 #      cached
 #   6. guest-retry: the bench's own check that a boot dying before its
 #      first test is booted again, and that one dying of a stale int3 (an
 #      emulator fault) runs its unfinished tests again, each said so
-#   7. package: frec-dkms and frec-tools built with dpkg-deb, lintian,
+#   7. package: frec-dkms and frec-tools (amd64, and arm64 cross-built)
+#      built with dpkg-deb, lintian,
 #      systemd-analyze verify of frec-archive.service (scripts/package.sh);
 #      frec-archive's logic on a debugfs directory of files
 #      (scripts/archive-check.sh)
@@ -108,9 +112,18 @@ build_stock() {
 		echo "FAIL build: make modules tools (see $log)"
 		rc=1
 	fi
-	for n in $FREC_STOCK_KERNELS; do
+	for n in $FREC_STOCK_KERNELS $FREC_ARM64_KERNELS; do
 		build_for "$n" || rc=1
 	done
+	# The arm64 guest's frec-decode, cross-built (guest lib.sh runs it
+	# with the host's arm64 loader and libraries, over 9p).
+	if nice -n 19 make -C tools O="$FREC_BUILD/tools-arm64" CC=aarch64-linux-gnu-gcc \
+		"$FREC_BUILD/tools-arm64/decode/frec-decode" > "$logs/build-tools-arm64.log" 2>&1; then
+		echo "PASS build-tools-arm64"
+	else
+		echo "FAIL build-tools-arm64: (see $logs/build-tools-arm64.log)"
+		rc=1
+	fi
 	return $rc
 }
 
@@ -215,7 +228,41 @@ guest() {
 		kunit_results "$out" | sed "s/^\(PASS\|FAIL\|SKIP\) /\1 $label:/"
 		[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	fi
+	if [[ $label == stock-arm64-* ]]; then
+		host_decode "$out/export" "$label" || rc=1
+	fi
 	return "$rc"
+}
+
+# host_decode EXPORT_DIR LABEL: this machine's frec-decode (x86_64) on the
+# files an arm64 guest exported: 0013's raw dump (with its sites, formats
+# and kallsyms) and 0046's black box region image print what the guest's
+# dump and previous/dump printed.  One line each.
+host_decode() {
+	local e=$1 label=$2 dec=$FREC_BUILD/tools/decode/frec-decode rc=0
+	make -C tools O="$FREC_BUILD/tools" "$dec" > "$logs/host-decode-$label.log" 2>&1 ||
+		{ echo "FAIL $label:host-decode: cannot build frec-decode (see $logs/host-decode-$label.log)"; return 1; }
+	if [ -f "$e/0013-decode-matches-dump.raw" ]; then
+		if "$dec" "$e/0013-decode-matches-dump.raw" --sites "$e/0013-decode-matches-dump.sites" \
+			--formats "$e/0013-decode-matches-dump.formats" \
+			--kallsyms "$e/0013-decode-matches-dump.kallsyms" > "$e/host.raw.txt" 2>> "$logs/host-decode-$label.log" &&
+			cmp -s "$e/host.raw.txt" "$e/0013-decode-matches-dump.dump"; then
+			echo "PASS $label:host-decode-raw"
+		else
+			echo "FAIL $label:host-decode-raw: x86_64 frec-decode of the arm64 raw dump differs from its dump (see $e)"
+			rc=1
+		fi
+	fi
+	if [ -f "$e/0046-region-kaslr.raw" ]; then
+		if "$dec" "$e/0046-region-kaslr.raw" > "$e/host.region.txt" 2>> "$logs/host-decode-$label.log" &&
+			cmp -s "$e/host.region.txt" "$e/0046-region-kaslr.pdump"; then
+			echo "PASS $label:host-decode-region"
+		else
+			echo "FAIL $label:host-decode-region: x86_64 frec-decode of the arm64 region image differs from previous/dump (see $e)"
+			rc=1
+		fi
+	fi
+	return $rc
 }
 
 # The debug kernel's name in the results, so that each line says which
@@ -365,6 +412,10 @@ guest_retry() {
 package_check() {
 	local rc=0
 	scripts/package.sh -o "$FREC_BUILD/deb" || rc=1
+	# frec-tools for arm64, cross-built: its lines named package-arm64-*.
+	scripts/package.sh -a arm64 -o "$FREC_BUILD/deb-arm64" |
+		sed 's/^\(PASS\|FAIL\) package-/\1 package-arm64-/'
+	[ "${PIPESTATUS[0]}" = 0 ] || rc=1
 	scripts/archive-check.sh || rc=1
 	return $rc
 }
@@ -386,7 +437,7 @@ for p in $parts; do
 	decode)		part decode decode_check ;;
 	kernelshark)	part kernelshark nice -n 19 scripts/kernelshark-check.sh ;;
 	guest-stock)
-		for n in $FREC_STOCK_KERNELS; do
+		for n in $FREC_STOCK_KERNELS $FREC_ARM64_KERNELS; do
 			part "guest-stock-$n" guest stock "$n"
 		done ;;
 	guest-stock-*)	part "$p" guest stock "${p#guest-stock-}" ;;

@@ -65,10 +65,12 @@ out=${out:-$FREC_BUILD/guest-$kind-$mode}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
+arch=x86
 case $kind in
 stock)
 	stock=$("$FREC_ROOT/scripts/stock-kernel.sh")
 	kernel=$stock/vmlinuz
+	arch=$(stock_arch "$(ls "$stock/lib/modules")")
 	kodir=$FREC_ROOT/kmod
 	extra=(-s "$stock")
 	;;
@@ -162,13 +164,28 @@ fi
 # QEMU's timer does work.
 cmdline="console=ttyS0 panic=-1 softlockup_panic=1 tsc=reliable no_timer_check loglevel=7 ${FREC_GUEST_CMDLINE:-}"
 serial_tap=(-serial "file:$out/tap.log")
+qemu=(qemu-system-x86_64)
+# An arm64 kernel (FREC_KVER=arm64-6.1, arm64-6.12) boots in QEMU's virt
+# machine: GICv3, a Cortex-A57 (ARMv8.0: what TCG runs fastest; "max"
+# adds pointer authentication, which TCG computes in software), its one
+# serial port (PL011, ttyAMA0) the kernel console's, the TAP on a virtio
+# console port (/dev/hvc0 in the guest, FREC_TAP in run.conf).  The 9p
+# shares are virtio-pci, as on x86.
+if [ "$arch" = arm64 ]; then
+	cmdline="console=ttyAMA0 panic=-1 softlockup_panic=1 loglevel=7 ${FREC_GUEST_CMDLINE:-}"
+	# shellcheck disable=SC2054  # QEMU's option syntax: commas inside a word
+	serial_tap=(-device virtio-serial-pci -chardev "file,id=frectap,path=$out/tap.log"
+		-device virtconsole,chardev=frectap)
+	# shellcheck disable=SC2054  # as above
+	qemu=(qemu-system-aarch64 -M virt,gic-version=3 -cpu cortex-a57)
+fi
 [ "$mode" = shell ] && serial_tap=()
 # console.txt is judge.sh's text of console.log: a run in a directory
 # used before must not be judged by the last run's console.
 rm -f "$out/console.log" "$out/tap.log" "$out/console.txt"
 set +e
 if [ "$mode" = shell ]; then
-	qemu-system-x86_64 -accel tcg -m 1024 -smp 2 -nodefaults -no-user-config \
+	"${qemu[@]}" -accel tcg -m 1024 -smp 2 -nodefaults -no-user-config \
 		-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$cmdline" \
 		-display none -serial mon:stdio -no-reboot \
 		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
@@ -224,6 +241,10 @@ start_timeout=${FREC_GUEST_START_TIMEOUT:-$start_default}
 # (-m 1024), away from where QEMU loads the kernel and the initramfs (its
 # top); a test's own memmap= must not overlap it.
 phase_mark=0x1ff00000
+# On arm64 (RAM at 0x40000000 on virt) the first page above mem=1023M,
+# in the last MiB of the guest's RAM; QEMU loads the kernel, the DTB and
+# the initramfs near RAM's start.
+phase_mark_arm64=0x7ff00000
 # A "# boot: twice" test's later boots (a reset, then the kernel again)
 # must reach their runner within FREC_GUEST_REBOOT_TIMEOUT seconds
 # (default 60; a boot takes about 3 s to its runner under TCG here), or
@@ -328,12 +349,18 @@ while :; do
 		# may be longer.
 		monitor_sock=$(mktemp -u /tmp/frec-monitor.XXXXXX)
 		monitor=(-monitor "unix:$monitor_sock,server,nowait")
-		bootline="$bootline memmap=4K\$${phase_mark} frec_phase_mark=$phase_mark"
+		if [ "$arch" = arm64 ]; then
+			# arm64 has no memmap=: mem= ends RAM (which starts at
+			# 1 GiB on virt) 1 MiB below its top, where the page is.
+			bootline="$bootline mem=1023M frec_phase_mark=$phase_mark_arm64"
+		else
+			bootline="$bootline memmap=4K\$${phase_mark} frec_phase_mark=$phase_mark"
+		fi
 	fi
 	start=$(date +%s.%N)
 	# shellcheck disable=SC2086  # FREC_GUEST_QEMU_ARGS: words on purpose
 	{
-		timeout --foreground -k 10 "$timeout_s" qemu-system-x86_64 -accel tcg -m 1024 \
+		timeout --foreground -k 10 "$timeout_s" "${qemu[@]}" -accel tcg -m 1024 \
 			-smp "${FREC_GUEST_SMP:-2}" ${FREC_GUEST_QEMU_ARGS:-} \
 			-nodefaults -no-user-config \
 			-kernel "$kernel" -initrd "$out/initramfs.cpio.gz" -append "$bootline" \

@@ -19,6 +19,13 @@ pkgs=(
 	dkms lintian
 	# guest bench: QEMU under TCG, busybox initramfs, stock kernel image
 	qemu-system-x86 busybox-static cpio xz-utils
+	# arm64 (doc/arm64.md): the cross compiler for Debian's arm64
+	# kernels' modules (their headers and images: stock-kernel.sh, in
+	# the cache), zlib for the cross-built frec-decode (package.sh -a
+	# arm64), and the aarch64 guest (scripts/guest-run.sh); the guest's
+	# arm64 busybox comes from the cache too (mkinitramfs.sh), as
+	# busybox-static:arm64 cannot be installed beside the amd64 one
+	gcc-aarch64-linux-gnu zlib1g-dev:arm64 qemu-system-arm
 	# debug kernel (KUnit, lockdep, KASAN) from Debian's 6.12
 	# sources, also the i386 kernel of scripts/arch-check.sh; 6.1's
 	# (linux-source) for lint's checkpatch.pl and kernel-doc
@@ -26,9 +33,11 @@ pkgs=(
 	dwarves rsync
 	# frec-decode --vmcore reads makedumpfile's zlib-compressed kdumps
 	zlib1g-dev
-	# lint and sanitizers; gcc-multilib: decode-check's -m32 build, which
+	# lint and sanitizers; gcc-12-multilib: decode-check's -m32 build
+	# (not the gcc-multilib metapackage, which gcc-aarch64-linux-gnu's
+	# compiler conflicts with on Debian 12; gcc -m32 needs only this), which
 	# frec_user.h must refuse (tools/frec-decode/tests/check_m32.sh)
-	sparse perl python3 clang libclang-rt-14-dev gcc-multilib
+	sparse perl python3 clang libclang-rt-14-dev gcc-12-multilib
 	# run in the guest from the host root, to cross-check the tracepoints
 	# (and biolatency.bt against frec_null_blk's histogram, 0110)
 	bpftrace
@@ -52,6 +61,9 @@ pkgs=(
 export DEBIAN_FRONTEND=noninteractive
 SUDO=
 [ "$(id -u)" -eq 0 ] || SUDO=sudo
+# arm64 packages (zlib1g-dev:arm64; the arm64 kernels and busybox that
+# stock-kernel.sh and mkinitramfs.sh download) need the architecture.
+$SUDO dpkg --add-architecture arm64
 $SUDO apt-get update -q
 # --no-install-recommends: QEMU's recommends pull in a desktop's worth.
 $SUDO apt-get install -y -q --no-install-recommends "${pkgs[@]}"

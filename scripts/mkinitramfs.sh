@@ -17,8 +17,11 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-# Modules of Debian's kernel the guest needs: 9p for the host root.
+# Modules of Debian's kernel the guest needs: 9p for the host root; on
+# arm64 also virtio_console, whose port (/dev/hvc0) carries the TAP: the
+# virt machine has one serial port, the kernel console's.
 STOCK_HELPER_MODULES="virtio_pci 9pnet_virtio 9p"
+ARM64_HELPER_MODULES="virtio_console"
 # Modules of Debian's kernel that tests load themselves (frec_stock_modprobe
 # in the guest's lib.sh), not init: the i6300esb watchdog's driver, for
 # the test of a hard hang the watchdog ends (its device only exists in
@@ -43,7 +46,34 @@ done
 [ -n "$out" ] && [ -n "$kind" ] && [ -n "$kodir" ] || die "need -o, -k and -M"
 [ "$kind" = debug ] || [ -n "$stock" ] || die "stock kernel needs -s STOCK_DIR"
 
-bb=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
+# The guest's architecture: an arm64 stock kernel's (stock_arch), else
+# this machine's.
+arch=x86
+[ -z "$stock" ] || arch=$(stock_arch "$(ls "$stock/lib/modules")")
+
+# arm64_busybox: the path of an arm64 busybox-static, downloaded once into
+# the cache (busybox-static:arm64 cannot be installed beside the amd64
+# one: the package is not Multi-Arch).
+arm64_busybox() {
+	local d=$FREC_CACHE/busybox-arm64 tmp
+	if [ ! -x "$d/busybox" ]; then
+		tmp=$(mktemp -d "$FREC_CACHE/.busybox.XXXXXX")
+		(cd "$tmp" && apt-get download busybox-static:arm64 > apt.log 2>&1) ||
+			{ cat "$tmp/apt.log" >&2; rm -rf "$tmp"; die "cannot download busybox-static:arm64 (dpkg --add-architecture arm64; apt-get update)"; }
+		dpkg-deb -x "$tmp"/busybox-static_*.deb "$tmp/x"
+		mkdir -p "$d"
+		mv "$tmp/x/bin/busybox" "$d/busybox.new" && mv "$d/busybox.new" "$d/busybox"
+		rm -rf "$tmp"
+	fi
+	echo "$d/busybox"
+}
+
+if [ "$arch" = arm64 ]; then
+	bb=$(arm64_busybox)
+	STOCK_HELPER_MODULES="$STOCK_HELPER_MODULES $ARM64_HELPER_MODULES"
+else
+	bb=$(command -v busybox) || die "busybox not found (apt-get install busybox-static)"
+fi
 file -L "$bb" 2>/dev/null | grep -q 'statically linked' ||
 	ldd "$bb" 2>&1 | grep -q 'not a dynamic' || die "$bb is not static (busybox-static)"
 
@@ -92,6 +122,13 @@ done
 	echo "FREC_BENCH_RUNS=${FREC_BENCH_RUNS:-5}"
 	echo "FREC_BENCH_SECONDS=${FREC_BENCH_SECONDS:-2}"
 	echo "FREC_TEST_TIMEOUT=${FREC_TEST_TIMEOUT:-120}"
+	# Where the tests' TAP goes: the second serial port on x86, the
+	# virtio console's on arm64 (guest-run.sh gives each its file).
+	echo "FREC_ARCH=$arch"
+	if [ "$arch" = arm64 ]; then echo "FREC_TAP=/dev/hvc0"; else echo "FREC_TAP=/dev/ttyS1"; fi
+	# arm64: bpftrace and its libraries for the guest, on the host
+	# (arm64-sysroot.sh), at /host in the guest.
+	[ "$arch" != arm64 ] || echo "FREC_ARM64_SYSROOT=$("$FREC_ROOT/scripts/arm64-sysroot.sh")"
 } > "$root/frec/run.conf"
 
 # Resolve helper modules and their dependencies from modules.dep, deepest

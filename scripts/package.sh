@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build frec's Debian packages with dpkg-deb, and check them with lintian.
 #
-#   package.sh [-o OUT_DIR]      (default build/deb)
+#   package.sh [-o OUT_DIR] [-a ARCH]    (default build/deb, this machine's)
+#
+# -a arm64 cross-builds frec-tools for arm64 on this x86_64 machine
+# (gcc-aarch64-linux-gnu, zlib1g-dev:arm64; scripts/install-deps.sh).
 #
 #   frec-dkms_VERSION_all.deb    the module's sources in
 #       /usr/src/frec-VERSION/ (dkms.conf, Kbuild, VERSION, kmod/ without
@@ -15,7 +18,7 @@
 #         make -C /lib/modules/KVER/build M=$PWD modules \
 #           KBUILD_EXTRA_SYMBOLS=/var/lib/dkms/frec/kernel-KVER-x86_64/Module.symvers
 #       (frec.h is also in /usr/src/frec-VERSION/include/.)
-#   frec-tools_VERSION_amd64.deb  /usr/bin/frec-decode (tools/frec-decode)
+#   frec-tools_VERSION_ARCH.deb  /usr/bin/frec-decode (tools/frec-decode)
 #       and its man page, /usr/bin/frec-crosscheck
 #       (scripts/frec-crosscheck.sh) and its man page, /usr/sbin/frec-archive
 #       (tools/frec-archive), its man page and frec-archive.service, which
@@ -30,12 +33,22 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 out=$FREC_BUILD/deb
-while getopts o: opt; do
+arch=$(dpkg --print-architecture)
+while getopts o:a: opt; do
 	case $opt in
 	o) out=$OPTARG ;;
+	a) arch=$OPTARG ;;
 	*) die "usage: see the header of $0" ;;
 	esac
 done
+# The compiler and binutils' prefix for ARCH, and the dpkg tools' view of
+# it (DEB_HOST_ARCH: dpkg-buildflags' flags, dpkg-shlibdeps' library paths).
+case $arch in
+"$(dpkg --print-architecture)") cross= cc_bin=cc ;;
+arm64)	cross=aarch64-linux-gnu- cc_bin=aarch64-linux-gnu-gcc ;;
+*)	die "-a $arch: this script builds for $(dpkg --print-architecture) and arm64" ;;
+esac
+export DEB_HOST_ARCH=$arch
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 ver=$(cat "$FREC_ROOT/VERSION")
@@ -150,7 +163,7 @@ dkms_deb=$(build_deb "$root")
 # --- frec-tools
 # With Debian's hardening flags (all of them: bindnow too), in a build
 # directory of its own.
-cc="cc $(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CPPFLAGS)"
+cc="$cc_bin $(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CPPFLAGS)"
 cc="$cc $(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get CFLAGS)"
 cc="$cc $(DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get LDFLAGS)"
 make -C "$FREC_ROOT/tools" O="$work/tools" CC="$cc" "$work/tools/decode/frec-decode" \
@@ -159,7 +172,7 @@ root=$work/frec-tools
 install -d "$root/usr/bin" "$root/usr/sbin" "$root/usr/share/man/man1" "$root/usr/share/man/man8" \
 	"$root/lib/systemd/system"
 install -m 0755 "$work/tools/decode/frec-decode" "$root/usr/bin/frec-decode"
-strip --remove-section=.comment --remove-section=.note --strip-unneeded "$root/usr/bin/frec-decode"
+${cross}strip --remove-section=.comment --remove-section=.note --strip-unneeded "$root/usr/bin/frec-decode"
 install -m 0755 "$FREC_ROOT/scripts/frec-crosscheck.sh" "$root/usr/bin/frec-crosscheck"
 gzip -9n < "$FREC_ROOT/tools/frec-decode/frec-decode.1" > "$root/usr/share/man/man1/frec-decode.1.gz"
 gzip -9n < "$FREC_ROOT/scripts/frec-crosscheck.1" > "$root/usr/share/man/man1/frec-crosscheck.1.gz"
@@ -177,7 +190,7 @@ shlibs=$(cd "$work/shlibs" && dpkg-shlibdeps -O "$root/usr/bin/frec-decode" 2> "
 # frec-decode --vmcore reads (makedumpfile -R); trace-cmd and kernelshark
 # read frec-decode's trace.dat.
 suggests="makedumpfile, trace-cmd, kernelshark"
-control frec-tools "$root" "$(dpkg --print-architecture)" "$shlibs" \
+control frec-tools "$root" "$arch" "$shlibs" \
 	"printk-style flight recorder: decoder and cross-check tools" \
 	"frec is a kernel module that drivers call to record what they do, cheaply" \
 	"enough to leave on, so that the last moments before a problem can be read" \

@@ -15,7 +15,7 @@
 #
 #   stock-kernel.sh [NAME]
 #
-# NAME: 6.1, 6.12, 6.12-rt or a kernel release (scripts/lib.sh,
+# NAME: 6.1, 6.12, 6.12-rt, arm64-6.1, arm64-6.12 or a kernel release (scripts/lib.sh,
 # stock_kver_of); default FREC_KVER, else Debian's linux-headers-amd64.
 # Packages come with `apt-get download` and `dpkg-deb -x` (about 100 MB
 # for an image, 20 MB for headers).  Cache: FREC_CACHE/stock-KVER/.

@@ -37,8 +37,13 @@
  * version it does not know, and says which it found.  Version 3: a
  * record's caller word holds its context (uapi/frec_raw.h, "The caller
  * word"); readers still read version 2, whose caller word is the caller.
+ * Version 4: the header ends in @caller_base, the base of the caller
+ * words (arm64's is a kernel text address); readers still read versions
+ * 2 and 3, whose header ends at @csum and whose base is
+ * FREC_CALLER_BASE.
  */
-#define FREC_REGION_VERSION	3
+#define FREC_REGION_VERSION	4
+#define FREC_REGION_VERSION_CALLER_BASE	4
 #define FREC_REGION_VERSION_CONTEXT	3
 #define FREC_REGION_VERSION_OLDEST	2
 
@@ -98,7 +103,11 @@ struct frec_region_section {
  * @clock: FREC_CLOCK_NAME, NUL-padded.
  * @sect: the sections, by enum frec_region_sect.
  * @reserved: 0.
- * @csum: frec_region_csum() of the header with @csum 0.
+ * @csum: frec_region_csum() of the header's @header_bytes with @csum 0.
+ * @caller_base: the base the records' caller words are offsets from
+ *	(uapi/frec_raw.h, "The caller word"): FREC_CALLER_BASE (0) on
+ *	x86_64, a kernel text address on arm64.  From version 4 on; a
+ *	version 2 or 3 header ends before it (FREC_REGION_HEADER_V3_BYTES).
  */
 struct frec_region_header {
 	char magic[FREC_REGION_MAGIC_LEN];
@@ -117,7 +126,11 @@ struct frec_region_header {
 	struct frec_region_section sect[FREC_REGION_NR_SECT];
 	__le32 reserved;
 	__le32 csum;
+	__le64 caller_base;
 };
+
+/* A version 2 or 3 header's @header_bytes: up to @caller_base. */
+#define FREC_REGION_HEADER_V3_BYTES	offsetof(struct frec_region_header, caller_base)
 
 /* @flags: the clock was synchronised across CPUs (FREC_RAW_CLOCK_SYNCED). */
 #define FREC_REGION_CLOCK_SYNCED	0x1U

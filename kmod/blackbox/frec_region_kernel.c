@@ -432,6 +432,7 @@ static int frec_region_take(u32 sites_wanted)
 		.boot_wall_ns = frec_region_boot_wall_ns,
 		.flags = frec_clock_synchronized() ? FREC_REGION_CLOCK_SYNCED : 0,
 		.release = utsname()->release,
+		.caller_base = frec_caller_base(),
 	};
 	struct frec_region_header hdr;
 	char where[32];

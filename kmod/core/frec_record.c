@@ -46,6 +46,7 @@ EXPORT_TRACEPOINT_SYMBOL_GPL(frec_printk);
 #include <frec.h>
 
 #include "frec_caller_word.h"
+#include "frec_compat.h"
 
 /* Where a record made outside task context is made. */
 static noinline u32 frec_record_irq_kind(void)
@@ -74,7 +75,7 @@ static __always_inline u64 frec_record_caller_word(u64 caller)
 
 	if (unlikely(!in_task()))
 		context |= frec_record_irq_kind() << FREC_CTX_KIND_SHIFT;
-	return frec_caller_word(caller, context);
+	return frec_caller_word(caller, frec_caller_base(), context);
 }
 
 /*
@@ -83,6 +84,7 @@ static __always_inline u64 frec_record_caller_word(u64 caller)
  */
 #define FREC_RB_INLINE_WRITES
 #define FREC_RB_CALLER_WORD(caller)	frec_record_caller_word(caller)
+#define FREC_RB_CALLER_BASE		frec_caller_base()
 #include "frec_rb.c"
 #include "frec_hooks.h"
 #include "frec_printk_args.h"

@@ -19,10 +19,15 @@
 #endif
 #include <frec_raw.h>
 
-/* The word for @caller recorded in context @context. */
-static inline u64 frec_caller_word(unsigned long caller, u32 context)
+/*
+ * The word for @caller recorded in context @context, by a kernel whose
+ * callers lie within 2 GiB of @base (its caller base: FREC_CALLER_BASE on
+ * x86_64, a kernel text address on arm64; kmod/frec_compat.h,
+ * frec_caller_base()).
+ */
+static inline u64 frec_caller_word(unsigned long caller, u64 base, u32 context)
 {
-	return (u64)(u32)(caller - FREC_CALLER_BASE) << 32 | context;
+	return (u64)(u32)(caller - base) << 32 | context;
 }
 
 /* The word naming kept caller name @number, in context @context. */
@@ -33,15 +38,17 @@ static inline u64 frec_caller_word_saved(u32 number, u32 context)
 
 /*
  * The caller a word names: an address, or FREC_CALLER_SAVED_KEY | the
- * number of a kept name.
+ * number of a kept name.  @base: the caller base of the kernel that made
+ * the word (a region's header keeps it, struct frec_region_header
+ * @caller_base).
  */
-static inline u64 frec_caller_of(u64 word)
+static inline u64 frec_caller_of(u64 word, u64 base)
 {
 	u32 upper = word >> 32;
 
 	if ((u32)word & FREC_CTX_SAVED_CALLER)
 		return FREC_CALLER_SAVED_KEY | upper;
-	return FREC_CALLER_BASE + (u64)(s64)(s32)upper;
+	return base + (u64)(s64)(s32)upper;
 }
 
 /* The number of the kept name a caller from frec_caller_of() is, or -1. */

@@ -292,6 +292,15 @@
 #define FREC_RB_CALLER_WORD(caller_word)	(caller_word)
 #endif
 
+/*
+ * The caller base the readers resolve a caller word with: this kernel's
+ * (frec_compat.h, frec_caller_base()) where frec_record.c compiles the
+ * ring core, else FREC_CALLER_BASE (the harness).
+ */
+#ifndef FREC_RB_CALLER_BASE
+#define FREC_RB_CALLER_BASE	FREC_CALLER_BASE
+#endif
+
 /* The sequence of global-order rings: one order across their CPUs. */
 static atomic64_t frec_seq = ATOMIC64_INIT(0);
 
@@ -802,7 +811,7 @@ static unsigned int frec_rb_copy(const struct frec_rb *ring,
 	ent->ts = READ_ONCE(first->data[FREC_EVENT_TS]);
 	ent->site = READ_ONCE(first->data[FREC_EVENT_SITE]);
 	word = READ_ONCE(first->data[FREC_EVENT_CALLER]);
-	ent->caller = frec_caller_of(word);
+	ent->caller = frec_caller_of(word, FREC_RB_CALLER_BASE);
 	ent->context = frec_context_of(word);
 	if (!ring->max_record_len) {
 		for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)

@@ -26,7 +26,8 @@
 #include "frec_region_image.h"
 
 /* The layout is read on other machines and by other builds: it must not move. */
-static_assert(sizeof(struct frec_region_header) == 304 &&
+static_assert(sizeof(struct frec_region_header) == 312 &&
+	      FREC_REGION_HEADER_V3_BYTES == 304 &&
 	      sizeof(struct frec_region_state) == 64 &&
 	      sizeof(struct frec_region_ring) == 88 &&
 	      sizeof(struct frec_region_site) == 80 &&
@@ -159,7 +160,7 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 {
 	const struct frec_region_header *h = base;
 	u64 off, bytes, end = FREC_REGION_BLOCK, rbytes;
-	u32 entry, nr, i;
+	u32 entry, nr, i, hbytes;
 	char m[FREC_REGION_MSG_MAX];
 
 	memset(v, 0, sizeof(*v));
@@ -181,15 +182,18 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 	if (len < FREC_REGION_BLOCK)
 		return frec_region_fail(msg, msg_size, where, len, FREC_REGION_TOO_SMALL,
 					"region shorter than its first block");
+	/* Version 4 appended @caller_base; the checksum covers what there is. */
+	hbytes = v->version >= FREC_REGION_VERSION_CALLER_BASE ? sizeof(*h) :
+		 FREC_REGION_HEADER_V3_BYTES;
 	if (frec_region_csum_end(frec_region_csum_zeroed(FREC_REGION_CSUM_START,
-							 base, sizeof(*h),
+							 base, hbytes,
 							 offsetof(struct frec_region_header,
 								  csum))) !=
 	    frec_region_get32(&h->csum))
 		return frec_region_fail(msg, msg_size, where,
 					offsetof(struct frec_region_header, csum),
 					FREC_REGION_BAD_HEADER, "region header checksum mismatch");
-	if (frec_region_get32(&h->header_bytes) != sizeof(*h) ||
+	if (frec_region_get32(&h->header_bytes) != hbytes ||
 	    frec_region_get32(&h->block_bytes) != FREC_REGION_BLOCK ||
 	    frec_region_get32(&h->slot_bytes) != FREC_SLOT_BYTES ||
 	    frec_region_get32(&h->word_bytes) != 8)
@@ -197,6 +201,8 @@ int frec_region_open(struct frec_region_view *v, const void *base, u64 len,
 					offsetof(struct frec_region_header, header_bytes),
 					FREC_REGION_BAD_HEADER,
 					"region header sizes are not this layout's");
+	v->caller_base = hbytes == sizeof(*h) ? frec_region_get64(&h->caller_base) :
+		FREC_CALLER_BASE;
 	rbytes = frec_region_get64(&h->region_bytes);
 	if (rbytes < FREC_REGION_MIN_BYTES || rbytes > FREC_REGION_MAX_BYTES ||
 	    rbytes % FREC_REGION_BLOCK)
@@ -542,7 +548,7 @@ int frec_region_record_get(const struct frec_region_view *v,
 	rec->site = frec_region_get64(&s->data[FREC_EVENT_SITE]);
 	word = frec_region_get64(&s->data[FREC_EVENT_CALLER]);
 	if (v->version >= FREC_REGION_VERSION_CONTEXT) {
-		rec->caller = frec_caller_of(word);
+		rec->caller = frec_caller_of(word, v->caller_base);
 		rec->context = frec_context_of(word);
 	} else {
 		rec->caller = word;

@@ -115,6 +115,7 @@ int frec_region_layout(struct frec_region_header *hdr,
 	hdr->boot_wall_ns = cpu_to_le64(geo->boot_wall_ns);
 	hdr->flags = cpu_to_le32(geo->flags);
 	hdr->word_bytes = cpu_to_le32(8);
+	hdr->caller_base = cpu_to_le64(geo->caller_base);
 	memcpy(hdr->release, geo->release,
 	       strnlen(geo->release, sizeof(hdr->release) - 1));
 	memcpy(hdr->clock, FREC_CLOCK_NAME, sizeof(FREC_CLOCK_NAME));

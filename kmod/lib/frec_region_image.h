@@ -55,6 +55,7 @@ typedef void (*frec_region_wb_t)(const void *p, u64 len);
  * @boot_wall_ns: CLOCK_REALTIME of the boot's start.
  * @flags: FREC_REGION_CLOCK_SYNCED.
  * @release: the kernel release.
+ * @caller_base: the base of its caller words (frec_caller_word()).
  * @rings_max: entries of the rings section.
  * @sites_max: the highest site id, plus one.
  * @texts_max: entries of the texts section.
@@ -67,6 +68,7 @@ struct frec_region_geometry {
 	u64 boot_wall_ns;
 	u32 flags;
 	const char *release;
+	u64 caller_base;
 	u32 rings_max;
 	u32 sites_max;
 	u32 texts_max;
@@ -147,6 +149,8 @@ enum frec_region_verdict {
  * @base: its bytes.
  * @len: how many, at most the region's size.
  * @version: the version it says it is (when the magic is there).
+ * @caller_base: the base its records' caller words are offsets from: the
+ *	header's (version 4 on), else FREC_CALLER_BASE.
  * @sect_off: each section's offset, checked to lie inside the image.
  * @sect_bytes: each section's size.
  * @nr_entries: each table's entries that lie in the image (0 for the pool
@@ -163,6 +167,7 @@ struct frec_region_view {
 	const u8 *base;
 	u64 len;
 	u32 version;
+	u64 caller_base;
 	u64 sect_off[FREC_REGION_NR_SECT];
 	u64 sect_bytes[FREC_REGION_NR_SECT];
 	u32 nr_entries[FREC_REGION_NR_SECT];

@@ -82,10 +82,12 @@
 #include <linux/string.h>
 #include <linux/sizes.h>
 #include <linux/workqueue.h>
+#ifdef CONFIG_X86
 #include <asm/apic.h>
 #include <asm/desc_defs.h>
 #include <asm/nmi.h>
 #include <asm/tsc.h>
+#endif
 
 #include <frec.h>
 
@@ -94,7 +96,6 @@ FREC_DEFINE_RING(crash_test_text, FREC_RING_RECORDS, 16 * 1024, 128);
 
 /* NULL; read with READ_ONCE() so the compiler cannot see the fault coming. */
 static unsigned long *frec_crash_test_null;
-static atomic_t frec_crash_test_nmi_state = ATOMIC_INIT(0);
 
 /* Spans begun by "spans N", for "span-end I"; under the lock. */
 #define FREC_CRASH_TEST_SPANS	64
@@ -226,6 +227,9 @@ static int frec_crash_test_thread(void *unused)
 	return 0;
 }
 
+#ifdef CONFIG_X86
+static atomic_t frec_crash_test_nmi_state = ATOMIC_INIT(0);
+
 static int frec_crash_test_nmi(unsigned int type, struct pt_regs *regs)
 {
 	if (atomic_read(&frec_crash_test_nmi_state) == 4)
@@ -269,6 +273,42 @@ static void frec_crash_test_triple_fault(void)
 		cpu_relax();
 }
 
+/*
+ * The x86-only commands: an NMI (the local APIC's self-IPI), a triple
+ * fault, an unstable TSC.  Return: 1 if @cmd is none of them, else the
+ * command's result.
+ */
+static int frec_crash_test_arch(const char *cmd)
+{
+	if (!strcmp(cmd, "triple-fault")) {
+		frec_crash_test_triple_fault();
+		return 0;
+	}
+	if (!strcmp(cmd, "nmi"))
+		return frec_crash_test_from_nmi(1);
+	if (!strcmp(cmd, "nmi-panic"))
+		return frec_crash_test_from_nmi(4);
+	if (!strcmp(cmd, "tsc-unstable")) {
+		/* Printed, not kept; the kernel's parameter is not const. */
+		char why[] = "frec_crash_test";
+
+		mark_tsc_unstable(why);
+		return 0;
+	}
+	return 1;
+}
+#else
+/* Other architectures have none of them (x86's NMI, triple fault, TSC). */
+static int frec_crash_test_arch(const char *cmd)
+{
+	if (strcmp(cmd, "triple-fault") && strcmp(cmd, "nmi") &&
+	    strcmp(cmd, "nmi-panic") && strcmp(cmd, "tsc-unstable"))
+		return 1;
+	pr_err("frec_crash_test: trigger '%s' is x86 only\n", cmd);
+	return -EINVAL;
+}
+#endif
+
 /* Where each CPU stores the number of its last hang record (hang PHYS). */
 static u32 *frec_crash_test_hang_count;
 
@@ -306,6 +346,7 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 	void (*action)(void);
 	unsigned int n;
 	char cmd[16];
+	int err;
 
 	if (sscanf(val, "record %u", &n) == 1) {
 		frec_crash_test_record(n);
@@ -327,23 +368,11 @@ static int frec_crash_test_trigger(const char *val, const struct kernel_param *k
 		return frec_crash_test_hang(phys);
 	if (sscanf(val, "%15s", cmd) != 1)
 		return -EINVAL;
-	if (!strcmp(cmd, "triple-fault")) {
-		frec_crash_test_triple_fault();
-		return 0;
-	}
-	if (!strcmp(cmd, "nmi"))
-		return frec_crash_test_from_nmi(1);
-	if (!strcmp(cmd, "nmi-panic"))
-		return frec_crash_test_from_nmi(4);
+	err = frec_crash_test_arch(cmd);
+	if (err <= 0)
+		return err;
 	if (!strcmp(cmd, "console"))
 		return frec_console_dump("frec_crash_test");
-	if (!strcmp(cmd, "tsc-unstable")) {
-		/* Printed, not kept; the kernel's parameter is not const. */
-		char why[] = "frec_crash_test";
-
-		mark_tsc_unstable(why);
-		return 0;
-	}
 	if (!strcmp(cmd, "lockup")) {
 		/*
 		 * For the bench's check of a soft lockup (run-tests.sh,

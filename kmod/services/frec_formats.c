@@ -54,6 +54,7 @@
 #include <linux/slab.h>
 
 #include "frec_caller_word.h"
+#include "frec_compat.h"
 #include "frec_format.h"
 #include "frec_format_kernel.h"
 #include "frec_formats.h"
@@ -165,7 +166,8 @@ static void frec_rehome_symbol(struct frec_rehome *rh, u64 *word, u64 addr, char
  */
 static void frec_rehome_caller(struct frec_rehome *rh, u64 *word, u64 old)
 {
-	const char *copy = frec_texts_keep_symbol(rh->sym, frec_caller_of(old), 'S');
+	const char *copy = frec_texts_keep_symbol(rh->sym,
+						  frec_caller_of(old, frec_caller_base()), 'S');
 	u32 number;
 	u64 new;
 
@@ -205,7 +207,7 @@ static void frec_rehome_record(struct frec_rehome *rh, struct frec_ring *ring,
 	unsigned int a;
 
 	word = READ_ONCE(slot->data[FREC_EVENT_CALLER]);
-	if (frec_rehome_match(rh, frec_caller_of(word)))
+	if (frec_rehome_match(rh, frec_caller_of(word, frec_caller_base())))
 		frec_rehome_caller(rh, &slot->data[FREC_EVENT_CALLER], word);
 	/*
 	 * A site without an id stores its format's address, in either kind of

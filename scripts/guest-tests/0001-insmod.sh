@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: insmod frec.ko creates /sys/kernel/debug/frec with a version file
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1 6.12 6.12-rt arm64-6.1 arm64-6.12
 . /frec/guest/lib.sh
 frec_reset
 frec_load

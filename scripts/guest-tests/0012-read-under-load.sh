@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: dump read on both CPUs while hard-IRQ and thread writers run: whole lines in time order, no seq repeated; resize and clear under load; stats reconcile exactly
-# kernels: 6.1 6.12-rt debug
+# kernels: 6.1 6.12-rt debug arm64-6.1 arm64-6.12
 . /frec/guest/lib.sh
 frec_reset
 frec_load

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: the host's frec-decode turns raw + sites + formats + kallsyms saved in the guest into exactly the text dump, and without kallsyms names every caller that is its site's first caller; JSON parses
-# kernels: 6.1
+# kernels: 6.1 arm64-6.1 arm64-6.12
 . /frec/guest/lib.sh
 . /frec/run.conf
 frec_reset
@@ -19,6 +19,9 @@ cat $D/dump > /tmp/dump || fail "cat dump"
 frec_decode /tmp/raw --sites /tmp/sites --formats /tmp/formats --kallsyms /tmp/kallsyms > /tmp/decoded
 echo "# decoder exit $?; $(grep -vc '^#' /tmp/dump) records in dump, $(wc -c < /tmp/raw) bytes raw"
 diff /tmp/dump /tmp/decoded > /tmp/diff || { head -n 20 /tmp/diff; fail "decoded text differs from dump"; }
+# For the host's own decoder of another architecture's dump (check.sh:
+# the x86_64 frec-decode on the arm64 guest's files).
+frec_export /tmp/raw /tmp/sites /tmp/formats /tmp/kallsyms /tmp/dump
 # Without kallsyms: Hanoi's records (each site has one caller) read the same.
 frec_decode /tmp/raw --sites /tmp/sites --formats /tmp/formats -n 2> /dev/null > /tmp/nokallsyms
 grep ' hanoi_' /tmp/dump > /tmp/hanoi_dump

@@ -1,5 +1,6 @@
 #!/bin/sh
 # description: an oops in a work item (panic_on_oops=0) prints the newest records of every ring between markers, in order, on the console itself (judge.sh); an oops inside a frec write skips the half-written record, gives the write up, and the CPU records on, after as many such oopses as records nest; the guest stays usable
+# kernels: 6.1 6.12 6.12-rt debug arm64-6.1 arm64-6.12
 # expect: splat
 # boot: alone
 . /frec/guest/lib.sh

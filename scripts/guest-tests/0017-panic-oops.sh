@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: with oops=panic, an oops in a work item prints frec's newest records to the console before the kernel panics
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1 6.12 6.12-rt arm64-6.1 arm64-6.12
 # expect: panic
 # cmdline: oops=panic
 . /frec/guest/lib.sh

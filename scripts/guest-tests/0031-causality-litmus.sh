@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: causality litmus: CPU 0 records "a i" then publishes i, CPU 1 waits for i and records "b i", and back; in the merged raw dump every record comes after the one it waited for: 0 inversions over 1,000,000 pairs, rings in per-CPU and global order, with and without hard-IRQ writers on both CPUs
-# kernels: 6.1 6.12 6.12-rt
+# kernels: 6.1 6.12 6.12-rt arm64-6.1 arm64-6.12
 # timeout: 600
 . /frec/guest/lib.sh
 frec_reset

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: a module that replaces an orphan ring of another shape while a write to that orphan's order file waits for the ring lock neither hangs nor loses the write (test_fault hold)
-# kernels: 6.1 debug
+# kernels: 6.1 debug arm64-6.1 arm64-6.12
 . /frec/guest/lib.sh
 frec_reset
 frec_load fault_inject=1

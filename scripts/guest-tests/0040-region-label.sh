@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box on 6.12: region_label= takes a reserve_mem= range, shows frec/previous/info, and refuses a label the command line did not reserve, naming it
-# kernels: 6.12
+# kernels: 6.12 arm64-6.12
 # can-run: 6.12 6.12-rt debug
 # boot: alone
 # cmdline: reserve_mem=1M:4096:frecbox

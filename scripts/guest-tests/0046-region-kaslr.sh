@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box on 6.12 with KASLR: a reserve_mem= range records a persisted ring and the guest resets (sysrq-b); in the next boot, if the range is at the same physical address (frec's load line names it) frec/previous/ shows the previous boot (frec-decode of raw prints the old dump's lines), if it moved info says no previous boot was found and shows nothing; says which
-# kernels: 6.12
+# kernels: 6.12 arm64-6.12
 # can-run: 6.12 6.12-rt
 # boot: twice
 # cmdline: reserve_mem=1M:4096:frecbox

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: spans (frec_span_begin/end, frec_span_scoped) from kthreads on every CPU, nested, from softirq and hard IRQ, and from a kthread that moves between CPUs: each record names its context (hardirq, softirq, T<pid>), every span's begin and end are in the dump, paired by the end's span=CPU/SEQ, each end's dur= is its timestamp minus its begin's, the moved ones end on another CPU, an end whose begin was filtered records nothing; frec-decode of raw prints the dump
-# kernels: 6.1 6.12-rt debug
+# kernels: 6.1 6.12-rt debug arm64-6.1 arm64-6.12
 # timeout: 180
 . /frec/guest/lib.sh
 . /frec/run.conf

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: latency histograms per span end (debugfs frec/hist, rings/NAME/hist) after frec_spans' spans from kthreads, softirq, hard IRQ and a kthread moving between CPUs: each end site's count, sum and mean are its ends' dur= in the dump exactly, min, max and p50/p90/p99/p99.9 the bucket midpoints of the exact figures (nearest rank) and within 1/32 of them, every printed bucket holds exactly the durations in its bounds; frec-decode -F hist of raw prints the same lines, the end site that never ended (count=0) too, rings/spans/hist too, other rings' none; a write of 0 resets them all, other writes are refused naming the word
-# kernels: 6.1 6.12-rt debug
+# kernels: 6.1 6.12-rt debug arm64-6.1 arm64-6.12
 # timeout: 180
 . /frec/guest/lib.sh
 . /frec/run.conf

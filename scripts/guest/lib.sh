@@ -152,7 +152,8 @@ frec_expect_newest() {
 # that ends in a panic writes its expectations this way: the runner's
 # pipe would still hold them when the guest dies.
 frec_tap_now() {
-	tap=/dev/ttyS1
+	[ -n "${FREC_TAP:-}" ] || . /frec/run.conf
+	tap=${FREC_TAP:-/dev/ttyS1}
 	[ -c $tap ] || tap=/dev/console
 	sed 's/^/# /' > $tap
 }
@@ -169,10 +170,18 @@ frec_crash_test_load() {
 # frec_bpftrace ARGS...: the host's bpftrace (over 9p), run with the host's
 # loader; FREC_BPFTRACE is the same as one command string.  Without BTF
 # (the debug kernel) bpftrace reads that kernel's headers.
+# On arm64 it is Debian's bpftrace:arm64 in the host's cache
+# (scripts/arm64-sysroot.sh), with its own loader and libraries.
 FREC_BPFTRACE="/host/usr/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2 --library-path /host/usr/lib/x86_64-linux-gnu:/host/usr/lib/x86_64-linux-gnu/bpftrace /host/usr/bin/bpftrace"
 frec_bpftrace_env() {
-	[ -x /host/usr/bin/bpftrace ] || fail "no bpftrace on the host (scripts/install-deps.sh installs it)"
 	. /frec/run.conf
+	if [ "${FREC_ARCH:-x86}" = arm64 ]; then
+		s=/host$FREC_ARM64_SYSROOT
+		[ -x $s/usr/bin/bpftrace ] || fail "no $s/usr/bin/bpftrace (scripts/arm64-sysroot.sh)"
+		FREC_BPFTRACE="$s/lib/aarch64-linux-gnu/ld-linux-aarch64.so.1 --library-path $s/lib/aarch64-linux-gnu:$s/usr/lib/aarch64-linux-gnu $s/usr/bin/bpftrace"
+	else
+		[ -x /host/usr/bin/bpftrace ] || fail "no bpftrace on the host (scripts/install-deps.sh installs it)"
+	fi
 	if [ ! -e /sys/kernel/btf/vmlinux ] && [ -n "${FREC_KERNEL_TREE:-}" ]; then
 		export BPFTRACE_KERNEL_SOURCE=/host$(readlink /host$FREC_KERNEL_TREE/source)
 		export BPFTRACE_KERNEL_BUILD=/host$FREC_KERNEL_TREE
@@ -242,20 +251,47 @@ frec_wait_gone() {
 	done
 }
 
+# frec_export FILE...: each FILE into guest-run.sh -x's writable share
+# (/export), prefixed with the test's name, when there is one.
+frec_export() {
+	[ -d /export ] || return 0
+	for f in "$@"; do
+		cp "$f" "/export/$(basename "$0" .sh).$(basename "$f")" || fail "cannot export $f"
+	done
+}
+
+# frec_arch: the guest's architecture, as the bench built it (run.conf's
+# FREC_ARCH): x86 or arm64.
+frec_arch() {
+	[ -n "${FREC_ARCH:-}" ] || . /frec/run.conf
+	echo "${FREC_ARCH:-x86}"
+}
+
 # The host's frec-decode (make tools), run with the host's loader and
 # libraries over 9p (/host is read-only): frec_have_decoder says whether
 # it is there (and sets FREC_DECODER, its path: run.conf gives the tree),
 # frec_decode runs it with the arguments given.
 FREC_HOST_LIB=/host/usr/lib/x86_64-linux-gnu
 
+# On arm64 it is the cross-built one (check.sh's build part: build/tools-arm64),
+# run with the host's arm64 loader and libraries (libc6:arm64 and
+# zlib1g:arm64, which install-deps.sh's zlib1g-dev:arm64 brings).
 frec_have_decoder() {
-	FREC_DECODER=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+	if [ "$(frec_arch)" = arm64 ]; then
+		FREC_DECODER=/host$FREC_HOST_TREE/build/tools-arm64/decode/frec-decode
+		FREC_DECODER_LIB=/host/usr/lib/aarch64-linux-gnu
+		FREC_DECODER_LD=$FREC_DECODER_LIB/ld-linux-aarch64.so.1
+	else
+		FREC_DECODER=/host$FREC_HOST_TREE/build/tools/decode/frec-decode
+		FREC_DECODER_LIB=$FREC_HOST_LIB
+		FREC_DECODER_LD=$FREC_HOST_LIB/ld-linux-x86-64.so.2
+	fi
 	[ -x "$FREC_DECODER" ]
 }
 
 frec_decode() {
 	frec_have_decoder || fail "no $FREC_DECODER: build tools first (make tools)"
-	"$FREC_HOST_LIB/ld-linux-x86-64.so.2" --library-path "$FREC_HOST_LIB" "$FREC_DECODER" "$@"
+	"$FREC_DECODER_LD" --library-path "$FREC_DECODER_LIB" "$FREC_DECODER" "$@"
 }
 
 # frec_decode_like_dump: frec-decode of raw, formats, sites and kallsyms
@@ -394,6 +430,7 @@ frec_blackbox_check() {
 	# frec/previous/dump: the old dump's lines for the ring, and exactly
 	# what frec-decode printed of raw (header and every ring)
 	cat "$FREC_DEBUGFS/previous/dump" > /tmp/pdump || fail "cat previous/dump"
+	frec_export /tmp/raw /tmp/pdump
 	frec_ring_lines /tmp/pdump "$1" > /tmp/pnew
 	sum=$(md5sum < /tmp/pnew | cut -c1-32)
 	echo "previous/dump: $(grep -c . /tmp/pnew) $1 lines, md5 $sum"

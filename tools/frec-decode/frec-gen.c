@@ -1070,7 +1070,8 @@ static void write_region(const char *prefix, struct gen_rec *recs,
 				slot->data[FREC_EVENT_TS] = htole64(rec->ts);
 				slot->data[FREC_EVENT_SITE] = htole64(rec->site);
 				slot->data[FREC_EVENT_CALLER] =
-					htole64(frec_caller_word(rec->caller, rec->context));
+					htole64(frec_caller_word(rec->caller, FREC_CALLER_BASE,
+								 rec->context));
 			}
 			if (!rings[r].kind) {
 				for (n = 0; n < FREC_EVENT_MAX_ARGS; n++)

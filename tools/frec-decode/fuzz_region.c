@@ -120,7 +120,7 @@ static u64 fuzz_caller_word(struct fuzz_choices *c)
 	context |= pick(c, 4) == 3 ? (u32)take(c, 4) : pids[pick(c, 3)];
 	switch (pick(c, 4)) {
 	case 0: case 1:
-		return frec_caller_word(fuzz_addr(c), context);
+		return frec_caller_word(fuzz_addr(c), FREC_CALLER_BASE, context);
 	case 2:
 		return frec_caller_word_saved(numbers[pick(c, 4)], context);
 	default:

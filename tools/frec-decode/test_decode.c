@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "frec_caller_word.h"
 #include "frec_decode.h"
 #include "harness_test.h"
 
@@ -1735,6 +1736,34 @@ static void region_two_sites(struct ht_case *c, u8 img[16 * FREC_REGION_BLOCK],
 }
 
 /*
+ * Ring 0, "r", of region_two_sites()'s image: one CPU, @nr_slots slots,
+ * slot i holding record i + 1 of site 1 + i % @sites at time i + 1, its
+ * caller word @words[i] (0 if @words is NULL).  Returns its part.
+ */
+static struct frec_slot *region_one_ring(u8 img[16 * FREC_REGION_BLOCK], u32 nr_slots,
+					 u32 sites, const u64 *words)
+{
+	struct frec_region_header *h = (void *)img;
+	struct frec_region_ring *e = (void *)(img + FREC_REGION_BLOCK);
+	u64 parts = le64toh(h->sect[FREC_REGION_PARTS].offset);
+	struct frec_slot *slot = (void *)(img + parts);
+	u32 i;
+
+	e->nr_cpus = htole32(1);
+	e->nr_slots = htole64(nr_slots);
+	e->parts_offset = htole64(parts);
+	strcpy(e->name, "r");
+	frec_region_ring_seal(e, NULL);
+	for (i = 0; i < nr_slots; i++) {
+		slot[i].data[FREC_EVENT_TS] = htole64(i + 1);
+		slot[i].data[FREC_EVENT_SITE] = htole64(1 + i % sites);
+		slot[i].data[FREC_EVENT_CALLER] = htole64(words ? words[i] : 0);
+		slot[i].state = htole64((u64)(i + 1) << FREC_SLOT_SEQ_SHIFT);
+	}
+	return slot;
+}
+
+/*
  * frec/previous/sites of a region whose site 1 the pool had no room for:
  * that entry names no texts and no caller, so it is not listed (its
  * fields were read unset), and site 2 beside it is.
@@ -1811,30 +1840,15 @@ static void region_begin_zeroes_in_chunks(struct ht_case *c)
 static void region_site_without_texts_is_counted(struct ht_case *c)
 {
 	static u8 img[16 * FREC_REGION_BLOCK];
-	struct frec_region_header *h = (void *)img;
-	struct frec_region_ring *e = (void *)(img + FREC_REGION_BLOCK);
 	struct sink_buf out = { .len = 0 };
 	const struct frec_text_sink sink = { sink_buf_write, &out };
 	char msg[FREC_REGION_MSG_MAX];
 	struct frec_region_view v;
 	struct frec_region_dump d;
-	struct frec_slot *slot;
-	u64 where, parts;
-	u32 i;
+	u64 where;
 
 	region_two_sites(c, img, 0, -1);
-	parts = le64toh(h->sect[FREC_REGION_PARTS].offset);
-	e->nr_cpus = htole32(1);
-	e->nr_slots = htole64(4);
-	e->parts_offset = htole64(parts);
-	strcpy(e->name, "r");
-	frec_region_ring_seal(e, NULL);
-	for (i = 0; i < 4; i++) {
-		slot = (void *)(img + parts + i * FREC_SLOT_BYTES);
-		slot->data[FREC_EVENT_TS] = htole64(i + 1);
-		slot->data[FREC_EVENT_SITE] = htole64(1 + i % 2);
-		slot->state = htole64((u64)(i + 1) << FREC_SLOT_SEQ_SHIFT);
-	}
+	region_one_ring(img, 4, 2, NULL);
 	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
 		     FREC_REGION_VALID);
 	HT_EXPECT_EQ(c, frec_region_dump_build(&d, &v, NULL), 0);
@@ -1843,6 +1857,70 @@ static void region_site_without_texts_is_counted(struct ht_case *c)
 	HT_EXPECT(c, strstr(out.s, "all   recovered=2 torn=0 bad_length=0 no_site=0 cut=0 no_text=2 "),
 		  "stats: %s", out.s);
 	frec_region_dump_free(&d);
+}
+
+/*
+ * A record's caller word is an offset from the caller base of the kernel
+ * that made it: a version 4 header keeps the base (arm64's is a kernel
+ * text address, its modules up to 2 GiB below it), and a reader resolves
+ * the words with it; a version 3 header ends before it, and its words
+ * are offsets from FREC_CALLER_BASE, as they were.
+ */
+static void region_callers_from_the_header_base(struct ht_case *c)
+{
+	static u8 img[16 * FREC_REGION_BLOCK];
+	static const u64 base = 0xffff800080210000ULL;
+	static const u64 callers[2] = {
+		0xffff800080210000ULL - 0x7ff00000ULL,	/* a module */
+		0xffff800080210000ULL + 0x1234,		/* the image */
+	};
+	struct frec_region_header *h = (void *)img;
+	struct frec_region_ring_info ring;
+	struct frec_region_record rec;
+	char msg[FREC_REGION_MSG_MAX];
+	struct frec_region_view v;
+	struct frec_slot *slot;
+	u64 where, words[2];
+	u32 i;
+
+	region_two_sites(c, img, 0, 0);
+	/* The kernel's header, as frec_region_layout() makes it, with a base. */
+	h->caller_base = htole64(base);
+	h->csum = 0;
+	h->csum = htole32(frec_region_csum(h, sizeof(*h)));
+	for (i = 0; i < 2; i++)
+		words[i] = frec_caller_word(callers[i], base, 7);
+	slot = region_one_ring(img, 2, 1, words);
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT_EQ(c, v.caller_base, base);
+	HT_EXPECT_EQ(c, frec_region_ring_get(&v, 0, &ring, &where), 1);
+	for (i = 0; i < 2; i++) {
+		HT_EXPECT_EQ(c, frec_region_record_get(&v, &ring, 0, i, &rec, NULL, 0), 1);
+		HT_EXPECT(c, rec.caller == callers[i] && rec.context == 7,
+			  "record %u: caller 0x%llx context %u", i,
+			  (unsigned long long)rec.caller, rec.context);
+	}
+
+	/* A version 3 header: no base, the words offsets from 0. */
+	h->version = htole32(3);
+	h->header_bytes = htole32(FREC_REGION_HEADER_V3_BYTES);
+	h->caller_base = 0;
+	h->csum = 0;
+	h->csum = htole32(frec_region_csum(h, FREC_REGION_HEADER_V3_BYTES));
+	slot->data[FREC_EVENT_CALLER] = htole64(frec_caller_word(0xffffffffc0a01234ULL,
+								  FREC_CALLER_BASE, 7));
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_VALID);
+	HT_EXPECT_EQ(c, v.caller_base, FREC_CALLER_BASE);
+	HT_EXPECT_EQ(c, frec_region_record_get(&v, &ring, 0, 0, &rec, NULL, 0), 1);
+	HT_EXPECT_EQ(c, rec.caller, 0xffffffffc0a01234ULL);
+	/* A version 4 header of the old size is refused, not misread. */
+	h->version = htole32(4);
+	h->csum = 0;
+	h->csum = htole32(frec_region_csum(h, sizeof(*h)));
+	HT_EXPECT_EQ(c, frec_region_open(&v, img, sizeof(img), msg, sizeof(msg), &where),
+		     FREC_REGION_BAD_HEADER);
 }
 
 static struct ht_case cases[] = {
@@ -1875,6 +1953,7 @@ static struct ht_case cases[] = {
 	HT_CASE(decoder_stats_prove_losses),
 	HT_CASE(decoder_refuses_other_versions),
 	HT_CASE(region_csum_is_crc32c),
+	HT_CASE(region_callers_from_the_header_base),
 	HT_CASE(region_layout_and_state),
 	HT_CASE(region_tables_fit_every_size),
 	HT_CASE(ring_names_one_rule_everywhere),

@@ -166,14 +166,14 @@ static void stress_write(enum frec_test_level level)
 		u8 p[256];
 		unsigned int len = frec_test_payload(p, st->max_len, w, n);
 
-		frec_rb_write_record(&st->t->ring, &st->t->cpu[cpu], w, frec_caller_word(n, 0),
-				     p, len, NULL);
+		frec_rb_write_record(&st->t->ring, &st->t->cpu[cpu], w,
+				     frec_caller_word(n, FREC_CALLER_BASE, 0), p, len, NULL);
 	} else {
 		unsigned long args[FREC_EVENT_MAX_ARGS];
 
 		frec_test_args(args, cpu, w, n);
-		frec_rb_write_event(&st->t->ring, &st->t->cpu[cpu], w, frec_caller_word(n, 0),
-				    args, NULL);
+		frec_rb_write_event(&st->t->ring, &st->t->cpu[cpu], w,
+				    frec_caller_word(n, FREC_CALLER_BASE, 0), args, NULL);
 	}
 }
 

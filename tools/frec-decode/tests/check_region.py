@@ -40,7 +40,10 @@ BLOCK = 4096
 SECT_OFF = 176
 RINGS, SITES, TEXTS, POOL, PARTS = range(5)
 SECT_NAMES = ("rings", "sites", "texts", "pool", "parts")
-HEADER_BYTES = 304
+# Version 4's header: @csum @300, then @caller_base @304; versions 2 and
+# 3 end at @csum.
+HEADER_BYTES = 312
+HEADER_V3_BYTES = 304
 REGION_MAX = 1 << 40
 # struct frec_region_ring: nr_cpus @12, nr_slots @24, parts_offset @32, csum @84
 RING_BYTES = 88
@@ -66,11 +69,18 @@ def crc32c(data):
     return crc ^ 0xFFFFFFFF
 
 
-def seal(img, off, size):
+def seal(img, off, size, at=None):
     """The entry of SIZE bytes at OFF checksummed as the module seals it:
-    the crc of the entry with its last 4 bytes (the crc) 0."""
-    struct.pack_into("<I", img, off + size - 4, 0)
-    struct.pack_into("<I", img, off + size - 4, crc32c(bytes(img[off:off + size])))
+    the crc of the entry with its crc (its last 4 bytes, or AT bytes in) 0."""
+    at = size - 4 if at is None else at
+    struct.pack_into("<I", img, off + at, 0)
+    struct.pack_into("<I", img, off + at, crc32c(bytes(img[off:off + size])))
+
+
+def seal_header(img):
+    """The header of a region image checksummed, as long as its version's."""
+    version = struct.unpack_from("<I", img, 16)[0]
+    seal(img, 0, HEADER_BYTES if version >= 4 else HEADER_V3_BYTES, 300)
 
 
 class Checker(checker.Checker):
@@ -184,7 +194,7 @@ def claimed(img, counts=None, region=REGION_MAX, parts_to_end=False):
         struct.pack_into("<QQII", out, SECT_OFF + 24 * i, off, size, entry, nr)
         off += size
     struct.pack_into("<Q", out, 32, region)
-    seal(out, 0, HEADER_BYTES)
+    seal_header(out)
     return out
 
 
@@ -331,6 +341,17 @@ def main():
         rc, out, err = c.decode(f.read())
         c.check("global-order region: the dump's text", rc == 0 and out == w.read(), err[:300])
 
+    # The same boot as a region of version 3 holds it: its header ends
+    # before @caller_base, its caller words are offsets from 0.
+    v3 = bytearray(img)
+    struct.pack_into("<I", v3, 16, 3)
+    struct.pack_into("<I", v3, 20, HEADER_V3_BYTES)
+    struct.pack_into("<Q", v3, HEADER_V3_BYTES, 0)
+    seal_header(v3)
+    rc, out, err = c.decode(bytes(v3))
+    c.check("version 3 region: the dump's text", rc == 0 and out == want,
+            f"exit {rc}, {len(out)} bytes, expected {len(want)}; {err[:300]}")
+
     # The same boot as a region of version 2 holds it: each caller word
     # the whole caller (frec_caller_of() of version 3's word), no
     # context; its text is the dump's without the context column.
@@ -347,7 +368,9 @@ def main():
                           up - (up >> 31 << 32)) % (1 << 64)
                 struct.pack_into("<Q", v2, s + 24, caller)
     struct.pack_into("<I", v2, 16, 2)
-    seal(v2, 0, HEADER_BYTES)
+    struct.pack_into("<I", v2, 20, HEADER_V3_BYTES)
+    struct.pack_into("<Q", v2, HEADER_V3_BYTES, 0)
+    seal_header(v2)
     want_v2 = re.sub(rb"(?m)^(\d+ \[ *\d+\.\d{9}\] cpu\d+) (?:T\d+|softirq|hardirq|nmi) ",
                      rb"\1 ", want.replace(b" cpu context ring: ", b" cpu ring: "))
     rc, out, err = c.decode(bytes(v2))
@@ -359,10 +382,10 @@ def main():
     c.check("random bytes: refused as not a region, offset 0", rc == 1 and not out and
             "offset 0: not a frec region (no magic)" in err, err[:300])
     other = bytearray(img)
-    struct.pack_into("<I", other, 16, 4)
+    struct.pack_into("<I", other, 16, 5)
     rc, out, err = c.decode(bytes(other))
     c.check("another layout version: refused, naming it", rc == 1 and not out and
-            "offset 16: region layout version 4, this reader knows 2 to 3" in err, err[:300])
+            "offset 16: region layout version 5, this reader knows 2 to 4" in err, err[:300])
     rc, out, err = c.decode(img[:3000])
     c.check("too small: refused", rc == 1 and not out and
             "offset 3000: region shorter than its first block" in err, err[:300])
