@@ -18,7 +18,9 @@
  * @pid: a pid of the initial namespace, as records hold it.
  * @comm: where its name goes, NUL-terminated.
  *
- * Context: Any context but NMI; takes the RCU read lock.
+ * Context: Process context: takes the RCU read lock and task_lock(), a
+ * spinlock its holders take with interrupts on, so an interrupt that came
+ * while its CPU held it would deadlock here.
  * Return: true with @comm filled; false for pid 0 (the idle task, which
  * readers name as ftrace does) and for a pid no task has now.
  */
