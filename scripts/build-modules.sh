@@ -31,7 +31,8 @@ out=$2
 [ -f "$kdir/Makefile" ] || die "no kernel tree at $kdir"
 # An arm64 tree builds with the cross compiler (lib.sh, kdir_make_args).
 # shellcheck disable=SC2207  # words on purpose
-extra+=($(kdir_make_args "$kdir"))
+arch_args=($(kdir_make_args "$kdir"))
+extra+=("${arch_args[@]}")
 mkdir -p "$out/src" "$out/ko"
 out=$(cd "$out" && pwd)
 src=$out/src
@@ -46,7 +47,8 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.ko.*' \
 	nice -n 19 make -C "$kdir" M="$src/kmod/samples" clean &&
 	nice -n 19 make -j"$(nproc)" -C "$kdir" M="$src/kmod/samples" "${extra[@]}" \
 		KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" modules &&
-	"$FREC_ROOT/scripts/build-null-blk.sh" "$kdir" "$out/null_blk" "$src" "$src/Module.symvers"
+	"$FREC_ROOT/scripts/build-null-blk.sh" "$kdir" "$out/null_blk" "$src" "$src/Module.symvers" \
+		"${arch_args[@]}"
 } > "$log" 2>&1 || die "build against $kdir failed (see $log)"
 rm -f "$out"/ko/*.ko
 find "$src" -name '*.ko' -exec cp {} "$out/ko/" \;

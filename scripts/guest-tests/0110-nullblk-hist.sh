@@ -1,7 +1,7 @@
 #!/bin/sh
-# description: frec_null_blk under fio: the request span's hist counts per power of two what biolatency.bt's tracepoint form counts, its p50/p90 are fio's clat p50/p90 less fio's own part, within their errors; a failed request is recorded
+# description: frec_null_blk under fio: the request span's hist counts per power of two what biolatency.bt's tracepoint form counts, its p50/p90 are fio's clat p50/p90 less fio's own part, within their errors; a failed request is recorded; polled and throttled requests begin and end their span once
 # kernels: 6.1 6.12 6.12-rt
-# timeout: 240
+# timeout: 300
 # boot: alone
 # qemu: -smp 1 -icount shift=1,sleep=off
 #
@@ -35,6 +35,7 @@
 # p99.9 are printed, not checked: the tick lands in fio's part of some
 # requests, not in the span (whose max stays within 1/32 of its p50).
 . /frec/guest/lib.sh
+. /frec/run.conf
 . /frec/guest/nullblk.sh
 frec_reset
 nb_unload
@@ -131,5 +132,42 @@ grep -q 'null_frec_end.* rq tag [0-9]* error 10$' /tmp/err || fail "no error rec
 grep -q 'null_frec_end.* < rq tag [0-9]* error 10 dur=' /tmp/err || fail "no span end with the error"
 echo 0 > $C/power
 rmdir $C
+
+# Phase 4: every request's span begins once and ends once, also on the
+# paths the workload does not take: polled reads (pvsync2 with RWF_HIPRI,
+# no completion batch: 6.1's null_poll() hands the request to end_cmd())
+# and a throttled disk (mbps=1: 6.1 refuses the request after its
+# begin, and blk-mq queues it again; 4 KiB reads: the throttle gives a
+# 1 MB/s disk 20 KiB a tick, and refuses a larger request for ever).  Once the reads are done, frec-decode
+# --in-flight of the ring lists no span in flight and no end without its
+# begin (a second end of one begin counts as one).
+nb_unload
+insmod "$FREC_MODULES/frec_null_blk.ko" queue_mode=2 irqmode=0 poll_queues=1 \
+	submit_queues=2 nr_devices=1 gb=1 || fail "insmod frec_null_blk.ko poll_queues=1"
+i=0
+until [ -b /dev/nullb0 ]; do i=$((i + 1)); [ $i -lt 100 ] || fail "no /dev/nullb0"; sleep 0.1; done
+# only this phase's records: none whose begin or end the earlier load overwrote
+echo 1 > $FREC_DEBUGFS/clear || fail "clear"
+$NB_LD --library-path $NB_LIB /host/usr/bin/fio --name=poll --filename=/dev/nullb0 --rw=randread \
+	--bs=4k --direct=1 --ioengine=pvsync2 --hipri=1 --number_ios=200 --thread \
+	--output=/tmp/fio-poll.log > /dev/null 2>&1 || { cat /tmp/fio-poll.log; fail "fio, polled"; }
+C=/sys/kernel/config/nullb/nullb_slow
+mkdir $C || fail "mkdir $C"
+echo 1 > $C/mbps || fail "mbps"
+echo 1 > $C/power || fail "power on"
+i=0
+until [ -b /dev/nullb_slow ]; do i=$((i + 1)); [ $i -lt 100 ] || fail "no /dev/nullb_slow"; sleep 0.1; done
+dd if=/dev/nullb_slow of=/dev/null bs=4k count=256 iflag=direct 2> /dev/null || fail "read of the throttled disk"
+echo 0 > $C/power
+rmdir $C
+cat $FREC_DEBUGFS/raw > /tmp/nb.raw
+cat $FREC_DEBUGFS/formats > /tmp/nb.formats
+cat $FREC_DEBUGFS/sites > /tmp/nb.sites
+frec_decode --in-flight -n /tmp/nb.raw --formats /tmp/nb.formats --sites /tmp/nb.sites \
+	> /tmp/nb.inflight || fail "frec-decode --in-flight failed"
+grep '^# in flight' /tmp/nb.inflight | head -n 5
+grep -c 'throttled, sent back' /tmp/nb.inflight | sed 's/^/# throttled requests sent back: /'
+grep -q '^# in flight at the end .*: 0 of [1-9][0-9]* spans begun never ended .*; 0 ends name a begin the dump lacks$' /tmp/nb.inflight ||
+	fail "after the polled and throttled reads, spans are in flight or ends lack their begin"
 nb_unload
 frec_unload
