@@ -29,8 +29,11 @@
  * pid's name (FREC_REGION_TEXT_TASK) as the task is called when a sweep
  * first sees the pid, and a later one when it is called otherwise (a
  * pid reused, a task renamed).  A task that exited before the first
- * sweep after its first record stays unnamed (counted as unreadable), as
- * it is in a raw dump read after it exited.
+ * sweep after its first record stays unnamed, as it is in a raw dump read
+ * after it exited.  Names have a budget of their own
+ * (FREC_PERSIST_TEXTS_TASKS_MAX seen slots, an eighth of the region's
+ * entries and pool): past it a name is refused (counted), and the sweeps
+ * go on writing texts.
  *
  * A sweep runs in process context, off the record path, so a record in a
  * persisted ring costs what it costs in any ring:
@@ -100,6 +103,13 @@
  * arm64 alike), which no record's format, string or caller can be.
  */
 #define FREC_PERSIST_TEXTS_TASK_KEY	0x5441534b00000000ULL
+/*
+ * Task names take at most this many seen slots, and an eighth of the
+ * region's texts entries and pool: pids come and go without bound, and
+ * must not crowd out the texts records cannot be printed without.  A name
+ * refused for room is counted, and never stops the sweeps.
+ */
+#define FREC_PERSIST_TEXTS_TASKS_MAX	1024
 
 /**
  * struct frec_persist_texts_seen - an address a record holds, and its text
@@ -125,7 +135,8 @@ struct frec_persist_texts_seen {
  * @later: later texts written (an address whose text changed).
  * @tasks: tasks' first names written (FREC_REGION_TEXT_TASK).
  * @tasks_later: tasks' later names written (a pid reused, a task
- *	renamed), bounded with @later.
+ *	renamed).
+ * @task_slots: slots of @seen that hold a pid.
  * @later_bytes: the bytes of later texts and names.
  * @refused: texts the region (table or pool), @seen or the bounds of
  *	later texts had no room for.
@@ -140,6 +151,7 @@ struct frec_persist_texts {
 	unsigned int nr_seen;
 	unsigned long written, later, tasks, tasks_later, later_bytes, refused, unreadable;
 	unsigned long sweeps;
+	unsigned int task_slots;
 	bool full;
 	char fmt[FREC_FORMAT_FMT_MAX];
 	char text[FREC_PERSIST_TEXTS_STRING_MAX];
@@ -168,18 +180,24 @@ static struct frec_persist_texts_seen *frec_persist_texts_take(struct frec_persi
 							       u64 key)
 {
 	struct frec_persist_texts_seen *slot = frec_persist_texts_slot(pt, key);
+	bool task = (key & ~(u64)U32_MAX) == FREC_PERSIST_TEXTS_TASK_KEY;
 
 	if (slot->addr && slot->sweep == (u32)pt->sweeps)
 		return NULL;
 	if (!slot->addr) {
+		if (task && pt->task_slots >= FREC_PERSIST_TEXTS_TASKS_MAX) {
+			pt->refused++;
+			return NULL;
+		}
 		/* Half full: the probes stay short, and there is always a free slot. */
 		if (pt->nr_seen >= FREC_PERSIST_TEXTS_SEEN / 2) {
 			pt->refused++;
-			pt->full = true;
+			pt->full = !task;
 			return NULL;
 		}
 		slot->addr = key;
 		pt->nr_seen++;
+		pt->task_slots += task;
 	}
 	slot->sweep = pt->sweeps;
 	return slot;
@@ -210,6 +228,13 @@ static void frec_persist_texts_put(struct frec_persist_texts *pt,
 		slot->seen = now;
 		return;
 	}
+	if (kind == FREC_REGION_TEXT_TASK &&
+	    (!frec_persist_text_room(&entries, &pool_bytes) ||
+	     pt->tasks + pt->tasks_later >= entries / 8 ||
+	     (pt->tasks + pt->tasks_later + 1) * TASK_COMM_LEN > pool_bytes / 8)) {
+		pt->refused++;
+		return;
+	}
 	if (slot->seen && (!frec_persist_text_room(&entries, &pool_bytes) ||
 			   pt->later + pt->tasks_later >= entries / 2 ||
 			   pt->later_bytes + len > pool_bytes / 8)) {
@@ -219,7 +244,7 @@ static void frec_persist_texts_put(struct frec_persist_texts *pt,
 	err = frec_persist_text(addr, slot->seen, kind, pt->text, len);
 	if (err) {
 		pt->refused++;
-		pt->full = true;
+		pt->full = kind != FREC_REGION_TEXT_TASK;
 		return;
 	}
 	if (slot->seen)
@@ -275,15 +300,22 @@ static void frec_persist_texts_task(struct frec_persist_texts *pt, u32 pid)
 	struct frec_persist_texts_seen *slot;
 	u64 now;
 
-	/* pid 0 is the idle task: readers name it as ftrace does. */
+	/*
+	 * pid 0 is the idle task: readers name it as ftrace does.  A pid whose
+	 * task is gone takes no slot: pids come and go without bound.
+	 */
 	if (!pid)
 		return;
-	slot = frec_persist_texts_take(pt, FREC_PERSIST_TEXTS_TASK_KEY | pid);
-	if (!slot)
+	slot = frec_persist_texts_slot(pt, FREC_PERSIST_TEXTS_TASK_KEY | pid);
+	if (slot->addr && slot->sweep == (u32)pt->sweeps)
 		return;
 	now = local_clock();
-	frec_persist_texts_put(pt, slot, pid, FREC_REGION_TEXT_TASK,
-			       frec_task_name(pid, pt->text) ? strlen(pt->text) : -1, now);
+	if (!frec_task_name(pid, pt->text))
+		return;
+	slot = frec_persist_texts_take(pt, FREC_PERSIST_TEXTS_TASK_KEY | pid);
+	if (slot)
+		frec_persist_texts_put(pt, slot, pid, FREC_REGION_TEXT_TASK,
+				       strlen(pt->text), now);
 }
 
 /* One sweep of the persisted rings' records, in bounded batches. */

@@ -500,7 +500,8 @@ static const u32 gen_pids[] = { 0, 1, 57, 1234, FREC_CTX_PID_MASK };
  * Their names, as the dump's task entries give them; the idle task has
  * none (readers name pid 0), nor has the last, a task that had exited.
  */
-static const char *const gen_comms[] = { NULL, "init", "kworker/0:1", "frec-test", NULL };
+/* One with bytes prctl(PR_SET_NAME) allows and a line-based file cannot hold. */
+static const char *const gen_comms[] = { NULL, "init", "kworker/0:1", "frec\ntest\x1b", NULL };
 
 static u32 pick_context(void)
 {

@@ -50,7 +50,8 @@ static int tasks_grow(struct frec_tasks *t)
  * @comm: its name, at most FREC_RAW_TASK_COMM_LEN bytes, NUL-terminated
  *	or not; bytes from the first NUL on are dropped.
  *
- * A later name of the same pid replaces the earlier one.
+ * A later name of the same pid replaces the earlier one.  Control bytes
+ * of the name are kept as '?'.
  *
  * Context: userspace.
  * Return: 0, or -1 if there is no memory.
@@ -58,6 +59,7 @@ static int tasks_grow(struct frec_tasks *t)
 int frec_tasks_set(struct frec_tasks *t, u32 pid, const char *comm)
 {
 	struct frec_task *slot;
+	size_t i;
 
 	if (2 * (t->nr + 1) > t->cap && tasks_grow(t))
 		return -1;
@@ -68,6 +70,14 @@ int frec_tasks_set(struct frec_tasks *t, u32 pid, const char *comm)
 	slot->pid = pid;
 	memset(slot->comm, 0, sizeof(slot->comm));
 	memcpy(slot->comm, comm, strnlen(comm, FREC_RAW_TASK_COMM_LEN));
+	/*
+	 * A task may name itself with any bytes but NUL (prctl(PR_SET_NAME));
+	 * trace.dat's cmdlines are lines, and a terminal runs escapes: every
+	 * writer gets a control byte as '?'.
+	 */
+	for (i = 0; slot->comm[i]; i++)
+		if ((unsigned char)slot->comm[i] < 0x20 || slot->comm[i] == 0x7f)
+			slot->comm[i] = '?';
 	return 0;
 }
 

@@ -255,7 +255,8 @@ TID_PER_RING = 1 << 23
 TASK_IRQ = 1 << 22
 CONTEXT_LINE = re.compile(rb"^(\d+) \[ *\d+\.\d{9}\] cpu(\d+) (T\d+|softirq|hardirq|nmi) (\S+): ")
 # the names frec-gen's task entries give (frec-gen.c, gen_comms)
-GEN_COMMS = {0: "<idle>", 1: "init", 57: "kworker/0:1", 1234: "frec-test"}
+# (1234's is "frec\ntest\x1b": control bytes become '?', tasks.c)
+GEN_COMMS = {0: "<idle>", 1: "init", 57: "kworker/0:1", 1234: "frec?test?"}
 
 
 def check_tasks(c, name, out, text):

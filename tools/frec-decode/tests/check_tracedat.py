@@ -38,7 +38,8 @@ SPAN_END = re.compile(rb" dur=(\d+)ns(?: skew=-\d+ns)? span=(\d+)/(\d+)$")
 DROPPED = re.compile(rb"^CPU:(\d+) \[(\d+) EVENTS DROPPED\]$")
 # the task names frec-gen's task entries give (tools/frec-decode/frec-gen.c,
 # gen_comms): trace-cmd names pid 0 "<idle>", a pid with no name "<...>"
-GEN_COMMS = {0: b"<idle>", 1: b"init", 57: b"kworker/0:1", 1234: b"frec-test"}
+# (1234's is "frec\ntest\x1b": control bytes become '?', tasks.c)
+GEN_COMMS = {0: b"<idle>", 1: b"init", 57: b"kworker/0:1", 1234: b"frec?test?"}
 
 # a caller as a text line names it: "sym+0x1/0x2 [mod]", "0x...", or nothing
 CALLER = re.compile(rb"^(\S+( \[[^\]]+\])?)? ")
