@@ -73,10 +73,10 @@ grep '^all ' $D/previous/stats | grep -qE ' (torn|bad_length|no_site)=[1-9]' ||
 frec_unload
 
 # Another layout version.
-frec_phys word $((base + 16)) 4
+frec_phys word $((base + 16)) 5
 frec_load region=$R
 cat $D/previous/info
-grep -q '^previous boot: none found: region layout version 4, this reader knows 2 to 3' $D/previous/info ||
+grep -q '^previous boot: none found: region layout version 5, this reader knows 2 to 4' $D/previous/info ||
 	fail "another version not reported"
 frec_previous_empty
 frec_unload
