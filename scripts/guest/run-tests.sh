@@ -178,7 +178,10 @@ for t in "$@"; do
 	0)	echo "ok $i $name - $desc" ;;
 	4)	echo "ok $i $name # SKIP $desc" ;;
 	143)	echo "not ok $i $name - $desc # TIMEOUT after ${limit}s" ;;
-	*)	echo "not ok $i $name - $desc # exit $rc" ;;
+	*)	# The test's own reason goes on the result line, which is
+		# all a CI summary shows of a failure.
+		why=$(grep '^FAIL: ' /tmp/.frec-test.out | tail -n 1)
+		echo "not ok $i $name - $desc # exit $rc${why:+: $why}" ;;
 	esac
 done
 echo "# frec-guest-done"
