@@ -149,7 +149,7 @@ build_for() {
 harness() {
 	local log=$logs/harness.log rc=0 f t bin
 	# Built where the loop below runs them: $FREC_BUILD, not tools/'s default.
-	make -C tools O="$FREC_BUILD/tools" all > "$log" 2>&1 || { echo "FAIL harness-build: (see $log)"; return 1; }
+	make -j"$(nproc)" -C tools O="$FREC_BUILD/tools" all > "$log" 2>&1 || { echo "FAIL harness-build: (see $log)"; return 1; }
 	for f in native tsan asan; do
 		for bin in "$FREC_BUILD"/tools/$f/test_*; do
 			t=$(basename "$bin")
@@ -168,7 +168,7 @@ harness() {
 # generated dumps, crafted bad inputs, a short fuzz run.  One line each.
 decode_check() {
 	local log=$logs/decode-check.log rc=0
-	make -C tools O="$FREC_BUILD/tools" decode-check > "$log" 2>&1 || rc=1
+	make -j"$(nproc)" -C tools O="$FREC_BUILD/tools" decode-check > "$log" 2>&1 || rc=1
 	awk -v l="$log" '/^== decode\// { if (name != "") print (bad ? "FAIL " : "PASS ") name (bad ? ": (see " l ")" : ""); name = substr($2, 8); bad = 0; next }
 		/[1-9][0-9]* failed|FAIL|ERROR|error:/ { bad = 1 }
 		END { if (name != "") print (bad ? "FAIL " : "PASS ") name (bad ? ": (see " l ")" : "") }' "$log" |

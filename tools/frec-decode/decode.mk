@@ -15,7 +15,8 @@
 #                       FUZZ_SMOKE_SECONDS, fuzz_region (region images
 #                       built from choices, checksums valid) and
 #                       fuzz_vmcore (kdumps, directories' checksums
-#                       valid) for FUZZ_REGION_SMOKE_SECONDS each
+#                       valid) for FUZZ_REGION_SMOKE_SECONDS each, all
+#                       three at nice 19 beside the checks above
 #   make fuzz           libFuzzer for FUZZ_RUNS executions (at least 1M)
 #                       of fuzz_decode, FUZZ_REGION_RUNS of fuzz_region
 #                       and of fuzz_vmcore
@@ -120,6 +121,19 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O)/test_decode $(DEC_O)/test_decode-asan $(DEC_O)/fuzz_decode \
 		$(DEC_O)/fuzz_region $(DEC_O)/fuzz_vmcore $(DEC_O)/fuzz-seeds/.done
 	@rc=0; \
+	mkdir -p $(DEC_O)/fuzz-corpus $(DEC_O)/fuzz-region-corpus $(DEC_O)/fuzz-vmcore-corpus; \
+	{ nice -n 19 $(DEC_O)/fuzz_decode -max_total_time=$(FUZZ_SMOKE_SECONDS) \
+		-max_len=8192 -print_final_stats=1 $(DEC_O)/fuzz-corpus \
+		$(DEC_O)/fuzz-seeds > $(DEC_O)/fuzz-smoke.log 2>&1; \
+	  echo $$? > $(DEC_O)/fuzz-smoke.rc; } & \
+	{ nice -n 19 $(DEC_O)/fuzz_region -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
+		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
+		> $(DEC_O)/fuzz-region-smoke.log 2>&1; \
+	  echo $$? > $(DEC_O)/fuzz-region-smoke.rc; } & \
+	{ nice -n 19 $(DEC_O)/fuzz_vmcore -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
+		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
+		> $(DEC_O)/fuzz-vmcore-smoke.log 2>&1; \
+	  echo $$? > $(DEC_O)/fuzz-vmcore-smoke.rc; } & \
 	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
 	echo "== decode/test_decode-asan"; $(DEC_O)/test_decode-asan || rc=1; \
 	echo "== decode/outputs"; python3 $(DEC_DIR)/tests/check_outputs.py \
@@ -139,30 +153,16 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 	echo "== decode/m32"; $(DEC_DIR)/tests/check_m32.sh "$(CC)" $(ROOT) || rc=1; \
 	echo "== decode/bad-inputs"; python3 $(DEC_DIR)/tests/check_bad.py \
 		$(DEC_DIR)/testdata $(DEC_O)/frec-decode-asan || rc=1; \
-	echo "== decode/fuzz-smoke ($(FUZZ_SMOKE_SECONDS) s)"; \
-	mkdir -p $(DEC_O)/fuzz-corpus; \
-	nice -n 19 $(DEC_O)/fuzz_decode -max_total_time=$(FUZZ_SMOKE_SECONDS) \
-		-max_len=8192 -print_final_stats=1 $(DEC_O)/fuzz-corpus \
-		$(DEC_O)/fuzz-seeds > $(DEC_O)/fuzz-smoke.log 2>&1 \
-		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-smoke.log; \
-		     echo "1 passed, 0 failed"; } \
-		|| { tail -n 30 $(DEC_O)/fuzz-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
-	echo "== decode/fuzz-region-smoke ($(FUZZ_REGION_SMOKE_SECONDS) s)"; \
-	mkdir -p $(DEC_O)/fuzz-region-corpus; \
-	nice -n 19 $(DEC_O)/fuzz_region -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
-		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
-		> $(DEC_O)/fuzz-region-smoke.log 2>&1 \
-		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-region-smoke.log; \
-		     echo "1 passed, 0 failed"; } \
-		|| { tail -n 30 $(DEC_O)/fuzz-region-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
-	echo "== decode/fuzz-vmcore-smoke ($(FUZZ_REGION_SMOKE_SECONDS) s)"; \
-	mkdir -p $(DEC_O)/fuzz-vmcore-corpus; \
-	nice -n 19 $(DEC_O)/fuzz_vmcore -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
-		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
-		> $(DEC_O)/fuzz-vmcore-smoke.log 2>&1 \
-		&& { grep -E '^stat::number_of_executed_units' $(DEC_O)/fuzz-vmcore-smoke.log; \
-		     echo "1 passed, 0 failed"; } \
-		|| { tail -n 30 $(DEC_O)/fuzz-vmcore-smoke.log; echo "0 passed, 1 failed"; rc=1; }; \
+	wait; \
+	for f in fuzz-smoke fuzz-region-smoke fuzz-vmcore-smoke; do \
+		echo "== decode/$$f (time-boxed, niced, beside the checks above)"; \
+		if [ "$$(cat $(DEC_O)/$$f.rc)" = 0 ]; then \
+			grep -E '^stat::number_of_executed_units' $(DEC_O)/$$f.log; \
+			echo "1 passed, 0 failed"; \
+		else \
+			tail -n 30 $(DEC_O)/$$f.log; echo "0 passed, 1 failed"; rc=1; \
+		fi; \
+	done; \
 	exit $$rc
 
 fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz_vmcore $(DEC_O)/fuzz-seeds/.done
