@@ -16,7 +16,8 @@
 #    build it: -I/var/lib/dkms/frec/kernel-KVER-ARCH/include and
 #    KBUILD_EXTRA_SYMBOLS=/var/lib/dkms/frec/kernel-KVER-ARCH/Module.symvers,
 #    against /lib/modules/KVER/build;
-#  - the guest boots that kernel with DKMS's frec.ko(.xz) and that
+#  - the guest boots that kernel (in CI, 6.12 alone; every kernel with
+#    FREC_MATRIX=full) with DKMS's frec.ko(.xz) and that
 #    frec_hanoi.ko and runs 0001-insmod, 0007-hanoi-dump (dump shows
 #    the Hanoi records, golden lines) and 0030-module-version (the loaded
 #    frec says VERSION).
@@ -45,6 +46,9 @@ else
 fi
 dkms status -m frec > "$logs/status.log" 2>&1
 
+# The kernel CI boots: 6.12 when tested, for it boots fastest under TCG.
+boot=${FREC_STOCK_KERNELS%% *}
+[[ " $FREC_STOCK_KERNELS " == *" 6.12 "* ]] && boot=6.12
 for n in $FREC_STOCK_KERNELS; do
 	kver=$(stock_kver_of "$n")
 	name=stock-$n
@@ -82,6 +86,13 @@ for n in $FREC_STOCK_KERNELS; do
 		continue
 	fi
 
+	# One boot proves DKMS's module and the outside client load together;
+	# what it runs is the same code on every kernel, which the guest
+	# parts test.  The full matrix boots each kernel.
+	if [ "${FREC_MATRIX:-ci}" != full ] && [ "$n" != "$boot" ]; then
+		echo "SKIP dkms-$name-boot: booted on $boot only (FREC_MATRIX=full boots every kernel)"
+		continue
+	fi
 	FREC_KVER=$n "$FREC_ROOT/scripts/guest-run.sh" -k stock -M "$out/ko" -o "$logs/guest-$name" \
 		"$FREC_ROOT/scripts/guest-tests/0001-insmod.sh" \
 		"$FREC_ROOT/scripts/guest-tests/0007-hanoi-dump.sh" \

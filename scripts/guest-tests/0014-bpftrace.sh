@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: bpftrace (the host's; on arm64 Debian's arm64 one, scripts/arm64-sysroot.sh; run in the guest) counts frec's tracepoints per ring and CPU exactly as frec's stats count stored records; with nested writers it may only see fewer
-# kernels: 6.1 6.12-rt arm64-6.12
+# kernels: 6.12-rt arm64-6.12
 # timeout: 300
 #
 # Phase 1 records from process context (frec_hanoi) and from hard IRQ

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: an oops that panics (panic_on_oops, sysrq-c) with panic=1 reboots; the next boot's frec/previous/info says the boot ended in a panic and frec-decode of previous/raw prints exactly the lines the old boot's dump printed for the persisted ring, as does previous/dump; previous/sites, formats and stats agree with frec-decode
-# kernels: 6.1 6.12-rt
+# kernels: 6.12-rt
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # expect: splat

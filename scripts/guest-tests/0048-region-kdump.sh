@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box under kdump: kexec -p loads the guest's own kernel and initramfs as the capture kernel (crashkernel=), a persisted ring records, an oops that panics (sysrq-c, panic_on_oops) boots the capture kernel (/proc/vmcore), which reads the region from /dev/mem with dd: frec-decode of that image prints exactly the lines the old boot's dump printed for the ring, and the end "panic" (crash_kexec_post_notifiers)
-# kernels: 6.1 6.12-rt
+# kernels: 6.12-rt
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # expect: splat

@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: black box: a panic while another path holds the region's state for good (a heartbeat on a CPU panic() stopped half way through its write: test_fault region_hold) still marks "panic", and the next boot shows the old dump's lines
-# kernels: 6.1 6.12-rt
+# kernels: 6.12-rt
 # can-run: 6.1 6.12 6.12-rt
 # boot: twice
 # expect: splat
