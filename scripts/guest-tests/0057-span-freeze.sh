@@ -105,12 +105,14 @@ ecpu=$(echo "$end" | sed 's/^[0-9]* \[[ 0-9.]*\] cpu\([0-9]*\) .*/\1/')
 # the newest of its CPU but for interrupts' spans: the dump is printed
 # in the slow span's thread, preemption off, interrupts on, so an
 # hrtimer's or a timer's span (two records each) may come in before the
-# dump reads that CPU; the thread itself records nothing more
-grep " cpu$ecpu [^ ]* spans: " /tmp/block | grep -A 20 -F -x "$end" | tail -n +2 > /tmp/after
+# dump reads that CPU; the thread itself records nothing more.  How many
+# interrupts come in is the host's matter: a vCPU the host holds back
+# for 50 ms takes six timer spans (20 seen on the debug kernel under a
+# load of 8), so only their kind is checked.
+grep " cpu$ecpu [^ ]* spans: " /tmp/block | grep -A 1024 -F -x "$end" | tail -n +2 > /tmp/after
 after=$(grep -c . /tmp/after)
 grep -vE ' [<>] (irq|softirq) n=' /tmp/after > /tmp/after.other &&
 	fail "records of the thread after the slow end on cpu$ecpu in the dump: $(head -n 2 /tmp/after.other)"
-[ "$after" -le 8 ] || fail "$after records after the slow end on cpu$ecpu in the dump"
 grep -q "^frozen rings" $D/frozen && fail "dump alone froze: $(cat $D/frozen)"
 frec_console_expect_last /tmp/klog
 echo "# dump: $(grep -c ' spans: ' /tmp/block) spans records in the block, $after after the slow end on cpu$ecpu"
