@@ -38,24 +38,21 @@
 
 #include <frec.h>
 
-static unsigned long iterations = 1000000;
-module_param(iterations, ulong, 0444);
-MODULE_PARM_DESC(iterations, "iterations per case (at least 10: printk runs a tenth)");
+#include "frec_sample.h"
+
+FREC_SAMPLE_PARAM(iterations, ulong, 1000000,
+		  "iterations per case (at least 10: printk runs a tenth)");
 
 /* The least iterations= with a printk case of one call at least. */
 #define FREC_BENCH_MIN_ITERATIONS	10
 
-static unsigned long fill;
-module_param(fill, ulong, 0444);
-MODULE_PARM_DESC(fill, "instead of the cost table: records to put into ring bench_fill and ftrace");
+FREC_SAMPLE_PARAM(fill, ulong, 0,
+		  "instead of the cost table: records to put into ring bench_fill and ftrace");
 
-static bool scale;
-module_param(scale, bool, 0444);
-MODULE_PARM_DESC(scale, "instead of the cost table: 1 CPU recording against 2 at once");
+FREC_SAMPLE_PARAM(scale, bool, false,
+		  "instead of the cost table: 1 CPU recording against 2 at once");
 
-static unsigned long fill_bytes = 64UL << 20;
-module_param(fill_bytes, ulong, 0444);
-MODULE_PARM_DESC(fill_bytes, "size per CPU of ring bench_fill");
+FREC_SAMPLE_PARAM(fill_bytes, ulong, 64UL << 20, "size per CPU of ring bench_fill");
 
 FREC_DEFINE_RING(bench_events, FREC_RING_EVENTS, 64 * 1024, 0);
 FREC_DEFINE_RING(bench_text, FREC_RING_RECORDS, 64 * 1024, 128);

@@ -16,23 +16,19 @@
 
 #include <frec.h>
 
+#include "frec_sample.h"
+
 FREC_DEFINE_RING(kprobe_probe, FREC_RING_EVENTS, 16 * 1024, 0);
 
-static bool fail_first;
-module_param(fail_first, bool, 0444);
-MODULE_PARM_DESC(fail_first, "first fail to register a kprobe on an unknown symbol");
+FREC_SAMPLE_PARAM(fail_first, bool, false, "first fail to register a kprobe on an unknown symbol");
 
 static char *symbol = "__frec_record";
 module_param(symbol, charp, 0444);
 MODULE_PARM_DESC(symbol, "the function to probe (default __frec_record)");
 
-static bool record = true;
-module_param(record, bool, 0444);
-MODULE_PARM_DESC(record, "the pre-handler records into frec (else it only counts)");
+FREC_SAMPLE_PARAM(record, bool, true, "the pre-handler records into frec (else it only counts)");
 
-static unsigned long hits;
-module_param(hits, ulong, 0444);
-MODULE_PARM_DESC(hits, "times the pre-handler ran (not counted exactly across CPUs)");
+FREC_SAMPLE_PARAM(hits, ulong, 0, "times the pre-handler ran (not counted exactly across CPUs)");
 
 static int frec_kprobe_test_pre(struct kprobe *p, struct pt_regs *regs)
 {

@@ -40,9 +40,9 @@
 #include <frec.h>
 #include <frec_raw.h>
 
-static unsigned long pairs = 100000;
-module_param(pairs, ulong, 0444);
-MODULE_PARM_DESC(pairs, "ping-pong pairs in all");
+#include "frec_sample.h"
+
+FREC_SAMPLE_PARAM(pairs, ulong, 100000, "ping-pong pairs in all");
 
 static unsigned long round_pairs = 25000;
 module_param_named(round, round_pairs, ulong, 0444);
@@ -52,9 +52,8 @@ static char *orders = "cpu,global";
 module_param(orders, charp, 0444);
 MODULE_PARM_DESC(orders, "ring orders to cycle through: cpu, global or both");
 
-static unsigned int irq_us;
-module_param(irq_us, uint, 0444);
-MODULE_PARM_DESC(irq_us, "hard-IRQ writers on both CPUs every irq_us us, every other round");
+FREC_SAMPLE_PARAM(irq_us, uint, 0,
+		  "hard-IRQ writers on both CPUs every irq_us us, every other round");
 
 static unsigned long checked, inversions, lost, rounds;
 module_param(checked, ulong, 0444);

@@ -30,25 +30,18 @@
 
 #include <frec.h>
 
-static unsigned int loops = 50;
-module_param(loops, uint, 0444);
-MODULE_PARM_DESC(loops, "spans of each kind per CPU (at most 200)");
+#include "frec_sample.h"
 
-static unsigned int slow_us;
-module_param(slow_us, uint, 0444);
-MODULE_PARM_DESC(slow_us, "extra microseconds of one inner span (0: none; at most 100000)");
+FREC_SAMPLE_PARAM(loops, uint, 50, "spans of each kind per CPU (at most 200)");
 
-static unsigned int slow_n;
-module_param(slow_n, uint, 0444);
-MODULE_PARM_DESC(slow_n, "the loop whose inner span on the first CPU is the slow one");
+FREC_SAMPLE_PARAM(slow_us, uint, 0,
+		  "extra microseconds of one inner span (0: none; at most 100000)");
 
-static unsigned int start_ms;
-module_param(start_ms, uint, 0444);
-MODULE_PARM_DESC(start_ms, "milliseconds to wait before the first span (at most 10000)");
+FREC_SAMPLE_PARAM(slow_n, uint, 0, "the loop whose inner span on the first CPU is the slow one");
 
-static unsigned int ends_refused;
-module_param(ends_refused, uint, 0444);
-MODULE_PARM_DESC(ends_refused, "ends of filtered begins that returned -ENOENT");
+FREC_SAMPLE_PARAM(start_ms, uint, 0, "milliseconds to wait before the first span (at most 10000)");
+
+FREC_SAMPLE_PARAM(ends_refused, uint, 0, "ends of filtered begins that returned -ENOENT");
 
 /* 64 KiB per CPU: 1024 records, more than a CPU records here. */
 FREC_DEFINE_RING(spans, FREC_RING_EVENTS, 64 * 1024, 0);

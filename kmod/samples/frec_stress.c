@@ -33,29 +33,21 @@
 
 #include <frec.h>
 
-static unsigned int period_us = 100;
-module_param(period_us, uint, 0444);
-MODULE_PARM_DESC(period_us, "hrtimer period per CPU, us");
+#include "frec_sample.h"
 
-static bool threads = true;
-module_param(threads, bool, 0444);
-MODULE_PARM_DESC(threads, "also record from a kthread per CPU (else hard IRQ only)");
+FREC_SAMPLE_PARAM(period_us, uint, 100, "hrtimer period per CPU, us");
 
-static unsigned long ticks;
-module_param(ticks, ulong, 0444);
-MODULE_PARM_DESC(ticks, "stop each CPU's hrtimer after this many ticks (0: never)");
+FREC_SAMPLE_PARAM(threads, bool, true, "also record from a kthread per CPU (else hard IRQ only)");
 
-static unsigned int ring_kib;
-module_param(ring_kib, uint, 0444);
-MODULE_PARM_DESC(ring_kib, "record into new rings stress_big(_text) of this many KiB per CPU");
+FREC_SAMPLE_PARAM(ticks, ulong, 0, "stop each CPU's hrtimer after this many ticks (0: never)");
 
-static unsigned long fill;
-module_param(fill, ulong, 0444);
-MODULE_PARM_DESC(fill, "first record this many events per CPU, as fast as possible");
+FREC_SAMPLE_PARAM(ring_kib, uint, 0,
+		  "record into new rings stress_big(_text) of this many KiB per CPU");
 
-static unsigned int extra_rings;
-module_param(extra_rings, uint, 0444);
-MODULE_PARM_DESC(extra_rings, "also create this many small rings stress_extra_N, one record each");
+FREC_SAMPLE_PARAM(fill, ulong, 0, "first record this many events per CPU, as fast as possible");
+
+FREC_SAMPLE_PARAM(extra_rings, uint, 0,
+		  "also create this many small rings stress_extra_N, one record each");
 
 #define FREC_STRESS_EXTRA_MAX	1024
 static struct frec_ring *frec_stress_extra[FREC_STRESS_EXTRA_MAX];

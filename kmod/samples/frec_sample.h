@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * frec_sample.h - what the sample and test modules share.
+ */
+#ifndef _FREC_SAMPLE_H
+#define _FREC_SAMPLE_H
+
+#include <linux/moduleparam.h>
+#include <linux/types.h>
+
+/*
+ * FREC_SAMPLE_PARAM() - a read-only module parameter, its variable and its
+ * description in one place.  Read-only (0444): the tests set the knobs at
+ * insmod and read them, and the counters, back from
+ * /sys/module/<module>/parameters; a knob changed after load would not be
+ * looked at again.
+ * @name: the variable and the parameter's name.
+ * @type: uint, ulong or bool: the C type (linux/types.h names uint and
+ *	ulong) and module_param()'s type at once, so the two cannot disagree.
+ * @value: the value at load.
+ * @desc: what modinfo shows.
+ */
+#define FREC_SAMPLE_PARAM(name, type, value, desc)	\
+	static type name = value;			\
+	module_param(name, type, 0444);			\
+	MODULE_PARM_DESC(name, desc)
+
+#endif /* _FREC_SAMPLE_H */
