@@ -826,6 +826,19 @@ static struct frec_crash_state *frec_crash_state_alloc(void)
 	return st;
 }
 
+/* For init failing half way and for exit: no pointer to a freed state stays. */
+static void frec_crash_states_free(void)
+{
+	struct frec_crash_state *st = frec_crash;
+
+	frec_crash = NULL;
+	frec_crash_state_free(st);
+	frec_crash_state_free(frec_crash_atomic);
+	frec_crash_atomic = NULL;
+	frec_crash_state_free(frec_crash_task);
+	frec_crash_task = NULL;
+}
+
 /* debugfs dump_to_console: write 1 to dump now. */
 
 static ssize_t frec_crash_to_console_write(struct file *file, const char __user *ubuf,
@@ -863,12 +876,7 @@ int frec_crash_init(struct dentry *root)
 	frec_crash_atomic = frec_crash_state_alloc();
 	frec_crash_task = frec_crash_state_alloc();
 	if (!frec_crash || !frec_crash_atomic || !frec_crash_task) {
-		frec_crash_state_free(frec_crash);
-		frec_crash_state_free(frec_crash_atomic);
-		frec_crash_state_free(frec_crash_task);
-		frec_crash = NULL;
-		frec_crash_atomic = NULL;
-		frec_crash_task = NULL;
+		frec_crash_states_free();
 		return -ENOMEM;
 	}
 	register_die_notifier(&frec_crash_die_nb);
@@ -884,16 +892,9 @@ int frec_crash_init(struct dentry *root)
  */
 void frec_crash_exit(void)
 {
-	struct frec_crash_state *st = frec_crash;
-
 	atomic_notifier_chain_unregister(&panic_notifier_list, &frec_crash_panic_nb);
 	unregister_die_notifier(&frec_crash_die_nb);
 	/* Both unregisters wait for notifiers in progress (RCU). */
 	synchronize_rcu();
-	frec_crash = NULL;
-	frec_crash_state_free(st);
-	frec_crash_state_free(frec_crash_atomic);
-	frec_crash_atomic = NULL;
-	frec_crash_state_free(frec_crash_task);
-	frec_crash_task = NULL;
+	frec_crash_states_free();
 }
