@@ -22,6 +22,8 @@
 
 #include <frec.h>
 
+#include "frec_sample.h"
+
 FREC_DEFINE_RING(printk_test, FREC_RING_RECORDS, 64 * 1024, FREC_PRINTK_MAX);
 
 static char frec_printk_test_ref[FREC_PRINTK_MAX + 1];
@@ -103,11 +105,7 @@ static int frec_printk_test_record(const char *val, const struct kernel_param *k
 	return 0;
 }
 
-static const struct kernel_param_ops frec_printk_test_record_ops = {
-	.set = frec_printk_test_record,
-};
-module_param_cb(record, &frec_printk_test_record_ops, NULL, 0200);
-MODULE_PARM_DESC(record, "write anything: record the table of cases");
+FREC_SAMPLE_ACTION(record, frec_printk_test_record, "write anything: record the table of cases");
 
 MODULE_DESCRIPTION("frec test: frec_printk() stored as arguments prints what vsnprintf() prints");
 MODULE_LICENSE("GPL");

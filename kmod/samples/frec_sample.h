@@ -25,4 +25,20 @@
 	module_param(name, type, 0444);			\
 	MODULE_PARM_DESC(name, desc)
 
+/*
+ * FREC_SAMPLE_ACTION() - a write-only (0200) module parameter that runs
+ * @fn on every write, whatever is written: how a test makes a loaded
+ * sample record again (echo 1 > /sys/module/<module>/parameters/<name>).
+ * @name: the parameter's name.
+ * @fn: int @fn(const char *val, const struct kernel_param *kp); what it
+ *	returns, the write returns.
+ * @desc: what modinfo shows.
+ */
+#define FREC_SAMPLE_ACTION(name, fn, desc)					\
+	static const struct kernel_param_ops frec_sample_##name##_ops = {	\
+		.set = fn,							\
+	};									\
+	module_param_cb(name, &frec_sample_##name##_ops, NULL, 0200);		\
+	MODULE_PARM_DESC(name, desc)
+
 #endif /* _FREC_SAMPLE_H */

@@ -21,6 +21,7 @@
 
 #include <frec.h>
 
+#include "frec_sample.h"
 #include "frec_test_lib.h"
 
 FREC_DEFINE_RING(test_user, FREC_RING_EVENTS, 16 * 1024, 0);
@@ -47,11 +48,7 @@ static int frec_test_user_record(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
-static const struct kernel_param_ops frec_test_user_record_ops = {
-	.set = frec_test_user_record,
-};
-module_param_cb(record, &frec_test_user_record_ops, NULL, 0200);
-MODULE_PARM_DESC(record, "write anything: record from core code");
+FREC_SAMPLE_ACTION(record, frec_test_user_record, "write anything: record from core code");
 
 /* An address in the heap, printed every way a record can print it. */
 static int frec_test_user_pointers(const char *val, const struct kernel_param *kp)
@@ -78,11 +75,8 @@ static int frec_test_user_pointers(const char *val, const struct kernel_param *k
 	return 0;
 }
 
-static const struct kernel_param_ops frec_test_user_pointers_ops = {
-	.set = frec_test_user_pointers,
-};
-module_param_cb(record_pointers, &frec_test_user_pointers_ops, NULL, 0200);
-MODULE_PARM_DESC(record_pointers, "write anything: record a heap address as %p, %pK, %px, %pI4 and as a caller");
+FREC_SAMPLE_ACTION(record_pointers, frec_test_user_pointers,
+		   "write anything: record a heap address as %p, %pK, %px, %pI4 and as a caller");
 
 /*
  * A site written by hand whose texts are init data: frec copies them when

@@ -41,7 +41,7 @@ done <<'EOF'
 4 func frec_test_user_core
 3 module frec_hanoi line 48-55
 3 module frec_hanoi line 114-
-4 module frec_test_user line -41
+4 module frec_test_user line -42
 1 line 52
 1 format "move disk"
 4 format "init: "
