@@ -397,7 +397,11 @@ struct frec_raw_record {
  *	trace_clock_local() read, the narrowest of several tries: @offset
  *	is exact within @window / 2.
  * @flags: FREC_RAW_CLOCK_OFFSET_CONSTANT.
- * @reserved: 0.
+ * @tick_ns: the records' clock moves in steps of this many ns (arm64: the
+ *	architected counter's period, 16 ns at 62.5 MHz); 0: not known (a
+ *	dump of an older frec, where this was a reserved 0).  Two CPUs'
+ *	records less than a tick apart may carry one timestamp, and the
+ *	merge puts the lower CPU first; one CPU never gives a timestamp twice.
  * @trace_clock: FREC_RAW_TRACE_CLOCK_NAME, NUL-padded: the ftrace clock
  *	@offset is against.
  */
@@ -406,7 +410,7 @@ struct frec_raw_clock {
 	__s64 offset;
 	__u64 window;
 	__u32 flags;
-	__u32 reserved;
+	__u32 tick_ns;
 	char trace_clock[FREC_RAW_CLOCK_LEN];
 };
 

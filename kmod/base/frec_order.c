@@ -28,7 +28,14 @@
  *  - elsewhere frec does not know, and says the order is approximate.
  * The answer is read when a dump starts: a TSC marked unstable later
  * changes the header of the next dump.
+ *
+ * Even one clock leaves ties: two CPUs that read it within one tick get
+ * one value, and the merge puts the lower CPU first (one CPU never gives
+ * a timestamp twice: frec_rb.c, "Order").  frec_clock_tick_ns() says how
+ * wide a tick is, for frec/order and the raw dump's clock entry.
  */
+#include <linux/math.h>
+#include <linux/time64.h>
 #include <linux/types.h>
 #ifdef CONFIG_X86
 #include <asm/hypervisor.h>
@@ -36,6 +43,9 @@
 #include <asm/processor.h>
 #include <asm/pvclock.h>
 #include <asm/tsc.h>
+#endif
+#ifdef CONFIG_ARM64
+#include <asm/arch_timer.h>
 #endif
 
 #include <frec_raw.h>
@@ -86,6 +96,37 @@ bool frec_clock_synchronized(void)
 	return true;
 #else
 	return false;
+#endif
+}
+
+/**
+ * frec_clock_tick_ns() - how far apart two values of the record clock are
+ *
+ * Context: Any context.
+ * Return: the tick in ns, or 0 if not known.  The record clock is
+ * local_clock(), in ns, but it moves in steps of its counter's period.
+ * On arm64 that is the architected counter's, 1 / CNTFRQ_EL0 rounded up,
+ * read with the kernel's own accessor (16 ns at 62.5 MHz, QEMU's virt
+ * with a cortex-a57; 1 ns from Armv8.6, 1 GHz).  On x86 kvm-clock counts
+ * ns, and the TSC's period is rounded up to 1 ns.  Elsewhere frec does
+ * not know.
+ */
+u32 frec_clock_tick_ns(void)
+{
+#if defined(CONFIG_X86)
+	bool stable;
+
+	if (frec_kvmclock_is_sched_clock(&stable))
+		return 1;
+	if (!boot_cpu_has(X86_FEATURE_TSC) || !tsc_khz)
+		return 0;
+	return DIV_ROUND_UP(USEC_PER_SEC, tsc_khz);
+#elif defined(CONFIG_ARM64)
+	u32 hz = arch_timer_get_cntfrq();
+
+	return hz ? DIV_ROUND_UP(NSEC_PER_SEC, hz) : 0;
+#else
+	return 0;
 #endif
 }
 

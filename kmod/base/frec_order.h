@@ -9,5 +9,6 @@
 
 bool frec_clock_synchronized(void);
 u32 frec_raw_order_flags(bool by_seq);
+u32 frec_clock_tick_ns(void);
 
 #endif /* _FREC_ORDER_H */

@@ -505,7 +505,9 @@ static int frec_region_take(u32 sites_wanted)
  * LMM(frec_region_end:A) / LMM(frec_region_state_sync:D) and
  * LMM(frec_region_state_sync:C) / LMM(frec_region_end:B): store
  * buffering with a full barrier on each side, so either the raiser finds
- * busy free and writes, or the holder sees the raised end.
+ * busy free and writes, or the holder sees the raised end.  On arm64 too:
+ * smp_mb() is DMB ISH, the store buffering pattern's one cure, and the
+ * raise's and take's successful cmpxchg() are full barriers besides.
  *
  * A panic does not leave the write to a holder: by the time the panic
  * notifiers run, panic() has stopped the other CPUs (smp_send_stop(), on

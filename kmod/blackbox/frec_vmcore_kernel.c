@@ -33,6 +33,9 @@
  * copy holds the directory before the rewrite.
  * LMM(frec_vmcore_write:B) pairs with the same check: a matching checksum
  * comes with the fields it covers.
+ * arm64: the smp_wmb()s are DMB ISHST, and the capture kernel reads after
+ * every CPU of this one stopped: it sees a prefix of each CPU's stores in
+ * that order (the reader needs no barrier: nothing writes any more).
  * A store's slots are freed only after a rewrite without it returned
  * (frec_vmcore_store_del()), so neither copy names freed pages but the
  * one being rewritten, which fails its check.

@@ -91,11 +91,14 @@
  *	(retired is stored before destroy's synchronize_rcu(), read inside
  *	the writer's preemption-off section) A writer that reads 0 at (B) is
  *	waited for by that grace period, before the store is freed.
+ *	arm64: the grace-period guarantee of RCU, which holds on every
+ *	architecture (synchronize_rcu() and the end of a preemption-off
+ *	section carry the barriers); the spinlock adds nothing to it.
  *
  * frec_ring_release:C / (a call site from its pointer load to its return)
  *	(call_rcu_tasks() after the store is freed) The struct is freed only
  *	when no task can be between a load of the ring pointer and the end
- *	of its record call.
+ *	of its record call.  arm64: RCU Tasks' grace period, as above.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

@@ -43,6 +43,12 @@
  * table entry reached the writer's CPU before the id did, so it reaches
  * every reader before the record.  A reader still checks for an empty
  * entry and prints the format as unreadable rather than trust this.
+ * arm64: (A) and (B) are STLRs, so the entry is visible before the id;
+ * the writer's READ_ONCE() of the id is ordered before its commit STLR
+ * (C), which a release does for every earlier load, not only acquires;
+ * ARMv8 being other-multi-copy atomic, the entry the writer's CPU could
+ * see reaches the reader before the record, and the reader's LDAR of the
+ * state orders (D) after it (the pattern LKMM calls ISA2, forbidden).
  *
  * A site's text that lies in init data is repointed at frec's copy
  * before the init sections go:
@@ -52,7 +58,8 @@
  *	reader that loads the new address follows it, an address
  *	dependency, and reads the whole copy.  Readers under
  *	frec_sites_lock (frec_site_texts()) are ordered by the lock the
- *	writer holds.
+ *	writer holds.  arm64: STLR against an address dependency, which
+ *	arm64 keeps for READ_ONCE() (no DMB needed on the reader).
  *
  * Sites live in their module's memory.  When a module goes
  * (MODULE_STATE_GOING, its memory still there), every entry that points
@@ -212,7 +219,8 @@ u64 frec_site_word_slow(struct frec_site *site, const struct frec_ring *ring,
 		 * take caller and ring_id racily (READ_ONCE, 0 or "-" until
 		 * set), so these pair with nothing: the fully ordered cmpxchg()
 		 * below only keeps them before the plain id that later records
-		 * store.
+		 * store (on arm64 as on x86: a successful cmpxchg() is a full
+		 * barrier on both).
 		 */
 		if (!cmpxchg(&site->caller, 0, caller)) { /* LMM(frec_site_word_slow:E) */
 			WRITE_ONCE(site->ring_id, ring->id);

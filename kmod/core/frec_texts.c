@@ -28,7 +28,12 @@
  * section began after it sees the new gen (RCU guarantees it), and with
  * it, by (A)/(B), the repointed words.  So a reader must check gen at the
  * start of every RCU section in which it formats copies it made in an
- * earlier one (frec_reader_next() does).
+ * earlier one (frec_reader_next() does).  arm64: (A) is an STLR after the
+ * fully ordered cmpxchg()es that repointed the words, (B) an LDAR before
+ * the copy's loads; what RCU guarantees holds on every architecture.
+ * frec_texts_save:A / frec_texts_saved_symbol:A: rcu_assign_pointer()
+ * (STLR) inside xa_alloc() against xa_load()'s rcu_dereference(), an
+ * address dependency, which arm64 keeps.
  *
  * The copies live until frec unloads.
  */

@@ -126,7 +126,15 @@ DEFINE_SHOW_ATTRIBUTE(frec_version);
 
 static int frec_order_show(struct seq_file *m, void *unused)
 {
+	u32 tick = frec_clock_tick_ns();
+
 	seq_printf(m, "%s\n", frec_format_order(frec_raw_order_flags(false)));
+	/* What the order cannot tell: records of two CPUs within a tick. */
+	if (tick)
+		seq_printf(m, "tick %u ns: records of two CPUs less than a tick apart may tie, and a tie comes by CPU; one CPU's never tie\n",
+			   tick);
+	else
+		seq_puts(m, "tick unknown: records of two CPUs less than a tick apart may tie, and a tie comes by CPU; one CPU's never tie\n");
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(frec_order);

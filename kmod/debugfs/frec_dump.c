@@ -181,6 +181,7 @@ static void frec_dump_raw_clock(struct frec_dump_file *df)
 		return;
 	if (frec_clock_synchronized())
 		c.flags |= FREC_RAW_CLOCK_OFFSET_CONSTANT;
+	c.tick_ns = frec_clock_tick_ns();
 	strscpy(c.trace_clock, FREC_RAW_TRACE_CLOCK_NAME, sizeof(c.trace_clock));
 	frec_dump_put(df, &c, sizeof(c));
 }

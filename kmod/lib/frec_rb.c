@@ -158,7 +158,15 @@
  *
  *  - A read the clock for a before its store of the flag became visible:
  *    a store is visible only once it retires, and the clock read retired
- *    before it (x86: RDTSC executes before later instructions retire);
+ *    before it (x86: RDTSC executes before later instructions retire).
+ *    arm64 may make a store visible before an earlier load (or MRS)
+ *    completes, so there it holds through the data: a's timestamp is
+ *    stored in a (a store cannot be performed before its value is
+ *    known), and whatever makes a visible to B before the flag (the
+ *    flag's release, or smp_wmb() before it; without it B need not see
+ *    a at all) orders that store, so the counter read, before the flag.
+ *    The kernel's accessor also makes a fake load depend on the counter
+ *    (arch_counter_enforce_ordering()), ordering it like a load;
  *  - B reads the clock for b after its load of the flag completed:
  *    frec_rb_clock() puts a read barrier (rmb(): LFENCE on x86, DSB LD on
  *    arm64) before the clock read, because a plain RDTSC may execute
@@ -167,7 +175,11 @@
  *  - the clock is one clock on every CPU: on x86, sched_clock() is the
  *    TSC, which the kernel checks for warps between CPUs at bring-up and
  *    watches afterwards (check_tsc_unstable()); local_clock() is then
- *    sched_clock() plus one offset for all CPUs.
+ *    sched_clock() plus one offset for all CPUs.  On arm64 local_clock()
+ *    is sched_clock() (no HAVE_UNSTABLE_SCHED_CLOCK), the architected
+ *    counter read by the kernel's accessor: one system counter for every
+ *    CPU, counting at CNTFRQ (62.5 MHz, a 16 ns tick, in QEMU's virt with
+ *    a cortex-a57; 1 GHz from Armv8.6), converted to ns.
  *
  * So ts(b) >= B's clock read > ts(a) whenever B's clock read is above
  * ts(a): a comes first.  When it is not, B read the clock within the tick
@@ -220,7 +232,16 @@
  * ---------------
  * Writes to one CPU's part only race with readers on other CPUs (and with
  * the one foreign write below).  Every ordered access carries a label,
- * LMM(function:letter), on its own line of code; they pair as follows:
+ * LMM(function:letter), on its own line of code; they pair as follows.
+ * Each pairing also says why it holds on a weakly ordered CPU (arm64):
+ * x86 is TSO and QEMU's TCG on an x86 host is too, so a passing test
+ * there shows nothing about a barrier.  On arm64 smp_wmb() is DMB ISHST,
+ * smp_rmb() DMB ISHLD, a release STLR, an acquire LDAR (LDAPR with
+ * RCpc), a value-returning atomic or cmpxchg() fully ordered, and
+ * local_t is atomic_long_t (asm-generic/local.h): local_cmpxchg() and
+ * local_inc_return() are fully ordered there, local_read() is READ_ONCE().
+ * ARMv8 is other-multi-copy atomic, so a store a CPU saw before its own
+ * release reaches every other CPU before that release does.
  *
  * frec_rb_reserve:C / frec_rb_cursor_next:C
  *	(head moves, frec_rb_reserve:B, before the slots of its new lap are
@@ -229,26 +250,43 @@
  *	frec_rb_cursor_next:B) saw anything written for position
  *	pos + nr_slots, its head load sees that position reserved, so the
  *	reader does not take the new record for the one at pos.
+ *	arm64: message passing, DMB ISHST between the head store and
+ *	the BUSY and data stores; on the reader the acquire keeps the copy
+ *	after the first state load and DMB ISHLD keeps the head load after
+ *	the copy (the cmpxchg() is fully ordered too: :C costs one DMB).
  *
  * frec_rb_claim:B / frec_rb_cursor_next:B, frec_rb_changed:A
  *	(BUSY is stored before the new data) If a reader's copy saw any new
  *	data word, its second load of the state sees BUSY or later, and the
  *	reader drops the torn copy.
+ *	arm64: the seqlock pattern, DMB ISHST between the BUSY store and
+ *	the data stores, DMB ISHLD between the data loads and the second
+ *	state loads (READ_ONCE() is enough after the barrier).
  *
  * frec_rb_commit:A / frec_rb_cursor_next:A, frec_rb_copy:A
  *	(data is stored before the committed state) If a reader sees the
  *	committed state of record seq, its copy sees that record's data.
+ *	arm64: STLR orders every earlier store of the write before the
+ *	state; LDAR orders every later load of the copy after it.  The data
+ *	loads are plain READ_ONCE(): no dependency is relied on.
  *
  * frec_rb_reserve:A / frec_rb_cursor_init:A
  *	(earlier commits before the head moves on) If a reader's head load
  *	sees a position reserved, its walk sees the committed state of every
  *	record its CPU committed before that reservation, not an older one:
  *	a record complete before the read began is never skipped as torn.
+ *	arm64: message passing, DMB ISHST between the earlier STLR commits
+ *	and the head cmpxchg(), DMB ISHLD between the head load and the
+ *	walk's state loads (the acquire of :A comes after it anyway).
  *
  * frec_rb_clock:A / (a load before the record call)
  *	Not a pairing inside the ring: the read barrier orders the caller's
  *	earlier loads before the clock read, for the happens-before argument
- *	in "Order" above.
+ *	in "Order" above.  arm64: rmb() is DSB LD, which waits for the
+ *	earlier loads to complete, and the kernel's counter accessor that
+ *	local_clock() reaches (sched_clock(), arch_timer_read_counter()) puts
+ *	an ISB before its MRS of CNTVCT_EL0 (and takes any erratum's
+ *	workaround), so the counter is read after the caller's flag load.
  *
  * frec_rehome_word:A, frec_rehome_caller:A (frec_formats.c) /
  * frec_texts_gen_read:A
@@ -263,10 +301,16 @@
  *	to follow once the module's memory is gone (frec_formats.c pairs
  *	frec_texts_repointed:A with frec_texts_gen_read:A).  A cmpxchg that
  *	meets a newer record in the slot fails and changes nothing.
+ *	arm64: cmpxchg() is fully ordered; the copy's text is complete
+ *	before it on the rehoming CPU and, other-multi-copy atomic, on every
+ *	CPU that sees the new word.
  *
  * The head cmpxchg, nest, pending_pos and the last timestamp
  * (frec_rb_last_ts) are only ever touched by their own CPU; CPU-local
- * operations (local_t, no LOCK prefix on x86) suffice.
+ * operations (local_t, no LOCK prefix on x86) suffice.  An interrupt
+ * sees its own CPU's accesses in program order on arm64 as on x86, so
+ * the barrier() of a nested writer's lap check and of frec_rb_end()
+ * need no CPU barrier there either.
  */
 
 /*
@@ -768,7 +812,7 @@ void frec_rb_cursor_init(const struct frec_rb *ring,
 	 * The head load acquires (local_t has no acquire load of its own):
 	 * the commits of every write that finished before head reached this
 	 * value are seen by the walk that follows.  Pairs with
-	 * frec_rb_reserve:C.
+	 * frec_rb_reserve:A.
 	 */
 	smp_rmb(); /* LMM(frec_rb_cursor_init:A) */
 	cur->end = head;

@@ -259,6 +259,16 @@ static void frec_region_wb(frec_region_wb_t wb, const void *p, u64 len)
  * the same check: a retired entry's records are not shown once it
  * returns.  Between the
  * new entry's seal and the old one's retirement a reset shows both.
+ *
+ * None of these orders rests on the CPU's memory model: on x86 and arm64
+ * alike a dirty line reaches memory on eviction in any order, so each is
+ * a write-back between full barriers (frec_region_cache_wb() in
+ * kmod/frec_compat.h).  arm64: mb() is DSB SY, arch_wb_cache_pmem() is
+ * DC CVAP (or DC CVAC) by line ending in DSB SY, so the range is at the
+ * point of persistence before any later store is performed; a record
+ * another CPU writes after it saw an id (frec_site_register:B) is
+ * performed after that.  tools/harness/test_region_cache.c models the
+ * cache (lines evicted at random, write-backs in order) for both.
  */
 
 static void frec_region_wb_str(frec_region_wb_t wb, const struct frec_region_str *str,

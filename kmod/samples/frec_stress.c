@@ -16,6 +16,11 @@
  * need full rings of a million records); extra_rings=N creates N more
  * rings of 128 bytes per CPU with one record each (tests of many rings).
  *
+ * meet=1: the kthreads record in rounds, each thread leaving a round's
+ * meeting point once every thread reached it, and never sleep (they
+ * yield): the CPUs' records of a round are taken at nearly one moment,
+ * within one tick of a coarse clock (arm64's) often enough to tie.
+ *
  * Writing 1 to /sys/module/frec_stress/parameters/stop stops every
  * writer and keeps the rings: a test then reads still rings without
  * switching frec off.  Switching it off (debugfs enable) patches the
@@ -38,6 +43,8 @@
 FREC_SAMPLE_PARAM(period_us, uint, 100, "hrtimer period per CPU, us");
 
 FREC_SAMPLE_PARAM(threads, bool, true, "also record from a kthread per CPU (else hard IRQ only)");
+
+FREC_SAMPLE_PARAM(meet, bool, false, "the kthreads record in rounds, all at once, without sleeping");
 
 FREC_SAMPLE_PARAM(ticks, ulong, 0, "stop each CPU's hrtimer after this many ticks (0: never)");
 
@@ -81,17 +88,42 @@ static enum hrtimer_restart frec_stress_tick(struct hrtimer *t)
 	return HRTIMER_RESTART;
 }
 
+/* Threads started, and how many reached a meeting point (meet=1). */
+static unsigned int frec_stress_nr_threads;
+static atomic_long_t frec_stress_arrived = ATOMIC_LONG_INIT(0);
+
+/*
+ * Wait until every thread reached round @n's meeting point.  A thread
+ * stopped meanwhile never comes: the others then wait for their own stop.
+ * A tight spin, yielding now and then: each thread leaves as soon as it
+ * sees the last arrival, so that the threads record within a tick.
+ */
+static void frec_stress_meet(unsigned long n)
+{
+	long all = n * frec_stress_nr_threads;
+	unsigned int spins = 0;
+
+	atomic_long_inc(&frec_stress_arrived);
+	while (atomic_long_read(&frec_stress_arrived) < all && !kthread_should_stop()) {
+		cpu_relax();
+		if (!(++spins & 1023))
+			cond_resched();
+	}
+}
+
 static int frec_stress_thread(void *data)
 {
 	unsigned long n = 0;
 
 	while (!kthread_should_stop()) {
 		n++;
+		if (meet)
+			frec_stress_meet(n);
 		frec_record(frec_stress_events, "task %lu cpu %d check %lu", n,
 			    raw_smp_processor_id(), 2 * n);
 		if (!(n & 63))
 			frec_printk(frec_stress_text, "task %lu", n);
-		if (!(n & 255))
+		if (!(n & 255) && !meet)
 			schedule_timeout_interruptible(1);
 	}
 	return 0;
@@ -209,6 +241,12 @@ static int __init frec_stress_init(void)
 		sc->thread = kthread_create_on_cpu(frec_stress_thread, NULL, cpu,
 						   "frec_stress/%u");
 		if (!IS_ERR(sc->thread))
+			frec_stress_nr_threads++;
+	}
+	/* Woken once all are counted: a meeting waits for every one. */
+	for_each_online_cpu(cpu) {
+		sc = per_cpu_ptr(&frec_stress_cpus, cpu);
+		if (threads && !IS_ERR_OR_NULL(sc->thread))
 			wake_up_process(sc->thread);
 	}
 	mutex_lock(&frec_stress_writers_lock);

@@ -660,7 +660,8 @@ static bool frec_crash_try_dump(enum frec_crash_kind kind, const char *reason,
 	/*
 	 * Fully ordered: the state the last dump of this kind left, released
 	 * at frec_crash_try_dump:B, is seen whole by this one, on whatever
-	 * CPU it ran (each kind its own state and flag).
+	 * CPU it ran (each kind its own state and flag).  On arm64 too: a
+	 * successful atomic_cmpxchg() is fully ordered, :B an STLR.
 	 */
 	if (atomic_cmpxchg(busy, 0, 1)) { /* LMM(frec_crash_try_dump:A) */
 		pr_emerg("dump for %s skipped: another dump is running or died\n", reason);

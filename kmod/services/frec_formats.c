@@ -141,7 +141,10 @@ static bool frec_rehome_word(struct frec_rehome *rh, u64 *word, u64 old, const c
 {
 	if (!copy)
 		return false;
-	/* Fully ordered: the copy is whole before any reader can see it. */
+	/*
+	 * Fully ordered (arm64 too: a successful cmpxchg() is a full
+	 * barrier): the copy is whole before any reader can see it.
+	 */
 	if (cmpxchg(word, old, (u64)(unsigned long)copy) == old) /* LMM(frec_rehome_word:A) */
 		rh->moved++;
 	return true;

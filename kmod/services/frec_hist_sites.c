@@ -39,7 +39,10 @@
  * (its base loaded from the counts) before its bit is cleared with a
  * release (C), pairing with the fully ordered test_and_set_bit() of the
  * claim that takes it (D), before the new site's first add: no add of the
- * new site is in the base.
+ * new site is in the base.  arm64: (A) an STLR, (B) an LDAR, (C)
+ * clear_bit_unlock() a release, (D) a successful test_and_set_bit(), a
+ * value-returning atomic: fully ordered (a failed one is unordered, but
+ * it takes nothing and tries the next bit).
  *
  * A histogram stays with its site id.  After the site's module went, its
  * histogram is still listed (as frec/sites keeps the site) until the id

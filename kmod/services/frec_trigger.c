@@ -100,6 +100,14 @@
  *	frec_frozen.state, published with a release
  *	pairs with
  *   frec_frozen_show:F   the acquire load of the state before the fields.
+ *
+ * None of these leans on x86's TSO: on arm64 smp_mb() is DMB ISH, a
+ * successful (try_)cmpxchg() fully ordered, smp_rmb() DMB ISHLD, and
+ * the release and acquire STLR and LDAR.  :A/:G/:B before :C/:D is
+ * message passing through two full barriers; :G/:H is message passing
+ * (full barrier on the writer, read barrier on the reader); :K is the R
+ * pattern, which needs the two full barriers it has; :E/:F is a release
+ * and its acquire.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 

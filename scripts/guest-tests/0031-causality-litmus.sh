@@ -7,7 +7,7 @@ frec_reset
 frec_load
 D=$FREC_DEBUGFS
 [ "$(grep -c ^processor /proc/cpuinfo)" -ge 2 ] || skip "needs two CPUs"
-order=$(cat $D/order) || fail "no frec/order"
+order=$(head -n 1 $D/order) || fail "no frec/order"
 echo "# order: $order; dump: $(head -n 1 $D/dump)"
 case $order in time | time-approximate) ;; *) fail "frec/order reads '$order'" ;; esac
 [ "$(head -n 1 $D/dump)" = "# frec dump: clock=local order=$order" ] || fail "the dump's header disagrees with frec/order"

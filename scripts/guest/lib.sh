@@ -588,3 +588,98 @@ frec_stock_modprobe() {
 frec_host_system_reset() {
 	echo "frec-host: system_reset"
 }
+
+# frec_tie_rule_check: the tie rule (kmod/lib/frec_rb.c, "Order") on the
+# clock this guest has: frec/order's tick and the raw clock entry's, the
+# kernel's sched_clock resolution on arm64, then frec_stress recording on
+# every CPU in rounds all CPUs leave at once (meet=1), hard-IRQ writers
+# nesting, into two rings; the merged dump must never give one CPU's
+# timestamp or a ring's seq of a CPU twice, must break a tie across CPUs
+# by CPU and give a CPU's event before the text it stored next.  Leaves
+# the tick in /tmp/tick, the ties across CPUs in /tmp/ties and the
+# timestamps raised above their CPU's last in /tmp/raises.
+frec_tie_rule_check() {
+	# The clock's tick, as the kernel printed it when it registered
+	# sched_clock (arm64: the architected counter; x86's TSC prints none).
+	tick=$(dmesg | sed -n 's/.*sched_clock: .* resolution \([0-9]*\)ns.*/\1/p' | tail -n 1)
+	echo "# sched_clock resolution: ${tick:-not printed} ns; frec/order:"
+	sed 's/^/# /' $FREC_DEBUGFS/order
+	# frec/order's second line and the raw dump's clock entry (right after
+	# the 48-byte header: type 4 at 48, tick_ns at 76) give the tick.
+	said=$(sed -n 's/^tick \([0-9]*\) ns: records of two CPUs less than a tick apart may tie, and a tie comes by CPU; .*/\1/p' $FREC_DEBUGFS/order)
+	[ -n "$said" ] || fail "frec/order does not give the tick and the tie rule"
+	head -c 80 $FREC_DEBUGFS/raw > /tmp/rawhead || fail "cat raw"
+	[ "$(od -A n -t u4 -j 48 -N 4 /tmp/rawhead | tr -d ' ')" = 4 ] || fail "no clock entry after the raw header"
+	raw_tick=$(od -A n -t u4 -j 76 -N 4 /tmp/rawhead | tr -d ' ')
+	[ "$raw_tick" = "$said" ] || fail "the raw clock entry's tick $raw_tick is not frec/order's $said"
+	if [ "$(uname -m)" = aarch64 ]; then
+		[ "$said" = "$tick" ] || fail "frec/order's tick $said ns is not sched_clock's resolution ${tick:-(not printed)} ns"
+	fi
+	# Every CPU: a kthread recording in rounds that all CPUs' threads
+	# leave at once (meet), into stress_big (and every 64th record a text
+	# into stress_big_text), a hard-IRQ writer every ms into both, nesting
+	# inside the thread's writes (more often, TCG spends the CPUs on the
+	# timer).
+	insmod "$FREC_MODULES/frec_stress.ko" period_us=1000 ring_kib=4096 meet=1 || fail "insmod frec_stress.ko"
+	sleep 8
+	# Both CPUs' last records at one moment: a ring switched off stops its
+	# writers on every CPU at once, where stop ends one CPU's kthread after
+	# the other's (then the rings' windows, a few ms each, need not overlap).
+	echo 0 > $FREC_DEBUGFS/rings/stress_big/enable || fail "switch stress_big off"
+	echo 0 > $FREC_DEBUGFS/rings/stress_big_text/enable || fail "switch stress_big_text off"
+	echo 1 > /sys/module/frec_stress/parameters/stop || fail "stop the writers"
+	grep -e ' stress_big: ' -e ' stress_big_text: ' $FREC_DEBUGFS/dump > /tmp/dump || fail "no stress records in dump"
+	rmmod frec_stress || fail "rmmod frec_stress"
+	# Lines: SEQ [ S.NNNNNNNNN] cpuC CONTEXT RING: CALLER MESSAGE.  awk's
+	# doubles hold a ns count exactly up to 104 days.
+	sed -E 's/^([0-9]+) \[ *([0-9]+)\.([0-9]+)\] cpu([0-9]+) [^ ]+ ([a-z_]+): [^ ]+( \[[^]]*\])? (.*)$/\1 \2\3 \4 \5 \7/' \
+		/tmp/dump > /tmp/keys
+	awk -v tick="$said" '
+		NF < 5 || $2 !~ /^[0-9]+$/ { print "# unparsed: " $0; bad++; next }
+		{
+			seq = $1; ts = $2 + 0; cpu = $3 + 0; ring = $4; n++
+			if (n > 1 && ts < last_ts) { print "# line " n ": time goes back: " $0; bad++ }
+			if (n > 1 && ts == last_ts) {
+				if (cpu == last_cpu) { print "# line " n ": cpu" cpu " gave timestamp " $2 " twice"; bad++ }
+				else if (cpu < last_cpu) { print "# line " n ": a tie on " $2 " not broken by CPU"; bad++ }
+				else ties++
+			}
+			# A seq names one record of a CPU in a ring.  (Not in
+			# store order: an interrupt between the reservation of a
+			# write and its numbering takes the seq before it;
+			# test_ring.c checks as much.)
+			k = cpu " " ring " " seq
+			if (k in seen) { print "# line " n ": seq " seq " of cpu" cpu " " ring " twice"; bad++ }
+			seen[k] = 1
+			# A raise is one ns above the last timestamp; two clock
+			# values are a tick apart (give or take the rounding of
+			# the conversion to ns).
+			if (tick >= 4 && (cpu in prev) && ts - prev[cpu] < tick / 2)
+				raises++
+			prev[cpu] = ts
+			last_ts = ts; last_cpu = cpu
+			if (!(cpu in first)) first[cpu] = $2
+			final[cpu] = $2
+			# The thread stores "task N cpu C" in stress_big, then "task N"
+			# in stress_big_text when 64 divides N.
+			if (ring == "stress_big" && $5 == "task" && $7 == "cpu") event[$8 " " $6] = n
+			if (ring == "stress_big_text" && $5 == "task" && NF == 6) text[cpu " " $6] = n
+		}
+		END {
+			for (k in text) {
+				if (!(k in event))
+					continue
+				pairs++
+				if (event[k] > text[k]) { print "# cpu/task " k ": the text came before the event stored first"; bad++ }
+			}
+			for (c in first)
+				printf "# cpu%s: records from %s ns to %s ns\n", c, first[c], final[c]
+			printf "# %d records, %d ties across CPUs, %d timestamps raised above the last of their CPU, %d event/text pairs of one CPU checked\n", n, ties, raises, pairs
+			print ties + 0 > "/tmp/ties"
+			print raises + 0 > "/tmp/raises"
+			print pairs + 0 > "/tmp/pairs"
+			exit bad > 0
+		}' /tmp/keys || fail "the merged order breaks the tie rule"
+	[ "$(cat /tmp/pairs)" -gt 0 ] || fail "no event/text pair of one CPU to check"
+	echo "$said" > /tmp/tick
+}

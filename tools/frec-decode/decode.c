@@ -916,9 +916,11 @@ static int decode_stats(struct frec_decoder *d)
 			v[n++] = &d->sources[i];
 	}
 	qsort(v, n, sizeof(*v), source_cmp);
-	fprintf(d->out, "# frec-decode stats: clock=%s order=%s\n"
-		"# ring id cpu records first_seq last_seq missing before\n",
-		d->clock, d->order);
+	fprintf(d->out, "# frec-decode stats: clock=%s order=%s", d->clock, d->order);
+	/* Records of two CPUs less than a tick apart may tie (by CPU then). */
+	if (d->trace_clock && d->trace_clock->known && d->trace_clock->tick_ns)
+		fprintf(d->out, " tick=%uns", d->trace_clock->tick_ns);
+	fputs("\n# ring id cpu records first_seq last_seq missing before\n", d->out);
 	for (i = 0; i < n; i++) {
 		ring = ring_find(d, v[i]->ring);
 		fprintf(d->out, "%s %u %u %llu %llu %llu ", ring->name, v[i]->ring,

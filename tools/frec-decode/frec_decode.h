@@ -97,12 +97,14 @@ struct frec_raw_item {
  * @offset: local_clock() - trace_clock_local(), ns.
  * @window: its uncertainty, twice over (ns).
  * @flags: FREC_RAW_CLOCK_OFFSET_CONSTANT.
+ * @tick_ns: the records' clock's tick, 0 if not known.
  */
 struct frec_trace_clock {
 	bool known;
 	long long offset;
 	unsigned long long window;
 	unsigned int flags;
+	unsigned int tick_ns;
 };
 
 /* ---- tasks.c --------------------------------------------------------- */

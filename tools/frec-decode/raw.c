@@ -304,6 +304,7 @@ static int raw_clock(struct frec_raw_reader *r, unsigned long long at,
 	r->trace_clock.offset = (long long)raw_get64(r, (__u64)c.offset);
 	r->trace_clock.window = raw_get64(r, c.window);
 	r->trace_clock.flags = raw_get32(r, c.flags);
+	r->trace_clock.tick_ns = raw_get32(r, c.tick_ns);
 	return 0;
 }
 

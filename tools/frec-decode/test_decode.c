@@ -587,6 +587,18 @@ static void dump_header(struct dump *d)
 	dump_header_as(d, FREC_RAW_CLOCK_SYNCED, FREC_RING_ORDER_CPU);
 }
 
+/* The clock entry, after the header: ftrace's clock and the tick. */
+static void dump_clock(struct dump *d, u32 tick_ns)
+{
+	struct frec_raw_clock k = {
+		.head = { FREC_RAW_CLOCK, sizeof(k) }, .offset = -3100000,
+		.window = 120, .flags = FREC_RAW_CLOCK_OFFSET_CONSTANT,
+		.tick_ns = tick_ns, .trace_clock = FREC_RAW_TRACE_CLOCK_NAME,
+	};
+
+	dump_put(d, &k, sizeof(k));
+}
+
 static void dump_event(struct dump *d, u64 seq, u64 ts, u64 site, u64 caller,
 		       unsigned int cpu, u64 a0, u64 a1)
 {
@@ -1293,9 +1305,18 @@ static void decoder_checks_seq_per_ring_and_cpu(struct ht_case *c)
 /* --stats: per (ring, CPU), records and the seqs that say what was lost. */
 static void decoder_stats_prove_losses(struct ht_case *c)
 {
+	/* 0: an older frec's reserved word, a tick not known */
+	static const struct {
+		u32 ns;
+		const char *line;
+	} ticks[] = {
+		{ 16, "# frec-decode stats: clock=local order=time tick=16ns\n" },
+		{ 0, "# frec-decode stats: clock=local order=time\n" },
+	};
 	struct frec_decode_opts opts = all;
 	struct dump d;
 	struct run run;
+	size_t i;
 
 	dump_header(&d);
 	dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
@@ -1320,6 +1341,16 @@ static void decoder_stats_prove_losses(struct ht_case *c)
 	run_decoder(c, &run, &d, &opts);
 	HT_EXPECT(c, strstr(run.out, "\nevents 7 0 2 1 3 - -\n# total records 2 missing 0\n"),
 		  "got:\n%s", run.out);
+
+	/* the clock's tick, from the clock entry: what a tie across CPUs spans */
+	for (i = 0; i < sizeof(ticks) / sizeof(ticks[0]); i++) {
+		dump_header(&d);
+		dump_clock(&d, ticks[i].ns);
+		dump_event(&d, 1, 10, F(0x2000), 0, 0, 0, 0);
+		run_decoder(c, &run, &d, &opts);
+		HT_EXPECT(c, !strncmp(run.out, ticks[i].line, strlen(ticks[i].line)),
+			  "tick %u: got:\n%s", ticks[i].ns, run.out);
+	}
 }
 
 /* Any other raw version is refused, naming both and the offset. */
