@@ -1,15 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `make demo`: the whole product in two guest boots of Debian's stock
+# `make demo`: the whole product in guest boots of Debian's stock
 # kernel (scripts/guest/demo.sh is what runs inside).  Boot 1: record with
 # the Hanoi sample, dump, filter, stats, decode offline, ftrace and
 # bpftrace agreeing, and a recording beside trace-cmd's that the guest
 # leaves in OUT/export (guest-run.sh -x).  Boot 2: an oops, and frec's
-# block on its console.  Then the host writes that recording as a
-# trace.dat on ftrace's clock (frec-decode -F trace-dat), checks it against
-# ftrace.dat (tracedat-timeline-check.sh) and prints the commands that
-# open the two.  Needs make modules and make tools first (make demo does
-# both).
+# block on its console.  Boots 3 and 4, guest test 0125: frec_null_blk
+# under fio, its ring in the black box region, the request span's
+# histogram, sysrq-b in the middle of fio, and the requests in flight at
+# the reset as the next boot reads them.  Then the host writes boot 1's
+# recording as a trace.dat on ftrace's clock (frec-decode -F trace-dat),
+# checks it against ftrace.dat (tracedat-timeline-check.sh) and prints
+# the commands that open the two.  Needs make modules and make tools
+# first (make demo does both); boots 3 and 4 need frec_null_blk.ko
+# (make modules builds it where linux-source is installed) and fio.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 out=$FREC_BUILD/demo
@@ -23,6 +27,18 @@ echo "== the console of boot 2, from the oops to frec's end marker ($out/boot2/c
 tr -d '\r' < "$out/boot2/console.log" | sed 's/^\[ *[0-9.]*\] //' |
 	awk '/^(BUG:|Oops|RIP:)/ && !inb { print } /^---\[ frec dump begin/ { inb = 1 }
 		inb { print } /^---\[ frec dump end/ { exit }' | head -n 40
+
+echo
+echo "== 9. null_blk under fio, its ring in the black box; sysrq-b mid-fio; the next boot's requests in flight (boots 3 and 4: guest test 0125, $out/nullblk)"
+rm -rf "$out/nullblk"
+nb_test=$FREC_ROOT/scripts/guest-tests/0125-nullblk-reset-in-flight.sh
+"$FREC_ROOT/scripts/guest-run.sh" -k stock -o "$out/nullblk" "$nb_test" | grep -E '^(PASS|FAIL|SKIP)' || true
+tap=$out/nullblk/$(basename "$nb_test" .sh)/tap.log
+if [ -f "$tap" ]; then
+	tr -d '\r' < "$tap" | sed -n 's/^# //p' | grep -v '^frec-guest-done' | cut -c1-200
+else
+	echo "no log of the null_blk run ($out/nullblk)"
+fi
 
 echo
 echo "== One timeline: boot 1's recording as frec.dat, on ftrace's clock, beside trace-cmd's ftrace.dat"

@@ -20,6 +20,12 @@
  * array is the four arguments, written at fixed indices, and its canary
  * cost about six instructions a record (doc/speed.md, 2026-11-29).
  *
+ * They read the clock (frec_rb_clock()) before anything else, and hand the
+ * value to the ring core: read in the middle of the write, as it was, the
+ * call kept a dozen values of the reservation alive across it, spilled to
+ * the stack and loaded back; read first, only the arguments are (a
+ * retry of the reservation needs no new read: frec_rb_stamp()).
+ *
  * The gate is recomputed, under the ring's gate_lock, whenever the ring is
  * enabled, disabled, given another level or retired; call sites read it
  * racily (READ_ONCE), and a writer that passed an old gate is counted as
@@ -35,6 +41,7 @@
 #include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/spinlock.h>
+#include <linux/string.h>
 
 #define CREATE_TRACE_POINTS
 #include "frec_trace.h"
@@ -162,24 +169,35 @@ static bool frec_ring_accepts(struct frec_ring *ring, struct frec_rb_cpu *rc)
 }
 
 /*
- * Records in progress on this CPU, whatever their ring: a write, then
- * its tracepoint, whose probes may record again (into any ring).  Bounds
- * that recursion as the ring core bounds nesting on one ring.  Only this
- * CPU touches its counter, with preemption off.
+ * A record's tracepoint (and a trigger's actions) in progress on this CPU,
+ * whatever the ring: probes may record again (into any ring), and each
+ * such record is one deeper.  Bounds that recursion as the ring core
+ * bounds nesting on one ring: a record made FREC_RB_MAX_NEST deep is
+ * dropped.  Raised only around the tracepoint, which is where a record
+ * can recurse through frec (the write itself is bounded by the ring
+ * core's nest count), so that a record whose tracepoint is off pays a
+ * load and a compare, not an increment and a decrement
+ * (doc/speed.md, 2026-11-29, the record path).  Only this CPU touches
+ * its counter, with preemption off.
  */
 static DEFINE_PER_CPU(unsigned int, frec_record_depth);
 
-/* Enter a record on this CPU; false (and counted in @rc) if too deep. */
-static bool frec_record_enter(struct frec_rb_cpu *rc)
+/* May a record start on this CPU?  False (and counted in @rc) if too deep. */
+static __always_inline bool frec_record_enter(struct frec_rb_cpu *rc)
 {
-	if (likely(this_cpu_inc_return(frec_record_depth) <= FREC_RB_MAX_NEST))
+	if (likely(this_cpu_read(frec_record_depth) < FREC_RB_MAX_NEST))
 		return true;
-	this_cpu_dec(frec_record_depth);
 	frec_rb_count_drop(rc, FREC_DROP_NEST);
 	return false;
 }
 
-static void frec_record_leave(void)
+/* Around what may record again: a tracepoint, a trigger's actions. */
+static void frec_record_deeper(void)
+{
+	this_cpu_inc(frec_record_depth);
+}
+
+static void frec_record_shallower(void)
 {
 	this_cpu_dec(frec_record_depth);
 }
@@ -194,7 +212,7 @@ static void frec_record_leave(void)
 void frec_record_abandon_this_cpu(void)
 {
 	/*
-	 * The dying task never leaves its records: each such oops would
+	 * The dying task never leaves its tracepoint: each such oops would
 	 * leave the CPU one record deeper, until every record there is
 	 * dropped as nested.
 	 */
@@ -237,9 +255,21 @@ static __always_inline u64 frec_record_site_word(struct frec_site *site, struct 
 static __always_inline void frec_record_event_stored(struct frec_ring *ring,
 						     struct frec_site *site,
 						     unsigned long caller,
-						     unsigned long *args, u64 seq)
+						     const unsigned long *args, u64 seq)
 {
-	trace_frec_record(ring->name, seq, caller, site->fmt, args);
+	unsigned long copy[FREC_EVENT_MAX_ARGS];
+
+	if (!trace_frec_record_enabled())
+		return;
+	/*
+	 * A copy made here, as the tracepoint is on: were the address of
+	 * @args taken on the common path too, GCC would keep the arguments
+	 * in memory for every record, 8 instructions (doc/speed.md).
+	 */
+	memcpy(copy, args, sizeof(copy));
+	frec_record_deeper();
+	trace_frec_record(ring->name, seq, caller, site->fmt, copy);
+	frec_record_shallower();
 }
 
 /*
@@ -251,30 +281,32 @@ static __always_inline void frec_record_event_stored(struct frec_ring *ring,
  * dump follows the write.
  */
 static noinline int frec_record_event_slow(struct frec_ring *ring, struct frec_ring_store *store,
-					   struct frec_rb_cpu *rc, struct frec_site *site,
+					   struct frec_rb_cpu *rc, u64 now, struct frec_site *site,
 					   unsigned long caller, unsigned long *args,
 					   bool span_end, u64 since, u64 *seqp, u64 *tsp)
 {
 	unsigned int fired = 0;
 	u64 word = frec_record_site_word_slow(site, ring, caller, &fired);
-	int ret = frec_rb_write_event_since(&store->layout, rc, word, caller, args, span_end,
-					    since, seqp, tsp);
+	int ret = frec_rb_write_event_since(&store->layout, rc, now, word, caller, args,
+					    span_end, since, seqp, tsp);
 
 	if (!ret)
 		frec_record_event_stored(ring, site, caller, args, *seqp);
-	if (fired)
+	if (fired) {
+		frec_record_deeper();
 		frec_hook_trigger_fired(site, ring, fired, ret ? 0 : *seqp);
-	frec_record_leave();
+		frec_record_shallower();
+	}
 	return ret;
 }
 
 /*
- * Store a fixed-size event (with @span_end, a span's end that began at
- * @since: frec_rb.c's frec_rb_write_event_since()), fire its tracepoint;
- * the stored record's seq in @seqp, and its timestamp in @tsp unless NULL.
- * Preemption off.
+ * Store a fixed-size event whose clock read gave @now (with @span_end, a
+ * span's end that began at @since: frec_rb.c's
+ * frec_rb_write_event_since()), fire its tracepoint; the stored record's
+ * seq in @seqp, and its timestamp in @tsp unless NULL.  Preemption off.
  */
-static __always_inline int frec_record_event(struct frec_ring *ring,
+static __always_inline int frec_record_event(u64 now, struct frec_ring *ring,
 					     struct frec_site *site,
 					     unsigned long caller,
 					     unsigned long *args, bool span_end,
@@ -295,28 +327,31 @@ static __always_inline int frec_record_event(struct frec_ring *ring,
 		return -ENOSPC;
 	if (frec_ring_accepts(ring, rc)) {
 		id = READ_ONCE(site->id);
-		if (!frec_site_id_plain(id) && !tsp)
-			return frec_record_event_slow(ring, store, rc, site, caller, args,
-						      span_end, since, seqp, NULL);
 		if (!frec_site_id_plain(id)) {
 			/*
-			 * Not @seqp and @tsp: their address taken out of
-			 * line, the common case would keep them in memory.
+			 * Copies, not @args, @seqp and @tsp: their address
+			 * taken out of line, the common case would keep them
+			 * in memory.  @args comes back: a span's end holds
+			 * its duration word now.
 			 */
-			u64 slow_seq, slow_ts;
+			unsigned long slow_args[FREC_EVENT_MAX_ARGS];
+			u64 slow_seq = 0, slow_ts = 0;
 
-			ret = frec_record_event_slow(ring, store, rc, site, caller, args,
-						     span_end, since, &slow_seq, &slow_ts);
+			memcpy(slow_args, args, sizeof(slow_args));
+			ret = frec_record_event_slow(ring, store, rc, now, site, caller, slow_args,
+						     span_end, since, &slow_seq,
+						     tsp ? &slow_ts : NULL);
+			memcpy(args, slow_args, sizeof(slow_args));
 			*seqp = slow_seq;
-			*tsp = slow_ts;
+			if (tsp)
+				*tsp = slow_ts;
 			return ret;
 		}
-		ret = frec_rb_write_event_since(&store->layout, rc, id, caller, args, span_end,
-						since, seqp, tsp);
+		ret = frec_rb_write_event_since(&store->layout, rc, now, id, caller, args,
+						span_end, since, seqp, tsp);
 	}
 	if (!ret)
 		frec_record_event_stored(ring, site, caller, args, *seqp);
-	frec_record_leave();
 	return ret;
 }
 
@@ -346,10 +381,12 @@ int __frec_record(struct frec_ring *ring, struct frec_site *site,
 		  unsigned long caller, unsigned long a0, unsigned long a1,
 		  unsigned long a2, unsigned long a3)
 {
+	/* Before anything else: the top of this file says why. */
+	u64 now = frec_rb_clock();
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
 	u64 seq;
 
-	return frec_record_event(ring, site, caller, args, false, 0, &seq, NULL);
+	return frec_record_event(now, ring, site, caller, args, false, 0, &seq, NULL);
 }
 EXPORT_SYMBOL_GPL(__frec_record);
 
@@ -376,6 +413,7 @@ struct frec_span __frec_span_begin(struct frec_ring *ring, struct frec_site *sit
 				   unsigned long a1, unsigned long a2,
 				   unsigned long a3)
 {
+	u64 now = frec_rb_clock();
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, a2, a3 };
 	u64 seq, ts;
 
@@ -384,7 +422,7 @@ struct frec_span __frec_span_begin(struct frec_ring *ring, struct frec_site *sit
 				      sizeof(FREC_SPAN_BEGIN_FMT)) ||
 		     __builtin_memcmp(FREC_SPAN_END_FMT, __FREC_SPAN_END_FMT,
 				      sizeof(FREC_SPAN_END_FMT)));
-	if (frec_record_event(ring, site, caller, args, false, 0, &seq, &ts))
+	if (frec_record_event(now, ring, site, caller, args, false, 0, &seq, &ts))
 		return (struct frec_span){ 0, 0 };
 	return (struct frec_span){ ts, frec_span_id(seq, smp_processor_id()) };
 }
@@ -413,13 +451,14 @@ int __frec_span_end(struct frec_ring *ring, struct frec_site *site,
 		    unsigned long caller, u64 begin_ts, u64 begin_id,
 		    unsigned long a0, unsigned long a1)
 {
+	u64 now = frec_rb_clock();
 	unsigned long args[FREC_RECORD_MAX_ARGS] = { a0, a1, begin_id, 0 };
 	u64 seq;
 	int ret;
 
 	/* include/frec.h's limit is the layout's (uapi/frec_raw.h). */
 	BUILD_BUG_ON(FREC_SPAN_END_ARGS != FREC_SPAN_MAX_END_ARGS);
-	ret = frec_record_event(ring, site, caller, args, true, begin_ts, &seq, NULL);
+	ret = frec_record_event(now, ring, site, caller, args, true, begin_ts, &seq, NULL);
 	if (!ret)
 		frec_span_ended(ring, site, args[FREC_SPAN_END_DUR]);
 	return ret;
@@ -488,11 +527,15 @@ int __frec_printk(struct frec_ring *ring, struct frec_site *site,
 			len = vscnprintf(text, size + 1, fmt, ap);
 			va_end(ap);
 		}
+		frec_record_deeper();
 		trace_frec_printk(ring->name, seq, caller, text, len);
+		frec_record_shallower();
 	}
-	if (unlikely(fired))
+	if (unlikely(fired)) {
+		frec_record_deeper();
 		frec_hook_trigger_fired(site, ring, fired, ret ? 0 : seq);
-	frec_record_leave();
+		frec_record_shallower();
+	}
 	return ret;
 }
 EXPORT_SYMBOL_GPL(__frec_printk);

@@ -70,12 +70,12 @@
  * writer ever waits for another; the ring needs no lock and no cmpxchg
  * between CPUs.  A write is:
  *
- *  1. Reserve: in a loop, take a timestamp (frec_rb_stamp(), "Order"
- *     below), then move head from pos to pos + k with a CPU-local cmpxchg.
- *     The cmpxchg fails only if a nested writer reserved in between (it
- *     has finished by then), and the retry takes a new timestamp, above
- *     the nested writer's, so timestamps on one CPU increase with
- *     position.  Then take the seq: the CPU's own
+ *  1. Reserve: read the clock once, then in a loop make the timestamp
+ *     (frec_rb_stamp(), "Order" below) and move head from pos to pos + k
+ *     with a CPU-local cmpxchg.  The cmpxchg fails only if a nested writer
+ *     reserved in between (it has finished by then), and the retry makes
+ *     a new timestamp, raised above the nested writer's, so timestamps on
+ *     one CPU increase with position.  Then take the seq: the CPU's own
  *     counter, incremented once per reservation (no seq is ever lost to a
  *     retry).  A nested writer that interrupts between the cmpxchg and
  *     that increment takes the lower seq for the higher position; seq
@@ -374,17 +374,21 @@ void frec_rb_test_forget_stamp(void)
 #endif
 
 /*
- * The timestamp of a record: the clock, raised to one more than the last
- * timestamp this CPU gave if the clock has not passed it, so that a CPU's
- * timestamps strictly increase across all its rings ("Order" above).  The
- * CPU-local cmpxchg fails only if a nested writer took a timestamp in
- * between; the retry then goes above that one.
+ * The timestamp of a record whose clock read (frec_rb_clock()) gave @now:
+ * @now, raised to one more than the last timestamp this CPU gave if @now
+ * has not passed it, so that a CPU's timestamps strictly increase across
+ * all its rings ("Order" above).  The CPU-local cmpxchg fails only if a
+ * nested writer took a timestamp in between; the retry then goes above
+ * that one.  @now is read once a record, before anything else of the
+ * write: a retry needs no new clock read, the raise puts it above the
+ * nested writer's, and no call in the middle of the write keeps its
+ * values alive across it (doc/speed.md, 2026-11-29, the record path).
  */
-static __always_inline u64 frec_rb_stamp(void)
+static __always_inline u64 frec_rb_stamp(u64 now)
 {
 	local_t *last = this_cpu_ptr(&frec_rb_last_ts);
-	u64 now = frec_rb_clock(), ts;
 	long prev = local_read(last), old;
+	u64 ts;
 
 	for (;;) {
 		ts = (u64)prev >= now ? (u64)prev + 1 : now;
@@ -495,14 +499,15 @@ void frec_rb_cpu_init(struct frec_rb_cpu *rc, struct frec_slot *slots,
 }
 
 /*
- * Reserve @k positions on this CPU.  Returns true with the first position
- * in *@pos, or false after counting why the record is dropped.  On success
- * the caller owns [*pos, *pos + k) until it commits; the nest count stays
- * raised either way and frec_rb_end() lowers it.
+ * Reserve @k positions on this CPU for a record whose clock read gave
+ * @now.  Returns true with the first position in *@pos, or false after
+ * counting why the record is dropped.  On success the caller owns
+ * [*pos, *pos + k) until it commits; the nest count stays raised either
+ * way and frec_rb_end() lowers it.
  */
 static __always_inline bool frec_rb_reserve(const struct frec_rb *ring,
 					    struct frec_rb_cpu *rc, unsigned int k,
-					    unsigned long *pos, u64 *seq, u64 *ts)
+					    u64 now, unsigned long *pos, u64 *seq, u64 *ts)
 {
 	unsigned long head, old;
 	long nest;
@@ -520,7 +525,7 @@ static __always_inline bool frec_rb_reserve(const struct frec_rb *ring,
 		return false;
 	}
 	head = local_read(&rc->head);
-	if (nest == 1) {
+	if (likely(nest == 1)) {
 		/*
 		 * Outermost: no writer in progress below us on this CPU.
 		 * Only interrupts on this CPU read pending_pos, and they see
@@ -541,7 +546,7 @@ static __always_inline bool frec_rb_reserve(const struct frec_rb *ring,
 			local_inc(&rc->dropped[FREC_DROP_LAP]);
 			return false;
 		}
-		*ts = frec_rb_stamp();
+		*ts = frec_rb_stamp(now);
 		if (unlikely(ring->global_order))
 			*seq = atomic64_inc_return(&frec_seq);
 		/*
@@ -566,17 +571,34 @@ static __always_inline bool frec_rb_reserve(const struct frec_rb *ring,
 	return true;
 }
 
-/* Claim the @k slots of [pos, pos + k): count what they destroy, set BUSY. */
+/*
+ * The slot of position @pos + @i, @first being @pos's.  The writes find
+ * @first once: the kernel is built with -fno-strict-aliasing, so after
+ * any store to a slot GCC would load the mask and the slot array again
+ * (about 9 instructions an event).
+ */
+static __always_inline struct frec_slot *frec_rb_slot_at(const struct frec_rb *ring,
+							 struct frec_rb_cpu *rc,
+							 struct frec_slot *first,
+							 unsigned long pos, unsigned int i)
+{
+	return i ? &rc->slots[(pos + i) & ring->mask] : first;
+}
+
+/*
+ * Claim the @k slots of [pos, pos + k), @first being pos's: count what
+ * they destroy, set BUSY.
+ */
 static void frec_rb_claim(const struct frec_rb *ring,
-			  struct frec_rb_cpu *rc, unsigned long pos,
-			  unsigned int k)
+			  struct frec_rb_cpu *rc, struct frec_slot *first,
+			  unsigned long pos, unsigned int k)
 {
 	struct frec_slot *slot;
 	u64 old;
 	unsigned int i;
 
 	for (i = 0; i < k; i++) {
-		slot = &rc->slots[(pos + i) & ring->mask];
+		slot = frec_rb_slot_at(ring, rc, first, pos, i);
 		old = READ_ONCE(slot->state);
 		if (old && !(old & (FREC_SLOT_BUSY | FREC_SLOT_CONT)))
 			local_inc(&rc->overwritten);
@@ -597,10 +619,10 @@ static inline u64 frec_rb_state(const struct frec_rb *ring, unsigned long pos,
 	       (cont ? FREC_SLOT_CONT : 0);
 }
 
-/* Publish the @k slots of record @seq at [pos, pos + k). */
+/* Publish the @k slots of record @seq at [pos, pos + k), @first at pos. */
 static void frec_rb_commit(const struct frec_rb *ring,
-			   struct frec_rb_cpu *rc, unsigned long pos,
-			   unsigned int k, u64 seq)
+			   struct frec_rb_cpu *rc, struct frec_slot *first,
+			   unsigned long pos, unsigned int k, u64 seq)
 {
 	struct frec_slot *slot;
 	unsigned int i;
@@ -610,7 +632,7 @@ static void frec_rb_commit(const struct frec_rb *ring,
 	 * Pairs with frec_rb_cursor_next:A and frec_rb_copy:A.
 	 */
 	for (i = 0; i < k; i++) {
-		slot = &rc->slots[(pos + i) & ring->mask];
+		slot = frec_rb_slot_at(ring, rc, first, pos, i);
 		smp_store_release(&slot->state, /* LMM(frec_rb_commit:A) */
 				  frec_rb_state(ring, pos + i, seq, i));
 	}
@@ -632,6 +654,9 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  * frec_rb_write_event_since() - store a fixed-size event, maybe a span's end
  * @ring: the ring.
  * @rc: this CPU's part of @ring.
+ * @now: frec_rb_clock(), read by the caller at the start of the record
+ *	(the record path reads it first, before any value it would keep
+ *	across the call).
  * @site: the site word (uapi/frec_raw.h, FREC_SITE_ID_LIMIT).
  * @caller_word: the caller and the context (frec_caller_word()).
  * @args: FREC_EVENT_MAX_ARGS arguments.
@@ -648,7 +673,7 @@ static void frec_rb_end(struct frec_rb_cpu *rc)
  * -EINVAL if @ring is a record ring.
  */
 FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
-					    struct frec_rb_cpu *rc, unsigned long site,
+					    struct frec_rb_cpu *rc, u64 now, unsigned long site,
 					    u64 caller_word, unsigned long *args,
 					    bool span_end, u64 since, u64 *seqp, u64 *tsp)
 {
@@ -660,22 +685,22 @@ FREC_RB_WRITE int frec_rb_write_event_since(const struct frec_rb *ring,
 	if (unlikely(ring->max_record_len))
 		return -EINVAL;
 
-	if (!frec_rb_reserve(ring, rc, 1, &pos, &seq, &ts)) {
+	if (!frec_rb_reserve(ring, rc, 1, now, &pos, &seq, &ts)) {
 		frec_rb_end(rc);
 		return -ENOSPC;
 	}
 	if (span_end)
 		args[FREC_EVENT_MAX_ARGS - 1] = frec_span_dur_word(ts, since);
 	frec_rb_hook(FREC_RB_HOOK_RESERVED);
-	frec_rb_claim(ring, rc, pos, 1);
 	slot = &rc->slots[pos & ring->mask];
+	frec_rb_claim(ring, rc, slot, pos, 1);
 	WRITE_ONCE(slot->data[FREC_EVENT_TS], ts);
 	WRITE_ONCE(slot->data[FREC_EVENT_SITE], site);
 	WRITE_ONCE(slot->data[FREC_EVENT_CALLER], FREC_RB_CALLER_WORD(caller_word));
 	for (i = 0; i < FREC_EVENT_MAX_ARGS; i++)
 		WRITE_ONCE(slot->data[FREC_EVENT_ARG0 + i], args[i]);
 	frec_rb_hook(FREC_RB_HOOK_FILLED);
-	frec_rb_commit(ring, rc, pos, 1, seq);
+	frec_rb_commit(ring, rc, slot, pos, 1, seq);
 	frec_rb_end(rc);
 	if (seqp)
 		*seqp = seq;
@@ -703,8 +728,8 @@ FREC_RB_WRITE int frec_rb_write_event(const struct frec_rb *ring,
 				      u64 *seqp)
 {
 	/* @args is written only for a span's end. */
-	return frec_rb_write_event_since(ring, rc, site, caller_word, (unsigned long *)args,
-					 false, 0, seqp, NULL);
+	return frec_rb_write_event_since(ring, rc, frec_rb_clock(), site, caller_word,
+					 (unsigned long *)args, false, 0, seqp, NULL);
 }
 
 /* Store @len bytes of @src into data words, zero-padding the last one. */
@@ -748,7 +773,7 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 	const u64 len_word = len;
 	unsigned int k, i, n;
 	const u8 *src = payload;
-	struct frec_slot *slot;
+	struct frec_slot *slot, *first;
 	unsigned long pos;
 	u64 seq = 0, ts;	/* seq: set by frec_rb_reserve(), which GCC cannot tell */
 
@@ -760,13 +785,14 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 		frec_rb_count_drop(rc, FREC_DROP_SIZE);
 		return -E2BIG;
 	}
-	if (!frec_rb_reserve(ring, rc, k, &pos, &seq, &ts)) {
+	if (!frec_rb_reserve(ring, rc, k, frec_rb_clock(), &pos, &seq, &ts)) {
 		frec_rb_end(rc);
 		return -ENOSPC;
 	}
 	frec_rb_hook(FREC_RB_HOOK_RESERVED);
-	frec_rb_claim(ring, rc, pos, k);
-	slot = &rc->slots[pos & ring->mask];
+	first = &rc->slots[pos & ring->mask];
+	frec_rb_claim(ring, rc, first, pos, k);
+	slot = first;
 	WRITE_ONCE(slot->data[FREC_RECORD_TS], ts);
 	WRITE_ONCE(slot->data[FREC_RECORD_SITE], site);
 	WRITE_ONCE(slot->data[FREC_RECORD_CALLER], FREC_RB_CALLER_WORD(caller_word));
@@ -784,7 +810,7 @@ FREC_RB_WRITE int frec_rb_write_record(const struct frec_rb *ring,
 		len -= n;
 	}
 	frec_rb_hook(FREC_RB_HOOK_FILLED);
-	frec_rb_commit(ring, rc, pos, k, seq);
+	frec_rb_commit(ring, rc, first, pos, k, seq);
 	frec_rb_end(rc);
 	if (seqp)
 		*seqp = seq;
@@ -1023,7 +1049,7 @@ unsigned long frec_rb_abandon_writes(const struct frec_rb *ring,
 		state = READ_ONCE(rc->slots[pos & ring->mask].state);
 		if (state && !(state & FREC_SLOT_BUSY) &&
 		    !(state & FREC_SLOT_LAP) != !(pos & ring->nr_slots))
-			frec_rb_claim(ring, rc, pos, 1);
+			frec_rb_claim(ring, rc, &rc->slots[pos & ring->mask], pos, 1);
 	}
 	local_set(&rc->nest, 0);
 	local_add(nest, &rc->dropped[FREC_DROP_ABANDONED]);

@@ -207,7 +207,7 @@ int frec_rb_write_event(const struct frec_rb *ring,
 			u64 caller_word, const unsigned long *args,
 			u64 *seqp);
 int frec_rb_write_event_since(const struct frec_rb *ring,
-			      struct frec_rb_cpu *rc, unsigned long site,
+			      struct frec_rb_cpu *rc, u64 now, unsigned long site,
 			      u64 caller_word, unsigned long *args,
 			      bool span_end, u64 since, u64 *seqp, u64 *tsp);
 int frec_rb_write_record(const struct frec_rb *ring,
