@@ -44,7 +44,8 @@ FREC_SAMPLE_PARAM(period_us, uint, 100, "hrtimer period per CPU, us");
 
 FREC_SAMPLE_PARAM(threads, bool, true, "also record from a kthread per CPU (else hard IRQ only)");
 
-FREC_SAMPLE_PARAM(meet, bool, false, "the kthreads record in rounds, all at once, without sleeping");
+FREC_SAMPLE_PARAM(meet, bool, false,
+		  "the kthreads record in rounds, all at once, without sleeping");
 
 FREC_SAMPLE_PARAM(ticks, ulong, 0, "stop each CPU's hrtimer after this many ticks (0: never)");
 
