@@ -507,52 +507,48 @@ static void coarse_clock_global_order(struct ht_case *c)
 	HT_EXPECT_EQ(c, order_run(c, &o), 0);
 }
 
-/*
- * One CPU, two rings, a clock that returns one value: every timestamp
- * ties.  The merge must still give the records in the order the CPU
- * stored them, whatever the rings' seqs (ring 0 is ahead: it stored 5
- * records before ring 1 stored its first).
- */
-#define TIE_RECORDS	12
+/* Two rings of 64 slots with their parts, for the cases of one CPU below. */
+struct one_cpu_rings {
+	struct frec_slot *slots[2];
+	struct frec_rb_cpu part[2];
+	struct frec_rb ring[2];
+};
 
-static void ties_on_one_cpu_keep_store_order(struct ht_case *c)
+static void one_cpu_rings_init(struct ht_case *c, struct one_cpu_rings *r)
 {
-	static const int ring_of[TIE_RECORDS] = { 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0 };
-	unsigned long args[FREC_EVENT_MAX_ARGS] = { 0 };
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		r->slots[i] = aligned_alloc(SMP_CACHE_BYTES, 64 * sizeof(struct frec_slot));
+		if (!r->slots[i])
+			abort();
+		HT_EXPECT_EQ(c, frec_rb_init(&r->ring[i], 64, 0, 0), 0);
+		frec_rb_cpu_init(&r->part[i], r->slots[i], &r->ring[i]);
+	}
+	sim_set_cpu(0);
+	frec_rb_test_forget_stamp();
+}
+
+/*
+ * Merge the two rings CPU 0 stored @nr records into, record i with i as
+ * its first argument: they must come back in that order, each timestamp
+ * above the one before.  Frees the rings' slots.
+ */
+static void one_cpu_rings_check(struct ht_case *c, struct one_cpu_rings *r, int nr)
+{
 	struct frec_merge_item items[2];
 	struct frec_rb_cursor cur[2];
 	struct frec_rb_entry ent[2];
-	struct frec_slot *slots[2];
-	struct frec_rb_cpu part[2];
 	struct frec_merge_key key;
-	struct frec_rb ring[2];
 	struct frec_merge m;
 	unsigned int src;
 	u64 last_ts = 0;
 	int i, n = 0;
 
-	frec_user_clock = FREC_USER_CLOCK_FROZEN;
-	frec_user_clock_frozen = 1000;
-	for (i = 0; i < 2; i++) {
-		slots[i] = aligned_alloc(SMP_CACHE_BYTES, 64 * sizeof(struct frec_slot));
-		if (!slots[i])
-			abort();
-		HT_EXPECT_EQ(c, frec_rb_init(&ring[i], 64, 0, 0), 0);
-		frec_rb_cpu_init(&part[i], slots[i], &ring[i]);
-	}
-	sim_set_cpu(0);
-	frec_rb_test_forget_stamp();
-	for (i = 0; i < TIE_RECORDS; i++) {
-		args[0] = i;
-		HT_EXPECT_EQ(c, frec_rb_write_event(&ring[ring_of[i]], &part[ring_of[i]],
-						    1, 0, args, NULL), 0);
-	}
-	frec_user_clock = FREC_USER_CLOCK_MONOTONIC;
-
 	frec_merge_init(&m, items, 2, false);
 	for (i = 0; i < 2; i++) {
-		frec_rb_cursor_init(&ring[i], &part[i], &cur[i]);
-		if (frec_rb_cursor_next(&ring[i], &part[i], &cur[i], &ent[i], NULL, 0)) {
+		frec_rb_cursor_init(&r->ring[i], &r->part[i], &cur[i]);
+		if (frec_rb_cursor_next(&r->ring[i], &r->part[i], &cur[i], &ent[i], NULL, 0)) {
 			key = (struct frec_merge_key){ ent[i].ts, ent[i].seq, 0, i };
 			frec_merge_push(&m, i, &key);
 		}
@@ -567,14 +563,84 @@ static void ties_on_one_cpu_keep_store_order(struct ht_case *c)
 			  (unsigned long long)ent[src].ts, (unsigned long long)last_ts);
 		last_ts = ent[src].ts;
 		n++;
-		if (frec_rb_cursor_next(&ring[src], &part[src], &cur[src], &ent[src], NULL, 0)) {
+		if (frec_rb_cursor_next(&r->ring[src], &r->part[src], &cur[src], &ent[src],
+					NULL, 0)) {
 			key = (struct frec_merge_key){ ent[src].ts, ent[src].seq, 0, src };
 			frec_merge_push(&m, src, &key);
 		}
 	}
-	HT_EXPECT_EQ(c, n, TIE_RECORDS);
+	HT_EXPECT_EQ(c, n, nr);
 	for (i = 0; i < 2; i++)
-		free(slots[i]);
+		free(r->slots[i]);
+}
+
+/*
+ * One CPU, two rings, a clock that returns one value: every timestamp
+ * ties.  The merge must still give the records in the order the CPU
+ * stored them, whatever the rings' seqs (ring 0 is ahead: it stored 5
+ * records before ring 1 stored its first).
+ */
+#define TIE_RECORDS	12
+
+static void ties_on_one_cpu_keep_store_order(struct ht_case *c)
+{
+	static const int ring_of[TIE_RECORDS] = { 0, 0, 0, 0, 0, 1, 0, 1, 1, 0, 1, 0 };
+	unsigned long args[FREC_EVENT_MAX_ARGS] = { 0 };
+	struct one_cpu_rings r;
+	int i;
+
+	frec_user_clock = FREC_USER_CLOCK_FROZEN;
+	frec_user_clock_frozen = 1000;
+	one_cpu_rings_init(c, &r);
+	for (i = 0; i < TIE_RECORDS; i++) {
+		args[0] = i;
+		HT_EXPECT_EQ(c, frec_rb_write_event(&r.ring[ring_of[i]], &r.part[ring_of[i]],
+						    1, 0, args, NULL), 0);
+	}
+	frec_user_clock = FREC_USER_CLOCK_MONOTONIC;
+	one_cpu_rings_check(c, &r, TIE_RECORDS);
+}
+
+/*
+ * A record reads its clock before anything else of the write
+ * (frec_record.c), so an interrupt's writer can take a later clock value
+ * and store first: the interrupted record then reserves with a clock
+ * value below the CPU's last timestamp.  Its timestamp must still go
+ * above that one (frec_rb_stamp()'s raise), so that one CPU's records
+ * never tie and come in the order the CPU stored them, into one ring or
+ * two.  The calls pass the clock values such nesting leaves: ring 0's
+ * record at 5000 (the interrupt's), then records whose reads gave 1000
+ * and 4999 (the interrupted ones, into the other ring and the same one).
+ */
+#define STALE_RECORDS	5
+
+static void stale_clock_read_after_nested_writer(struct ht_case *c)
+{
+	static const struct {
+		int ring;
+		u64 now;
+	} rec[STALE_RECORDS] = {
+		{ 0, 5000 }, { 1, 1000 }, { 0, 1000 }, { 1, 4999 }, { 0, 6000 },
+	};
+	unsigned long args[FREC_EVENT_MAX_ARGS] = { 0 };
+	struct one_cpu_rings r;
+	u64 ts, last_ts = 0;
+	int i;
+
+	one_cpu_rings_init(c, &r);
+	for (i = 0; i < STALE_RECORDS; i++) {
+		args[0] = i;
+		ts = 0;
+		HT_EXPECT_EQ(c, frec_rb_write_event_since(&r.ring[rec[i].ring],
+							  &r.part[rec[i].ring], rec[i].now, 1,
+							  0, args, false, 0, NULL, &ts), 0);
+		HT_EXPECT(c, ts > last_ts && ts >= rec[i].now,
+			  "record %d (clock %llu): timestamp %llu, the CPU's last %llu", i,
+			  (unsigned long long)rec[i].now, (unsigned long long)ts,
+			  (unsigned long long)last_ts);
+		last_ts = ts;
+	}
+	one_cpu_rings_check(c, &r, STALE_RECORDS);
 }
 
 static struct ht_case cases[] = {
@@ -587,6 +653,7 @@ static struct ht_case cases[] = {
 	HT_CASE(coarse_clock_reported),
 	HT_CASE(coarse_clock_global_order),
 	HT_CASE(ties_on_one_cpu_keep_store_order),
+	HT_CASE(stale_clock_read_after_nested_writer),
 };
 
 int main(int argc, char **argv)
