@@ -337,6 +337,8 @@ static __always_inline int frec_record_event(u64 now, struct frec_ring *ring,
 			unsigned long slow_args[FREC_EVENT_MAX_ARGS];
 			u64 slow_seq = 0, slow_ts = 0;
 
+			/* @args holds FREC_RECORD_MAX_ARGS words */
+			BUILD_BUG_ON(FREC_EVENT_MAX_ARGS != FREC_RECORD_MAX_ARGS);
 			memcpy(slow_args, args, sizeof(slow_args));
 			ret = frec_record_event_slow(ring, store, rc, now, site, caller, slow_args,
 						     span_end, since, &slow_seq,

@@ -30,8 +30,9 @@
  * @fn on every write, whatever is written: how a test makes a loaded
  * sample record again (echo 1 > /sys/module/<module>/parameters/<name>).
  * @name: the parameter's name.
- * @fn: int @fn(const char *val, const struct kernel_param *kp); what it
- *	returns, the write returns.
+ * @fn: int @fn(const char *val, const struct kernel_param *kp); a
+ *	negative errno it returns fails the write, 0 lets it take all it
+ *	was given.
  * @desc: what modinfo shows.
  */
 #define FREC_SAMPLE_ACTION(name, fn, desc)					\

@@ -109,7 +109,9 @@ ecpu=$(echo "$end" | sed 's/^[0-9]* \[[ 0-9.]*\] cpu\([0-9]*\) .*/\1/')
 # interrupts come in is the host's matter: a vCPU the host holds back
 # for 50 ms takes six timer spans (20 seen on the debug kernel under a
 # load of 8), so only their kind is checked.
-grep " cpu$ecpu [^ ]* spans: " /tmp/block | grep -A 1024 -F -x "$end" | tail -n +2 > /tmp/after
+grep " cpu$ecpu [^ ]* spans: " /tmp/block > /tmp/cpu.block
+grep -qFx "$end" /tmp/cpu.block || fail "the slow end is not among cpu$ecpu's lines of the dump"
+grep -A 1024 -F -x "$end" /tmp/cpu.block | tail -n +2 > /tmp/after
 after=$(grep -c . /tmp/after)
 grep -vE ' [<>] (irq|softirq) n=' /tmp/after > /tmp/after.other &&
 	fail "records of the thread after the slow end on cpu$ecpu in the dump: $(head -n 2 /tmp/after.other)"

@@ -64,6 +64,17 @@ case $FREC_PHASE in
 	if grep '^# in flight span=' /tmp/pdump | grep -v ' null_blk: .* > rq tag [0-9]* op 0 sector '; then
 		fail "a span in flight is not a read request's begin"
 	fi
+	# The list and frec-decode's come from the same code (frec_inflight.c):
+	# check it against the dump's own records.  Each listed span's begin
+	# is a record of the dump, and no end in the dump names it.  From a
+	# file, not a pipe: fail must leave the test, not a subshell.
+	grep '^# in flight span=' /tmp/pdump > /tmp/ifl
+	while read -r line; do
+		s=$(echo "$line" | sed 's/^# in flight span=\([0-9]*\/[0-9]*\) .*/\1/')
+		grep -qFx "$(echo "$line" | sed 's/^# in flight span=[^:]*: //')" /tmp/pdump ||
+			fail "span=$s: its begin is not a record of the dump"
+		grep -q " span=$s\$" /tmp/pdump && fail "span=$s is listed in flight, but its end is in the dump"
+	done < /tmp/ifl
 	grep '^# in flight span=' /tmp/pdump | head -n 8
 	[ "$n" -le 8 ] || echo "# ... $((n - 8)) more"
 	cat $FREC_DEBUGFS/previous/raw > /tmp/raw
