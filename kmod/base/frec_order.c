@@ -109,7 +109,12 @@ bool frec_clock_synchronized(void)
  * read with the kernel's own accessor (16 ns at 62.5 MHz, QEMU's virt
  * with a cortex-a57; 1 ns from Armv8.6, 1 GHz).  On x86 kvm-clock counts
  * ns, and the TSC's period is rounded up to 1 ns.  Elsewhere frec does
- * not know.
+ * not know.  Where sched_clock() is another counter the figure is wrong,
+ * and frec cannot tell from a module: Hyper-V without an invariant TSC
+ * (hv_sched_clock counts 100 ns steps), and an arm64 device tree whose
+ * clock-frequency overrides CNTFRQ_EL0 (the kernel's rate is not
+ * exported).  The tie rule holds whatever the tick; only the figure
+ * shown is wrong there.
  */
 u32 frec_clock_tick_ns(void)
 {
