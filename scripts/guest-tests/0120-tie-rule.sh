@@ -1,6 +1,6 @@
 #!/bin/sh
 # description: the tie rule (kmod/lib/frec_rb.c, "Order") on the stock clock: frec/order and the raw clock entry give the tick (arm64: sched_clock's resolution, 16 ns in QEMU's virt); with kthreads recording in rounds on every CPU and hard-IRQ writers into two rings, the merged dump never gives one CPU's timestamp or a seq twice, breaks a tie across CPUs by CPU and keeps a CPU's event before the text it stored next
-# kernels: arm64-6.1 arm64-6.12
+# kernels: arm64-6.1
 # timeout: 300
 . /frec/guest/lib.sh
 frec_reset
