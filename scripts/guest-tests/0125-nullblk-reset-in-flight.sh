@@ -8,15 +8,15 @@
 #
 # 2 MiB of region: the null_blk ring is 256 KiB a CPU.  fio's load is
 # make bench's (iodepth 32, two jobs), but the hrtimer completes a
-# request after 1 ms, not 50 us: fio under TCG takes tens of us to issue
+# request after 10 ms, not 50 us: fio under TCG takes tens of us to issue
 # a request, so with 50 us requests spent most of their time in fio, and
-# a first run found none in flight at the reset; with 1 ms the run of
-# 2026-11-29 found 4 between their begin in null_queue_rq() and their
-# end.  The reset comes 2 s after the first request ends, in a 120 s
-# run.
+# a first run on 6.1 found none in flight at the reset; with 1 ms runs of
+# 2026-11-29 found 4 and 40 on 6.1, and 1 on 6.12.  With 10 ms a request
+# waits in the driver far longer than fio takes to issue the next.  The
+# reset comes 2 s after the first request ends, in a 120 s run.
 . /frec/guest/lib.sh
 . /frec/run.conf
-NB_COMPLETION_NS=1000000
+NB_COMPLETION_NS=10000000
 . /frec/guest/nullblk.sh
 R=2M@0x20000000
 H=/tmp/hist
