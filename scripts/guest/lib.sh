@@ -623,9 +623,10 @@ frec_tie_rule_check() {
 	# into stress_big_text), a hard-IRQ writer every ms into both, nesting
 	# inside the thread's writes (more often, TCG spends the CPUs on the
 	# timer).
-	# 2 s: about 55,000 records on arm64 under TCG, within the rings;
-	# reading and checking them is most of the test's time.
-	insmod "$FREC_MODULES/frec_stress.ko" period_us=1000 ring_kib=4096 meet=1 || fail "insmod frec_stress.ko"
+	# 1 MiB a CPU: the rings fill and wrap within the 2 s; reading and
+	# checking what they hold (about 175,000 records at 4 MiB, 100 s on
+	# arm64 under TCG) is most of the test's time.
+	insmod "$FREC_MODULES/frec_stress.ko" period_us=1000 ring_kib=1024 meet=1 || fail "insmod frec_stress.ko"
 	sleep 2
 	# Both CPUs' last records at one moment: a ring switched off stops its
 	# writers on every CPU at once, where stop ends one CPU's kthread after
