@@ -66,7 +66,7 @@ static __always_inline u64 frec_caller_base(void)
  * __string() source.
  */
 #if KERNEL_VERSION(6, 10, 0) <= LINUX_VERSION_CODE
-#define FREC_ASSIGN_STR(dst, src)	__assign_str(dst)
+#define FREC_ASSIGN_STR(dst, src)	do { (void)(src); __assign_str(dst); } while (0)
 #else
 #define FREC_ASSIGN_STR(dst, src)	__assign_str(dst, src)
 #endif

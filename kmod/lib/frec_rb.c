@@ -422,7 +422,7 @@ void (*frec_rb_test_hook)(enum frec_rb_hook where);
 			frec_fault_hit(where);				\
 	} while (0)
 #else
-#define frec_rb_hook(where) do { } while (0)
+#define frec_rb_hook(where) ((void)(where))
 #endif
 
 /**
