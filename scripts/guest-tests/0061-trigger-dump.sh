@@ -39,19 +39,8 @@ fl=$(grep -n "^$seq \[[ 0-9.]*\] cpu$cpu [^ ]* stress: " /tmp/block | cut -d: -f
 [ -n "$fl" ] || fail "the firing record cpu$cpu seq $seq is not in the block"
 [ "$(grep " cpu$cpu [^ ]* stress: " /tmp/block | tail -n 1 | cut -d ' ' -f 1)" = "$seq" ] ||
 	fail "the firing record is not cpu$cpu's newest in the block"
-# After the firing record, the other CPU's records stored before the
-# freeze took effect (frozen's time: local_clock() read after it), and at
-# most one in flight as it froze.  How many came before the freeze is the
-# host's matter: a vCPU held back between its record and the freeze lets
-# the other CPU's ticks in (2 seen on 6.12 under TCG, 2026-11-29).
-fts=$(sed -n 's/^time: *\([0-9]*\)\.\([0-9]*\)$/\1\2/p' $D/frozen)
-[ -n "$fts" ] || fail "frozen gives no time: $(cat $D/frozen)"
-tail -n +$((fl + 1)) /tmp/block |
-	sed -n 's/^[0-9]* \[ *\([0-9]*\)\.\([0-9]*\)\] cpu\([0-9]*\) .*/\1\2 \3/p' > /tmp/later
-[ "$(grep -c . /tmp/later)" = $((64 - fl)) ] || fail "unreadable lines after the firing one in the block"
-late=$(awk -v f="$fts" '$1 + 0 > f + 0 { n[$2]++ } END { for (c in n) if (n[c] > 1) print "cpu" c ": " n[c] }' /tmp/later)
-[ -z "$late" ] || fail "records after the freeze (frozen's time) in the block, more than one in flight: $late"
-echo "# after the firing record: $((64 - fl)) in the block, $(awk -v f="$fts" '$1 + 0 > f + 0' /tmp/later | grep -c .) of them after the freeze"
+frec_after_freeze /tmp/block $fl
+echo "# freeze dump: $FREC_AFTER_FREEZE"
 frec_console_expect_last /tmp/klog
 echo "# freeze dump: cpu$cpu seq $seq, line $fl of 64"
 echo 0 > $D/frozen

@@ -148,6 +148,27 @@ frec_expect_newest() {
 	done | frec_sort_merged | sed 's/^/frec-expect: /'
 }
 
+# frec_after_freeze FILE LINE: check the records FILE holds after its
+# LINE, the firing record of a freeze.  They are the other CPUs' records
+# stored before the freeze took effect (frozen's time: local_clock() read
+# after it), and at most one a CPU in flight as it froze.  How many came
+# before the freeze is the host's matter: a vCPU held back between its
+# record and the freeze lets the other CPU's ticks in (2 seen on 6.12
+# under TCG and on the debug kernel, 2026-11-29).  Sets FREC_AFTER_FREEZE
+# to how many came after the firing record and how many of them after the
+# freeze (not printed: a failure must not be caught in a $(...)).
+frec_after_freeze() {
+	fts=$(sed -n 's/^time: *\([0-9]*\)\.\([0-9]*\)$/\1\2/p' $FREC_DEBUGFS/frozen)
+	[ -n "$fts" ] || fail "frozen gives no time: $(cat $FREC_DEBUGFS/frozen)"
+	tail -n +$(($2 + 1)) "$1" |
+		sed -n 's/^[0-9]* \[ *\([0-9]*\)\.\([0-9]*\)\] cpu\([0-9]*\) .*/\1\2 \3/p' > /tmp/later
+	[ "$(grep -c . /tmp/later)" = "$(tail -n +$(($2 + 1)) "$1" | grep -c .)" ] ||
+		fail "unreadable lines after the firing one: $(tail -n +$(($2 + 1)) "$1" | head -3)"
+	late=$(awk -v f="$fts" '$1 + 0 > f + 0 { n[$2]++ } END { for (c in n) if (n[c] > 1) print "cpu" c ": " n[c] }' /tmp/later)
+	[ -z "$late" ] || fail "records after the freeze (frozen's time), more than one in flight: $late"
+	FREC_AFTER_FREEZE="$(grep -c . /tmp/later) after the firing record, $(awk -v f="$fts" '$1 + 0 > f + 0' /tmp/later | grep -c .) of them after the freeze"
+}
+
 # frec_tap_now: stdin to the TAP stream at once, as diagnostics.  A test
 # that ends in a panic writes its expectations this way: the runner's
 # pipe would still hold them when the guest dies.
