@@ -500,26 +500,52 @@ static const char *tracedat_message(struct frec_decoder *d, struct frec_tracedat
 }
 
 /*
+ * Where the file puts the callers of a module that went: frec kept their
+ * names, and a record names one by number (FREC_CALLER_SAVED_KEY |
+ * number, uapi/frec_raw.h), keys one apart that are no addresses.  Each
+ * kept name gets a range of its own, TRACEDAT_SAVED_STRIDE bytes at
+ * TRACEDAT_SAVED_BASE + number * stride, and the caller field its offset
+ * in it: trace-cmd names an address by the function at or below it, and
+ * the keys themselves, less their offsets, would interleave (a record of
+ * number 1 was named after number 0's function).  Not canonical either,
+ * as the keys are not; no function is 16 MiB.
+ */
+#define TRACEDAT_SAVED_BASE	FREC_CALLER_SAVED_KEY
+#define TRACEDAT_SAVED_STRIDE	0x1000000ULL
+
+/*
  * The function a caller lies in, from the name the text prints for it
  * ("name+0xOFF/0xSIZE" or "name+0xOFF/0xSIZE [module]"), for the file's
  * kallsyms section: trace-cmd names the caller field (%pS) with it.  A
- * caller printed as an address adds nothing.  Returns -1 if out of memory.
+ * caller printed as an address adds nothing.  Sets *@field to what the
+ * event's caller field holds: @caller, or for a kept name its place
+ * above.  Returns -1 if out of memory.
  */
-static int tracedat_symbol(struct frec_tracedat *t, u64 caller, const char *name)
+static int tracedat_symbol(struct frec_tracedat *t, u64 caller, const char *name, u64 *field)
 {
 	const char *plus = name ? strstr(name, "+0x") : NULL;
 	const char *mod = plus ? strstr(plus, " [") : NULL;
 	struct frec_tracedat_symbol *grown;
 	unsigned long long off, size;
+	s64 number = frec_caller_saved_number(caller);
 	char *end, *text;
 	u64 *seen;
 
+	*field = caller;
 	if (!plus || plus == name)
 		return 0;
 	off = strtoull(plus + 3, &end, 16);
-	if (*end != '/' || off > caller)
+	if (*end != '/')
 		return 0;
 	size = strtoull(end + 1, &end, 16);
+	if (number >= 0) {
+		if (off >= TRACEDAT_SAVED_STRIDE || size > TRACEDAT_SAVED_STRIDE)
+			return 0;
+		caller = TRACEDAT_SAVED_BASE + (u64)number * TRACEDAT_SAVED_STRIDE + off;
+		*field = caller;
+	} else if (off > caller) {
+		return 0;
+	}
 	seen = &t->symbols_seen[((caller - off) * 0x9e3779b97f4a7c15ULL) >> 56];
 	if (*seen == caller - off)
 		return 0;
@@ -629,7 +655,7 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	enum frec_span_kind kind;
 	const char *msg;
 	long long lost = 0;
-	u64 delta;
+	u64 delta, caller;
 
 	if (!t || t->failed)
 		return;
@@ -655,9 +681,9 @@ static void tracedat_record(struct frec_decoder *d, const struct frec_decoded *r
 	}
 	put64(ev + TRACEDAT_SEQ, r->rec.seq);
 	put32(ev + TRACEDAT_CPU, r->rec.cpu);
-	put64(ev + TRACEDAT_CALLER, r->rec.caller);
-	if (tracedat_symbol(t, r->rec.caller, r->caller))
+	if (tracedat_symbol(t, r->rec.caller, r->caller, &caller))
 		goto oom;
+	put64(ev + TRACEDAT_CALLER, caller);
 	msg = tracedat_message(d, t, r, &len);
 	if (r->rec.text) {
 		end = TRACEDAT_PRINTK_STRINGS;

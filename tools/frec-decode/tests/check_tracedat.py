@@ -284,6 +284,34 @@ def main():
     c.check("huge-gaps: the text holds every gap, to the ns",
             sorted(v[0] for k, v in recs.items() if k[1] == 0) == ts, str(sorted(recs.items())[:3]))
 
+    # callers of a module that went: frec kept their names and the records
+    # name them by number (uapi/frec_raw.h, FREC_CALLER_SAVED_KEY), keys
+    # one apart that are no addresses: each record must still be named by
+    # its own caller's name, not by the name whose key lies below its own
+    # (2026-11-29: "frec_crash_test_record+0x1b" for records of
+    # frec_crash_test_strings+0x70, from a 6.12 guest's region)
+    saved = [(0x5afe000000000000, "mod_record+0x1a/0x110 [mod]"),
+             (0x5afe000000000001, "mod_strings+0x70/0xc0 [mod]"),
+             (0x5afe000000000002, "mod_other+0x5/0x40 [mod]")]
+    raw = struct.pack("<8sIIIIII16s", b"FRECRAW\0", 0x01020304, 3, 48, 64, 8, 1, b"local")
+    raw += struct.pack("<IIIIII32s", 1, 56, 7, 0, 0, 0, b"events")
+    for seq in range(1, 10):
+        raw += struct.pack("<IIQQQQIIII4Q", 2, 88, seq, 10**9 + 1000 * seq, 0xffffffffc0a80000,
+                           saved[seq % 3][0], 7, 0, 0, 0, seq, 2, 0, 0)
+    sc = c.dir + "/saved-callers.raw"
+    with open(sc, "wb") as f:
+        f.write(raw)
+    scf = c.dir + "/saved-callers.formats"
+    with open(scf, "w") as f:
+        with open(td + "/small.formats") as g:
+            f.write(g.read())
+        for key, name in saved:
+            f.write(f'0x{key:x} : symbol "{name}"\n')
+    recs, _ = check_input(c, "saved-callers", ["-f", scf, *small[2:], sc])
+    c.check("saved-callers: the text names each kept caller",
+            all(any(n.split("/")[0].encode() in v[1] for v in recs.values()) for _, n in saved),
+            str(sorted(recs.items())[:3]))
+
     # a filter: records left out are not lost
     p = c.dir + "/lose"
     rc, text, _ = c.run_decoder(["--cpu", "1", "--ring", "log", *tables(p), p + ".raw"])
