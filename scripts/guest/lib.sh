@@ -262,6 +262,19 @@ frec_wait_blocked() {
 	echo "# pid $1 blocked in $(cat /proc/$1/wchan 2> /dev/null)"
 }
 
+# frec_wait_for TENTHS COMMAND...: run COMMAND every tenth of a second
+# until it succeeds; 1 if it has not within TENTHS tries.
+frec_wait_for() {
+	n=$1
+	shift
+	i=0
+	until "$@"; do
+		i=$((i + 1))
+		[ $i -lt "$n" ] || return 1
+		sleep 0.1
+	done
+}
+
 # frec_wait_gone PID [TENTHS]: wait until process PID has ended.
 frec_wait_gone() {
 	i=0
