@@ -1,6 +1,7 @@
 #!/bin/sh
 # description: frec_null_blk under fio: the request span's hist counts per power of two what biolatency.bt's tracepoint form counts, its p50/p90 are fio's clat p50/p90 less fio's own part, within their errors; a failed request is recorded; polled and throttled requests begin and end their span once
 # kernels: 6.1 6.12 6.12-rt
+# can-run: 6.1 6.12 6.12-rt
 # timeout: 300
 # boot: alone
 # qemu: -smp 1 -icount shift=1,sleep=off
