@@ -3,8 +3,9 @@
 # frec-archive's logic, natively, on a debugfs directory of files: the
 # unit runs it once a boot as root, where a mistake costs a boot's black
 # box (overwritten, pruned, half written) that nobody sees until it is
-# needed.  The guest test 0105 runs it on a real frec/previous/ after a
-# reset; this covers the cases a boot cannot cheaply make.
+# needed.  The guest test 0105 (a step of 0038) runs it on a real
+# frec/previous/ after a reset; this covers the cases a boot cannot
+# cheaply make.
 #
 #   archive-check.sh [DECODE_DIR]   (default $FREC_BUILD/tools/decode,
 #                                    built by make tools if missing)

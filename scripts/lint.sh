@@ -73,7 +73,7 @@ result kernel-doc $rc "$log"
 
 # The guest's shell scripts parse in the guest's shell (busybox sh): a
 # syntax error would otherwise show only after a boot, as a failed test.
-# frec-archive too: 0105 runs it there.
+# frec-archive too: 0105 (a step of 0038) runs it there.
 log=$logdir/guest-sh.log
 rc=0
 : > "$log"

@@ -4,8 +4,10 @@
 FREC_DEBUGFS=/sys/kernel/debug/frec
 FREC_MODULES=/frec/modules
 
+# A chained test's step (frec_chain) names itself in FREC_PART: its
+# failure says which former test's check it was.
 fail() {
-	echo "FAIL: $*"
+	echo "FAIL: ${FREC_PART:+$FREC_PART: }$*"
 	exit 1
 }
 
@@ -343,6 +345,36 @@ frec_decode_like_dump() {
 		--kallsyms /tmp/dec.kallsyms > /tmp/dec.out || fail "frec-decode failed"
 	diff /tmp/dec.dump /tmp/dec.out > /tmp/dec.diff ||
 		{ head -n 10 /tmp/dec.diff; fail "decoded text differs from dump"; }
+}
+
+# frec_chain STEP:PHASES...: a "# boot: twice" test made of several
+# black box tests that take the same command line, chained so that one
+# QEMU and fewer boots run them all.  STEP is a former test's number
+# (its phases are the test's functions tNNNN_1 to tNNNN_PHASES, each but
+# the last ending its boot with a reset); a step's last phase and the
+# next step's first share a boot, the check first: N tests of two boots
+# take N + 1 boots, not 2N.  The test's "# phases:" must be 1 + the sum
+# of each step's PHASES - 1.  Each phase runs with FREC_PART naming its
+# step (fail's message) and says so in the log, for a splat's owner.
+frec_chain() {
+	# Names of their own: a step's code sets first, k, p and s.
+	chain_first=1
+	for chain_s in "$@"; do
+		chain_k=${chain_s#*:}
+		chain_s=${chain_s%%:*}
+		chain_p=$((FREC_PHASE - chain_first + 1))
+		if [ "$chain_p" -ge 1 ] && [ "$chain_p" -le "$chain_k" ]; then
+			FREC_PART=$chain_s
+			echo "frec-test: chain step $chain_s, phase $chain_p of $chain_k" | tee /dev/kmsg
+			"t${chain_s}_$chain_p"
+		fi
+		chain_first=$((chain_first + chain_k - 1))
+	done
+	FREC_PART=
+	# $0: the test (run-tests.sh runs it with sh)
+	chain_n=$(sed -n 's/^# phases: //p' "$0")
+	[ "$chain_n" = "$chain_first" ] && [ "$FREC_PHASE" -le "$chain_n" ] ||
+		fail "phase $FREC_PHASE of $0, which says '# phases: $chain_n', its steps take $chain_first"
 }
 
 # A "# boot: twice" test hands phase 2 a hex string (at most 256 digits)

@@ -93,9 +93,12 @@ if [ -n "$phase_mark" ]; then
 		echo "# phase $FREC_PHASE of $(basename "$t" .sh)"
 		# The begin marker names the test alone: a splat here is its.
 		echo "frec-test: begin $(basename "$t" .sh)" > /dev/kmsg
-		(cd /tmp && sh "$t") 2>&1 | while IFS= read -r l; do echo "# $l"; done
+		# Kept too: a phase that failed says why on its result line.
+		(cd /tmp && sh "$t") 2>&1 | tee /tmp/.frec-test.out |
+			while IFS= read -r l; do echo "# $l"; done
+		why=$(grep '^FAIL: ' /tmp/.frec-test.out | tail -n 1)
 		echo "# phase $FREC_PHASE of $(basename "$t" .sh) returned without a reset"
-		echo "not ok 1 $(basename "$t" .sh) - phase $FREC_PHASE did not reset the guest"
+		echo "not ok 1 $(basename "$t" .sh) - phase $FREC_PHASE did not reset the guest${why:+: $why}"
 		echo "# frec-guest-done"
 		: > /tmp/.frec-poweroff
 		exit 0
