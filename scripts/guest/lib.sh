@@ -288,11 +288,13 @@ frec_wait_gone() {
 }
 
 # frec_export FILE...: each FILE into guest-run.sh -x's writable share
-# (/export), prefixed with the test's name, when there is one.
+# (/export), prefixed with the test's name (and a chained test's step,
+# FREC_PART), when there is one.
 frec_export() {
 	[ -d /export ] || return 0
 	for f in "$@"; do
-		cp "$f" "/export/$(basename "$0" .sh).$(basename "$f")" || fail "cannot export $f"
+		cp "$f" "/export/$(basename "$0" .sh)${FREC_PART:+.$FREC_PART}.$(basename "$f")" ||
+			fail "cannot export $f"
 	done
 }
 
@@ -357,6 +359,7 @@ frec_decode_like_dump() {
 # of each step's PHASES - 1.  Each phase runs with FREC_PART naming its
 # step (fail's message) and says so in the log, for a splat's owner.
 frec_chain() {
+	[ -n "${FREC_PHASE:-}" ] || fail "run as a '# boot: twice' test (guest-run.sh)"
 	# Names of their own: a step's code sets first, k, p and s.
 	chain_first=1
 	for chain_s in "$@"; do
@@ -366,6 +369,9 @@ frec_chain() {
 		if [ "$chain_p" -ge 1 ] && [ "$chain_p" -le "$chain_k" ]; then
 			FREC_PART=$chain_s
 			echo "frec-test: chain step $chain_s, phase $chain_p of $chain_k" | tee /dev/kmsg
+			# A step without this phase's function would pass unseen.
+			type "t${chain_s}_$chain_p" > /dev/null 2>&1 ||
+				fail "no function t${chain_s}_$chain_p for phase $chain_p of step $chain_s"
 			"t${chain_s}_$chain_p"
 		fi
 		chain_first=$((chain_first + chain_k - 1))

@@ -94,9 +94,15 @@ if [ -n "$phase_mark" ]; then
 		# The begin marker names the test alone: a splat here is its.
 		echo "frec-test: begin $(basename "$t" .sh)" > /dev/kmsg
 		# Kept too: a phase that failed says why on its result line.
-		(cd /tmp && sh "$t") 2>&1 | tee /tmp/.frec-test.out |
-			while IFS= read -r l; do echo "# $l"; done
+		# Under the test's timeout as its last phase is: a chained
+		# test (frec_chain) checks a step in each phase, and a check
+		# that hangs must end, and say where, before the boot's own
+		# timeout ends QEMU.
+		limit=$(sed -n 's/^# timeout: \([0-9][0-9]*\)$/\1/p' "$t")
+		(cd /tmp && timeout "${limit:-$timeout_s}" sh "$t"; echo "$?" > /tmp/.frec-test.rc) 2>&1 |
+			tee /tmp/.frec-test.out | while IFS= read -r l; do echo "# $l"; done
 		why=$(grep '^FAIL: ' /tmp/.frec-test.out | tail -n 1)
+		[ "$(cat /tmp/.frec-test.rc)" = 143 ] && why="timed out after ${limit:-$timeout_s}s"
 		echo "# phase $FREC_PHASE of $(basename "$t" .sh) returned without a reset"
 		echo "not ok 1 $(basename "$t" .sh) - phase $FREC_PHASE did not reset the guest${why:+: $why}"
 		echo "# frec-guest-done"
