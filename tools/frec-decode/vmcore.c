@@ -40,7 +40,15 @@ struct vmcore {
 	struct load *loads;
 	u32 nr_loads;
 	struct frec_kdump *kd;
-	u64 mem_bytes;		/* the PT_LOADs' memsz summed, or kd's frames' */
+	/*
+	 * The memory the file describes, which bounds what the directory
+	 * may claim (join()): an ELF's PT_LOADs' file bytes, at most the
+	 * file's size; a compressed kdump's frames, a bit each in its
+	 * bitmaps.  Not what a PT_LOAD's memsz claims: its 8 bytes claim
+	 * up to 2^64, and rings claimed there would have the image
+	 * allocated whole, read as zeros, for a file of a few pages.
+	 */
+	u64 mem_bytes;
 	u64 absent;		/* bytes read as zeros: in no PT_LOAD's file bytes */
 };
 
@@ -106,9 +114,9 @@ static int parse_elf(struct vmcore *vc, struct frec_err *err)
 					 (unsigned long long)l->filesz,
 					 (unsigned long long)l->memsz,
 					 (unsigned long long)l->paddr);
-		/* Summed to at most 2^64 - 1: join() bounds sizes by it. */
-		vc->mem_bytes += l->memsz < UINT64_MAX - vc->mem_bytes ?
-				 l->memsz : UINT64_MAX - vc->mem_bytes;
+		/* Loads may share file bytes: at most the file's size. */
+		vc->mem_bytes += l->filesz < vc->src->size - vc->mem_bytes ?
+				 l->filesz : vc->src->size - vc->mem_bytes;
 		vc->nr_loads++;
 	}
 	if (!vc->nr_loads)
@@ -351,7 +359,7 @@ static int join(struct vmcore *vc, const u8 *dir, u64 at, unsigned char **image,
 	u8 *img;
 
 	if (tables < FREC_REGION_MIN_BYTES || tables % FREC_REGION_BLOCK || tables > vc->mem_bytes)
-		return frec_errf(err, at, "tables of %llu bytes: want a multiple of %u from %u to the vmcore's %llu bytes of memory",
+		return frec_errf(err, at, "tables of %llu bytes: want a multiple of %u from %u to the %llu bytes of memory the vmcore describes",
 				 (unsigned long long)tables, FREC_REGION_BLOCK,
 				 FREC_REGION_MIN_BYTES, (unsigned long long)vc->mem_bytes);
 	for (i = 0; i < nr_rings; i++) {
@@ -370,7 +378,7 @@ static int join(struct vmcore *vc, const u8 *dir, u64 at, unsigned char **image,
 		parts += cpus * slots * FREC_SLOT_BYTES;
 		if (parts > vc->mem_bytes || parts < cpus * slots * FREC_SLOT_BYTES ||
 		    parts > UINT64_MAX - FREC_REGION_BLOCK)
-			return frec_errf(err, at, "ring %u: the rings up to it hold more than the vmcore's %llu bytes of memory",
+			return frec_errf(err, at, "ring %u: the rings up to it hold more than the %llu bytes of memory the vmcore describes",
 					 i, (unsigned long long)vc->mem_bytes);
 	}
 	parts = (parts + FREC_REGION_BLOCK - 1) / FREC_REGION_BLOCK * FREC_REGION_BLOCK;
@@ -456,7 +464,7 @@ int frec_vmcore_image(const struct frec_vmcore_src *src, const char *name, FILE 
 	if (open_memory(&vc, err) || find_dir(&vc, &dir, &at, err, errs, name, warnings))
 		goto out;
 	if (!dir) {
-		frec_errf(err, src->size, "no valid frec kdump directory in the vmcore's %llu bytes of memory: not a boot of frec with vmcore_region=",
+		frec_errf(err, src->size, "no valid frec kdump directory in the %llu bytes of memory the vmcore describes: not a boot of frec with vmcore_region=",
 			  (unsigned long long)vc.mem_bytes);
 		goto out;
 	}
