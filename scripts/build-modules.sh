@@ -14,9 +14,10 @@
 # the log, OUT_DIR/build.log, then holds every warning.  Not to
 # frec_null_blk's: the kernel's own null_blk sources warn under them
 # (sparse's context imbalance in zoned.c, blk_opf_t in trace.h), the lines
-# frec adds do not (checked when the patches were written).  make runs under nice -n 19 with a job per CPU: it
-# shares the machine with QEMU guests and make check's background build of
-# the debug kernel.
+# frec adds do not (checked when the patches were written).  make runs a
+# job per CPU under nice FREC_NICE (default 19): it shares the machine with
+# QEMU guests and make check's background work; check.sh's build part, which
+# the guests wait for, sets 0.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -43,9 +44,9 @@ rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='*.ko.*' \
 	--exclude='modules.order' --exclude='Module.symvers' \
 	"$FREC_ROOT"/{Kbuild,VERSION,kmod,include,uapi,kunit} "$src/"
 {
-	nice -n 19 make -j"$(nproc)" -C "$kdir" M="$src" "${extra[@]}" modules &&
-	nice -n 19 make -C "$kdir" M="$src/kmod/samples" clean &&
-	nice -n 19 make -j"$(nproc)" -C "$kdir" M="$src/kmod/samples" "${extra[@]}" \
+	nice -n "${FREC_NICE:-19}" make -j"$(nproc)" -C "$kdir" M="$src" "${extra[@]}" modules &&
+	nice -n "${FREC_NICE:-19}" make -C "$kdir" M="$src/kmod/samples" clean &&
+	nice -n "${FREC_NICE:-19}" make -j"$(nproc)" -C "$kdir" M="$src/kmod/samples" "${extra[@]}" \
 		KBUILD_EXTRA_SYMBOLS="$src/Module.symvers" modules &&
 	"$FREC_ROOT/scripts/build-null-blk.sh" "$kdir" "$out/null_blk" "$src" "$src/Module.symvers" \
 		"${arch_args[@]}"

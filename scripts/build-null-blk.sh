@@ -55,5 +55,5 @@ cp "$frec"/kmod/samples/null_blk/{Kbuild,frec_null_blk_tp.h} "$out/"
 for f in main zoned trace; do
 	printf '#include "%s.c"\n' "$f" > "$out/tp_$f.c"
 done
-nice -n 19 make -j"$(nproc)" -C "$kdir" M="$out" FREC="$frec" \
+nice -n "${FREC_NICE:-19}" make -j"$(nproc)" -C "$kdir" M="$out" FREC="$frec" \
 	KBUILD_EXTRA_SYMBOLS="$symvers" "$@" modules

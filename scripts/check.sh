@@ -37,6 +37,11 @@
 #      installed, and both loaded in the guest on each stock kernel
 #      (scripts/dkms-check.sh)
 #
+# The parts that boot no guest (lint, compile-fail, arch, harness,
+# decode, package) run beside the guest parts when both are asked for: in
+# a session of their own at nice 19, as the debug kernel's build, their
+# lines printed when they end (run_background, below).
+#
 # Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name"
 # (guest tests as KERNEL:TEST, e.g. "PASS stock-6.12-rt:0007-hanoi-dump");
 # a guest boot retried prints a NOTE line.  The run ends with a budget
@@ -45,24 +50,23 @@
 # passed, N failed" (", N skipped"), and exits non-zero on any failure.
 # FREC_MATRIX=full runs every guest test on every kernel it can run on
 # (lib.sh, guest_tests_for), for a release.  FREC_CHECK_PARTS="lint build compile-fail
-# arch harness decode kernelshark package guest-stock dkms guest-debug guest-retry" picks
+# arch harness decode kernelshark package guest-stock dkms guest-retry guest-debug" picks
 # parts; guest-stock is every stock kernel, guest-stock-6.12 one.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$FREC_ROOT" || exit 1
 
-parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode kernelshark package guest-stock dkms guest-debug guest-retry}
+parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode kernelshark package guest-stock dkms guest-retry guest-debug}
 logs=$FREC_BUILD/logs
 mkdir -p "$logs"
-results=$logs/results.txt
+# FREC_CHECK_BACKGROUND=1: this run is the background half of another
+# (run_background): its own results and times, no debug kernel, no table.
+background=${FREC_CHECK_BACKGROUND:-}
+results=$logs/results${background:+-background}.txt
 : > "$results"
-times=$logs/part-times.txt
+times=$logs/part-times${background:+-background}.txt
 : > "$times"
 start=$(date +%s)
-# Files newer than this were made by this run (the build part takes the
-# modules lint built).
-run_stamp=$logs/.run-start
-touch "$run_stamp"
 
 # CI's limit is 90 minutes for .ci/run; make check keeps a cold run
 # (nothing installed, nothing cached) within 45 of them, apt included,
@@ -76,7 +80,8 @@ FREC_BUDGET_S=${FREC_BUDGET_S:-2700}
 # would add its whole time to the run.
 debug_build_pid=
 debug_build_t0=
-if [[ " $parts " == *" guest-debug "* ]] && ! "$FREC_ROOT/scripts/debug-kernel.sh" --cached 2>/dev/null; then
+if [ -z "$background" ] && [[ " $parts " == *" guest-debug "* ]] &&
+	! "$FREC_ROOT/scripts/debug-kernel.sh" --cached 2>/dev/null; then
 	debug_build_t0=$SECONDS
 	# Its own session (killed as a group), whose autogroup gets nice 19
 	# too: with CONFIG_SCHED_AUTOGROUP a session's nice counts only
@@ -106,7 +111,7 @@ part() { # name command...
 
 build_stock() {
 	local log=$logs/build.log rc=0 n
-	if nice -n 19 make -j"$(nproc)" modules tools > "$log" 2>&1; then
+	if nice -n "${FREC_NICE:-19}" make -j"$(nproc)" modules tools > "$log" 2>&1; then
 		echo "PASS build"
 	else
 		echo "FAIL build: make modules tools (see $log)"
@@ -117,7 +122,7 @@ build_stock() {
 	done
 	# The arm64 guest's frec-decode, cross-built (guest lib.sh runs it
 	# with the host's arm64 loader and libraries, over 9p).
-	if nice -n 19 make -C tools O="$FREC_BUILD/tools-arm64" CC=aarch64-linux-gnu-gcc \
+	if nice -n "${FREC_NICE:-19}" make -C tools O="$FREC_BUILD/tools-arm64" CC=aarch64-linux-gnu-gcc \
 		"$FREC_BUILD/tools-arm64/decode/frec-decode" > "$logs/build-tools-arm64.log" 2>&1; then
 		echo "PASS build-tools-arm64"
 	else
@@ -131,11 +136,6 @@ build_stock() {
 # build/stock-NAME/ko (scripts/build-modules.sh).
 build_for() {
 	local n=$1 kdir log=$logs/build-stock-$1.log
-	if [ "$FREC_BUILD/stock-$n/.built-by-lint" -nt "$run_stamp" ] &&
-		[ -f "$FREC_BUILD/stock-$n/ko/frec.ko" ]; then
-		echo "PASS build-stock-$n: (lint's sparse and W=1 build of this run)"
-		return 0
-	fi
 	if kdir=$(stock_kdir "$n" 2> "$log") &&
 		"$FREC_ROOT/scripts/build-modules.sh" "$kdir" "$FREC_BUILD/stock-$n" >> "$log" 2>&1; then
 		echo "PASS build-stock-$n"
@@ -426,13 +426,16 @@ package_check() {
 }
 
 dkms_check() {
+	# The packages the package part builds beside the guests.
+	wait_background_part package
 	if [ ! -f "$FREC_BUILD/deb/frec-dkms_$(cat VERSION)_all.deb" ]; then
 		scripts/package.sh -o "$FREC_BUILD/deb" || return 1
 	fi
 	scripts/dkms-check.sh "$FREC_BUILD/deb"
 }
 
-for p in $parts; do
+run_part() { # name
+	local p=$1
 	case $p in
 	lint)		part lint scripts/lint.sh ;;
 	build)		part build build_stock ;;
@@ -452,7 +455,72 @@ for p in $parts; do
 	guest-debug)	part guest-debug guest debug ;;
 	*)		echo "FAIL check: unknown part '$p'" | tee -a "$results" ;;
 	esac
+	[ -z "$background" ] || touch "$logs/.background-done-$p"
+}
+
+# The parts that boot no guest run beside those that do, when both are
+# asked for: TCG guests leave about a core idle on average (a test waiting
+# or sleeping, a boot on one vCPU; the debug kernel's 16 CPU-minutes of
+# build fit in what the parts before guest-debug leave), and these parts
+# are about 400 s of the run.  They run as a make check of their own
+# (FREC_CHECK_BACKGROUND) in a session of their own whose autogroup, and
+# they, get nice 19: with CONFIG_SCHED_AUTOGROUP a nice value counts only
+# inside its session (as the debug kernel's build, above).  Their lines
+# are printed when they end, before the table.  The package part goes
+# first: dkms installs its packages (wait_background_part).
+background_set=" package lint compile-fail arch harness decode "
+fg_parts= bg_parts= bg_pid=
+if [ -z "$background" ] && [[ " $parts " == *" guest-"* || " $parts " == *" dkms "* ]]; then
+	for p in package $parts; do
+		if [[ $background_set == *" $p "* ]]; then
+			[[ " $parts " == *" $p "* ]] && [[ " $bg_parts " != *" $p "* ]] && bg_parts+=" $p"
+		elif [ "$p" != package ]; then
+			fg_parts+=" $p"
+		fi
+	done
+else
+	fg_parts=$parts
+fi
+if [ -n "$bg_parts" ]; then
+	rm -f "$logs"/.background-done-*
+	echo "== beside the guests, at nice 19:$bg_parts (log $logs/background.out)"
+	setsid bash -c 'echo 19 > /proc/self/autogroup 2> /dev/null
+		FREC_CHECK_BACKGROUND=1 FREC_CHECK_PARTS=$1 exec nice -n 19 "$2"' _ \
+		"$bg_parts" "$FREC_ROOT/scripts/check.sh" > "$logs/background.out" 2>&1 < /dev/null &
+	bg_pid=$!
+	# The guests wait for the build part: it runs at the machine's nice.
+	export FREC_NICE=0
+fi
+
+# wait_background_part NAME: until the background part NAME has ended (or
+# the background run has).
+wait_background_part() {
+	[ -n "$bg_pid" ] && [[ " $bg_parts " == *" $1 "* ]] || return 0
+	while [ ! -e "$logs/.background-done-$1" ] && kill -0 "$bg_pid" 2> /dev/null; do
+		sleep 2
+	done
+}
+
+for p in $fg_parts; do
+	[ "$p" = build ] || export FREC_NICE=19
+	run_part "$p"
 done
+[ -z "$background" ] || exit 0
+
+# The background parts' lines, their times (marked) and results.
+if [ -n "$bg_pid" ]; then
+	bg_t0=$SECONDS
+	wait "$bg_pid"
+	echo "== beside the guests:$bg_parts (waited $((SECONDS - bg_t0)) s for them after the guest parts)"
+	grep -E '^(==|PASS|FAIL|SKIP|NOTE) |^   \(' "$logs/background.out"
+	cat "$logs/results-background.txt" >> "$results"
+	sed 's/$/ (beside the guests)/' "$logs/part-times-background.txt" >> "$times"
+	for p in $bg_parts; do
+		[ -e "$logs/.background-done-$p" ] ||
+			echo "FAIL $p: the background run ended before this part did (see $logs/background.out)" |
+			tee -a "$results"
+	done
+fi
 
 # Where the time went, and the cold total against the budget.  A warm run
 # (packages installed, kernels cached) adds what the cache saved it: what

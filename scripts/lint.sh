@@ -121,11 +121,10 @@ result layers-self $rc "$log"
 
 # sparse and W=1 on a fresh copy, so that every file is compiled, for
 # every stock kernel: frec (and KUnit, where the kernel has it), then the
-# samples against its Module.symvers.  The modules are the same as a plain
-# build's (W=1 adds warnings, C=2 runs sparse beside the compiler): they go
-# where check.sh's build part puts each kernel's, which takes them
-# (.built-by-lint) instead of compiling everything a second time.  The
-# arm64 kernels (FREC_ARM64_KERNELS) are cross-built the same way.
+# samples against its Module.symvers, in build/lint/stock-NAME: its own
+# tree, for check.sh runs lint beside the guests, which boot the build
+# part's modules (build/stock-NAME).  The arm64 kernels
+# (FREC_ARM64_KERNELS) are cross-built the same way.
 # arm64's own headers give sparse one false warning, kept out: "cast
 # truncates bits from constant value" in asm/cmpxchg.h and asm/percpu.h,
 # where their size-switch macros cast a 32-bit constant to every size,
@@ -133,13 +132,12 @@ result layers-self $rc "$log"
 # the kernel's own C=2 build of arm64 prints them too).
 arm64_sparse_noise='/arch/arm64/include/asm/(cmpxchg|percpu)\.h:[0-9]+:[0-9]+: warning: cast truncates bits from constant value'
 for n in $FREC_STOCK_KERNELS $FREC_ARM64_KERNELS; do
-	out=$FREC_BUILD/stock-$n
+	out=$FREC_BUILD/lint/stock-$n
 	log=$logdir/sparse-w1-stock-$n.log
 	rm -rf "$out"
 	if kdir=$(stock_kdir "$n" 2> "$log") &&
 		"$FREC_ROOT/scripts/build-modules.sh" -W "$kdir" "$out" >> "$log" 2>&1; then
 		rc=0
-		touch "$out/.built-by-lint"
 	else
 		rc=1
 	fi
@@ -153,6 +151,6 @@ done
 # doc/design.md "Layers"), on the objects of the first kernel's build.
 n=${FREC_STOCK_KERNELS%% *}
 log=$logdir/layers-kmod.log
-"$FREC_ROOT/scripts/layers.sh" -m kmod/layers.map kmod "$FREC_BUILD/stock-$n/src/kmod" > "$log" 2>&1
+"$FREC_ROOT/scripts/layers.sh" -m kmod/layers.map kmod "$FREC_BUILD/lint/stock-$n/src/kmod" > "$log" 2>&1
 result layers-kmod $? "$log"
 exit $failed
