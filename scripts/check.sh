@@ -5,8 +5,9 @@
 #   1. lint: checkpatch --strict, kernel-doc, sparse + W=1 (frec and the
 #      samples) against each stock kernel's headers
 #   2. build: frec.ko for Debian's stock kernel in the tree (make modules),
-#      frec's modules for each stock kernel (build/stock-NAME/ko), the
-#      userspace tools, and the client-API build checks
+#      frec's modules for each stock kernel (build/stock-NAME/ko),
+#      frec-decode and frec-gen (the harness part builds the rest of
+#      tools/), and the client-API build checks
 #      (scripts/compile-fail.sh); frec refused on a 32-bit kernel
 #      (scripts/arch-check.sh)
 #   3. harness: userspace tests of kernel-shared code, native, under TSan
@@ -111,10 +112,14 @@ part() { # name command...
 
 build_stock() {
 	local log=$logs/build.log rc=0 n
-	if nice -n "${FREC_NICE:-19}" make -j"$(nproc)" modules tools > "$log" 2>&1; then
+	# The tools the guests, kernelshark and archive-check run: frec-decode
+	# and frec-gen.  The harness part builds the rest of tools/ (its test
+	# flavours, under TSan and ASan), beside the guests.
+	if nice -n "${FREC_NICE:-19}" make -j"$(nproc)" modules > "$log" 2>&1 &&
+		nice -n "${FREC_NICE:-19}" make -j"$(nproc)" -C tools O="$FREC_BUILD/tools" decode >> "$log" 2>&1; then
 		echo "PASS build"
 	else
-		echo "FAIL build: make modules tools (see $log)"
+		echo "FAIL build: make modules, make -C tools decode (see $log)"
 		rc=1
 	fi
 	for n in $FREC_STOCK_KERNELS $FREC_ARM64_KERNELS; do
@@ -436,6 +441,12 @@ dkms_check() {
 
 run_part() { # name
 	local p=$1
+	# What the build part makes: in-tree Module.symvers (compile-fail),
+	# build/tools (harness and decode build there too: two makes in one
+	# tree at once would race).
+	case $p in
+	compile-fail|harness|decode) [ -z "$background" ] || wait_foreground_part build ;;
+	esac
 	case $p in
 	lint)		part lint scripts/lint.sh ;;
 	build)		part build build_stock ;;
@@ -455,7 +466,20 @@ run_part() { # name
 	guest-debug)	part guest-debug guest debug ;;
 	*)		echo "FAIL check: unknown part '$p'" | tee -a "$results" ;;
 	esac
-	[ -z "$background" ] || touch "$logs/.background-done-$p"
+	if [ -n "$background" ]; then
+		touch "$logs/.background-done-$p"
+	else
+		touch "$logs/.foreground-done-$p"
+	fi
+}
+
+# wait_foreground_part NAME (in the background run): until the main run's
+# part NAME has ended, if it runs that part at all, or the main run has.
+wait_foreground_part() {
+	[[ " ${FREC_CHECK_MAIN_PARTS:-} " == *" $1 "* ]] || return 0
+	while [ ! -e "$logs/.foreground-done-$1" ] && kill -0 "$FREC_CHECK_MAIN_PID" 2> /dev/null; do
+		sleep 2
+	done
 }
 
 # The parts that boot no guest run beside those that do, when both are
@@ -481,12 +505,14 @@ if [ -z "$background" ] && [[ " $parts " == *" guest-"* || " $parts " == *" dkms
 else
 	fg_parts=$parts
 fi
+[ -n "$background" ] || rm -f "$logs"/.background-done-* "$logs"/.foreground-done-*
 if [ -n "$bg_parts" ]; then
-	rm -f "$logs"/.background-done-*
 	echo "== beside the guests, at nice 19:$bg_parts (log $logs/background.out)"
 	setsid bash -c 'echo 19 > /proc/self/autogroup 2> /dev/null
-		FREC_CHECK_BACKGROUND=1 FREC_CHECK_PARTS=$1 exec nice -n 19 "$2"' _ \
-		"$bg_parts" "$FREC_ROOT/scripts/check.sh" > "$logs/background.out" 2>&1 < /dev/null &
+		FREC_CHECK_BACKGROUND=1 FREC_CHECK_PARTS=$1 FREC_CHECK_MAIN_PARTS=$2 \
+		FREC_CHECK_MAIN_PID=$3 exec nice -n 19 "$4"' _ \
+		"$bg_parts" "$fg_parts" "$$" "$FREC_ROOT/scripts/check.sh" \
+		> "$logs/background.out" 2>&1 < /dev/null &
 	bg_pid=$!
 	# The guests wait for the build part: it runs at the machine's nice.
 	export FREC_NICE=0
