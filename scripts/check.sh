@@ -2,46 +2,47 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: every test frec has, on both kernels.
 #
-#   1. lint: checkpatch --strict, kernel-doc, sparse + W=1 (frec and the
-#      samples) against each stock kernel's headers
-#   2. build: frec.ko for Debian's stock kernel in the tree (make modules),
-#      frec's modules for each stock kernel (build/stock-NAME/ko),
-#      frec-decode and frec-gen (the harness part builds the rest of
-#      tools/), and the client-API build checks
-#      (scripts/compile-fail.sh); frec refused on a 32-bit kernel
-#      (scripts/arch-check.sh)
-#   3. harness: userspace tests of kernel-shared code, native, under TSan
-#      and under ASan/UBSan; decode: frec-decode's checks; kernelshark:
-#      KernelShark opens frec-decode's trace.dat under Xvfb and draws its
-#      events (scripts/kernelshark-check.sh; skipped without it)
-#   4. guest-stock-NAME: the guest tests on each of Debian's stock kernels
-#      (FREC_STOCK_KERNELS: 6.1 = linux-image-amd64, 6.12 and 6.12-rt,
-#      scripts/lib.sh), QEMU TCG; each test on the kernels its
-#      "# kernels:" header names, else on all (lib.sh, guest_tests_for);
-#      then Debian's arm64 6.1 and 6.12 in an aarch64 TCG guest
-#      (FREC_ARM64_KERNELS: guest-stock-arm64-6.1, guest-stock-arm64-6.12),
-#      the tests that name them only (doc/arm64.md)
-#   5. guest-debug: the KUnit suites and the guest tests that name the
-#      debug kernel (lockdep, atomic-sleep checks, KASAN), built once and
-#      cached
-#   6. guest-retry: the bench's own check that a boot dying before its
-#      first test is booted again, and that one dying of a stale int3 (an
-#      emulator fault) runs its unfinished tests again, each said so
-#   7. package: frec-dkms and frec-tools (amd64, and arm64 cross-built)
-#      built with dpkg-deb, lintian,
-#      systemd-analyze verify of frec-archive.service (scripts/package.sh);
-#      frec-archive's logic on a debugfs directory of files
-#      (scripts/archive-check.sh)
-#   8. dkms: the user's path: both packages installed with dpkg on this
-#      machine (root; DKMS builds frec for each installed kernel), the
-#      Hanoi sample built as an outside driver against what they
-#      installed, and both loaded in the guest on each stock kernel
-#      (scripts/dkms-check.sh)
-#
-# The parts that boot no guest (lint, compile-fail, arch, harness,
-# decode, package) run beside the guest parts when both are asked for: in
-# a session of their own at nice 19, as the debug kernel's build, their
-# lines printed when they end (run_background, below).
+#   In the foreground, in this order:
+#   - build: frec.ko for Debian's stock kernel in the tree (make modules),
+#     frec's modules for each stock kernel (build/stock-NAME/ko),
+#     frec-decode and frec-gen (the harness part builds the rest of
+#     tools/), at the machine's nice (the guests wait for it)
+#   - kernelshark: KernelShark opens frec-decode's trace.dat under Xvfb
+#     and draws its events (scripts/kernelshark-check.sh; skipped without
+#     it)
+#   - guest-stock-NAME: the guest tests on each of Debian's stock kernels
+#     (FREC_STOCK_KERNELS: 6.1 = linux-image-amd64, 6.12 and 6.12-rt,
+#     scripts/lib.sh), QEMU TCG; each test on the kernels its
+#     "# kernels:" header names, else on all (lib.sh, guest_tests_for);
+#     then Debian's arm64 6.1 and 6.12 in an aarch64 TCG guest
+#     (FREC_ARM64_KERNELS: guest-stock-arm64-6.1, guest-stock-arm64-6.12),
+#     the tests that name them only (doc/arm64.md)
+#   - dkms: the user's path: both packages installed with dpkg on this
+#     machine (root; DKMS builds frec for each installed kernel), the
+#     Hanoi sample built as an outside driver against what they
+#     installed, and both loaded in the guest (scripts/dkms-check.sh)
+#   - guest-retry: the bench's own checks (a boot dying before its first
+#     test is booted again, one dying of a stale int3 runs its unfinished
+#     tests again, ...), each said so
+#   - guest-debug: the KUnit suites and the guest tests that name the
+#     debug kernel (lockdep, atomic-sleep checks, KASAN), built once and
+#     cached (in the background from the start when it is not)
+#   In the background, once the build part has ended, when a guest part
+#   or dkms is asked for too (else in the foreground, before them):
+#   - package: frec-dkms and frec-tools (amd64, and arm64 cross-built)
+#     built with dpkg-deb, lintian, systemd-analyze verify of
+#     frec-archive.service (scripts/package.sh); frec-archive's logic on
+#     a debugfs directory of files (scripts/archive-check.sh)
+#   - lint: checkpatch --strict, kernel-doc, sparse + W=1 (frec and the
+#     samples) against each stock kernel's headers (in build/lint)
+#   - compile-fail: the client API's build checks; arch: frec refused on
+#     a 32-bit kernel
+#   - harness: userspace tests of kernel-shared code, native, under TSan
+#     and under ASan/UBSan; decode: frec-decode's checks
+#   They run as a make check of their own (FREC_CHECK_BACKGROUND=1) in a
+#   session of their own at nice 19, as the debug kernel's build, beside
+#   the guests, which leave about a core idle; their lines are printed
+#   after the other parts (background.out has them as they came).
 #
 # Each check prints "PASS name", "FAIL name: why (see LOG)" or "SKIP name"
 # (guest tests as KERNEL:TEST, e.g. "PASS stock-6.12-rt:0007-hanoi-dump");
@@ -68,6 +69,7 @@ results=$logs/results${background:+-background}.txt
 times=$logs/part-times${background:+-background}.txt
 : > "$times"
 start=$(date +%s)
+debug_started=
 
 # CI's limit is 90 minutes for .ci/run; make check keeps a cold run
 # (nothing installed, nothing cached) within 45 of them, apt included,
@@ -100,6 +102,7 @@ fi
 part() { # name command...
 	local name=$1 rc t0=$SECONDS
 	shift
+	: > "$logs/$name.out"
 	echo "== $name"
 	"$@" 2>&1 | tee -a "$logs/$name.out" | grep -E '^(PASS|FAIL|SKIP|NOTE) ' | tee -a "$results"
 	rc=${PIPESTATUS[0]}
@@ -441,12 +444,13 @@ dkms_check() {
 
 run_part() { # name
 	local p=$1
-	# What the build part makes: in-tree Module.symvers (compile-fail),
-	# build/tools (harness and decode build there too: two makes in one
-	# tree at once would race).
-	case $p in
-	compile-fail|harness|decode) [ -z "$background" ] || wait_foreground_part build ;;
-	esac
+	# The background parts start when the build part has ended: it makes
+	# in-tree Module.symvers (compile-fail), build/tools (harness, decode
+	# and archive-check build there too: two makes in one tree would
+	# race), and fetches the stock kernels lint builds against
+	# (stock-kernel.sh's cache, built by one process at a time).
+	[ -z "$background" ] || wait_foreground_part build
+	[ "$p" != guest-debug ] || debug_started=$SECONDS
 	case $p in
 	lint)		part lint scripts/lint.sh ;;
 	build)		part build build_stock ;;
@@ -474,10 +478,12 @@ run_part() { # name
 }
 
 # wait_foreground_part NAME (in the background run): until the main run's
-# part NAME has ended, if it runs that part at all, or the main run has.
+# part NAME has ended, if it runs that part at all; a main run gone ends
+# this one.
 wait_foreground_part() {
 	[[ " ${FREC_CHECK_MAIN_PARTS:-} " == *" $1 "* ]] || return 0
-	while [ ! -e "$logs/.foreground-done-$1" ] && kill -0 "$FREC_CHECK_MAIN_PID" 2> /dev/null; do
+	while [ ! -e "$logs/.foreground-done-$1" ]; do
+		kill -0 "$FREC_CHECK_MAIN_PID" 2> /dev/null || exit 1
 		sleep 2
 	done
 }
@@ -505,8 +511,14 @@ if [ -z "$background" ] && [[ " $parts " == *" guest-"* || " $parts " == *" dkms
 else
 	fg_parts=$parts
 fi
-[ -n "$background" ] || rm -f "$logs"/.background-done-* "$logs"/.foreground-done-*
+[ -n "$background" ] || rm -f "$logs"/.background-done-* "$logs"/.foreground-done-* \
+	"$logs/results-background.txt" "$logs/part-times-background.txt"
 if [ -n "$bg_parts" ]; then
+	# Without the build part, what the guests run from build/tools is
+	# built now, not by decode's make beside them.
+	[[ " $fg_parts " == *" build "* ]] ||
+		make -j"$(nproc)" -C tools O="$FREC_BUILD/tools" decode > "$logs/build-decode.log" 2>&1 ||
+		echo "FAIL build-decode: (see $logs/build-decode.log)" | tee -a "$results"
 	echo "== beside the guests, at nice 19:$bg_parts (log $logs/background.out)"
 	setsid bash -c 'echo 19 > /proc/self/autogroup 2> /dev/null
 		FREC_CHECK_BACKGROUND=1 FREC_CHECK_PARTS=$1 FREC_CHECK_MAIN_PARTS=$2 \
@@ -514,8 +526,9 @@ if [ -n "$bg_parts" ]; then
 		"$bg_parts" "$fg_parts" "$$" "$FREC_ROOT/scripts/check.sh" \
 		> "$logs/background.out" 2>&1 < /dev/null &
 	bg_pid=$!
-	# The guests wait for the build part: it runs at the machine's nice.
-	export FREC_NICE=0
+	# Interrupted, make check takes its background run with it.
+	trap 'kill -- "-$bg_pid" 2> /dev/null' EXIT
+	trap 'exit 130' INT TERM
 fi
 
 # wait_background_part NAME: until the background part NAME has ended (or
@@ -527,8 +540,9 @@ wait_background_part() {
 	done
 }
 
+# The build part runs at the machine's nice: the guests wait for it.
 for p in $fg_parts; do
-	[ "$p" = build ] || export FREC_NICE=19
+	if [ "$p" = build ]; then export FREC_NICE=0; else export FREC_NICE=19; fi
 	run_part "$p"
 done
 [ -z "$background" ] || exit 0
@@ -537,7 +551,9 @@ done
 if [ -n "$bg_pid" ]; then
 	bg_t0=$SECONDS
 	wait "$bg_pid"
-	echo "== beside the guests:$bg_parts (waited $((SECONDS - bg_t0)) s for them after the guest parts)"
+	trap - EXIT INT TERM
+	echo "background-wait $((SECONDS - bg_t0)) (after the other parts)" >> "$times"
+	echo "== beside the guests:$bg_parts (waited $((SECONDS - bg_t0)) s for them after the other parts)"
 	grep -E '^(==|PASS|FAIL|SKIP|NOTE) |^   \(' "$logs/background.out"
 	cat "$logs/results-background.txt" >> "$results"
 	sed 's/$/ (beside the guests)/' "$logs/part-times-background.txt" >> "$times"
@@ -567,7 +583,7 @@ budget_table() {
 		# A cold run builds it in the background from the start, beside
 		# the parts before guest-debug, which then waits for it: only
 		# what is left of the build when they end adds to the total.
-		before=$((wall - $(awk '$1 == "guest-debug" || $1 == "guest-retry" { s += $2 } END { print s + 0 }' "$times")))
+		before=${debug_started:-$SECONDS}
 		cached=$((build > before ? build - before : 0))
 		printf "  %-24s %6d  (cached: built in %d s, beside the %d s of parts before guest-debug)\n" \
 			"+ debug kernel build" "$cached" "$build" "$before"

@@ -58,13 +58,18 @@ FUZZ_SMOKE_SECONDS ?= 20
 FUZZ_REGION_SMOKE_SECONDS ?= 15
 # fuzz_region: a run is one image of at most 96 KiB, read in milliseconds
 # with memory of a few times its size; more of either is a finding.
-FUZZ_REGION_FLAGS := -max_len=4096 -len_control=0 -timeout=10 -malloc_limit_mb=64
+FUZZ_REGION_FLAGS := -max_len=4096 -len_control=0 -malloc_limit_mb=64
 # fuzz_vmcore: a compressed kdump's bitmaps describe up to 32768 frames a
 # block (a bit each), so the harness's one block each, of an input of at
 # most 4 KiB, describes 128 MiB, which the directory may claim as rings of
 # frames left out (zeros): an image of up to 128 MiB is what such a vmcore
 # needs.  Larger is a finding; an ELF's image is bounded by its file bytes.
-FUZZ_VMCORE_FLAGS := -max_len=4096 -len_control=0 -timeout=10 -malloc_limit_mb=192
+FUZZ_VMCORE_FLAGS := -max_len=4096 -len_control=0 -malloc_limit_mb=192
+# A run longer than this (seconds) is a finding.  The smoke runs are niced
+# and, in make check, run beside QEMU guests that can hold both CPUs for
+# seconds: 60 there, 10 in make fuzz.
+FUZZ_TIMEOUT ?= 10
+FUZZ_SMOKE_TIMEOUT ?= 60
 FUZZ_RUNS ?= 1100000
 # About 600 a second here, under ASan+UBSan: half an hour.
 FUZZ_REGION_RUNS ?= $(FUZZ_RUNS)
@@ -133,11 +138,11 @@ decode-check: $(DEC_O)/frec-decode $(DEC_O)/frec-decode-asan $(DEC_O)/frec-gen \
 		$(DEC_O)/fuzz-seeds > $(DEC_O)/fuzz-smoke.log 2>&1; \
 	  echo $$? > $(DEC_O)/fuzz-smoke.rc; } & \
 	{ nice -n 19 $(DEC_O)/fuzz_region -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
-		$(FUZZ_REGION_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
+		$(FUZZ_REGION_FLAGS) -timeout=$(FUZZ_SMOKE_TIMEOUT) -print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
 		> $(DEC_O)/fuzz-region-smoke.log 2>&1; \
 	  echo $$? > $(DEC_O)/fuzz-region-smoke.rc; } & \
 	{ nice -n 19 $(DEC_O)/fuzz_vmcore -max_total_time=$(FUZZ_REGION_SMOKE_SECONDS) \
-		$(FUZZ_VMCORE_FLAGS) -print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
+		$(FUZZ_VMCORE_FLAGS) -timeout=$(FUZZ_SMOKE_TIMEOUT) -print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
 		> $(DEC_O)/fuzz-vmcore-smoke.log 2>&1; \
 	  echo $$? > $(DEC_O)/fuzz-vmcore-smoke.rc; } & \
 	echo "== decode/test_decode"; $(DEC_O)/test_decode || rc=1; \
@@ -178,12 +183,12 @@ fuzz: $(DEC_O)/fuzz_decode $(DEC_O)/fuzz_region $(DEC_O)/fuzz_vmcore $(DEC_O)/fu
 		> $(DEC_O)/fuzz.log 2>&1 || rc=$$?; \
 	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz.log; \
 	echo "log: $(DEC_O)/fuzz.log"; \
-	nice -n 19 $(DEC_O)/fuzz_region -runs=$(FUZZ_REGION_RUNS) $(FUZZ_REGION_FLAGS) \
+	nice -n 19 $(DEC_O)/fuzz_region -runs=$(FUZZ_REGION_RUNS) $(FUZZ_REGION_FLAGS) -timeout=$(FUZZ_TIMEOUT) \
 		-print_final_stats=1 $(DEC_O)/fuzz-region-corpus \
 		> $(DEC_O)/fuzz-region.log 2>&1 || rc=$$?; \
 	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz-region.log; \
 	echo "log: $(DEC_O)/fuzz-region.log"; \
-	nice -n 19 $(DEC_O)/fuzz_vmcore -runs=$(FUZZ_REGION_RUNS) $(FUZZ_VMCORE_FLAGS) \
+	nice -n 19 $(DEC_O)/fuzz_vmcore -runs=$(FUZZ_REGION_RUNS) $(FUZZ_VMCORE_FLAGS) -timeout=$(FUZZ_TIMEOUT) \
 		-print_final_stats=1 $(DEC_O)/fuzz-vmcore-corpus \
 		> $(DEC_O)/fuzz-vmcore.log 2>&1 || rc=$$?; \
 	grep -E '^(stat::|Done|==|SUMMARY)' $(DEC_O)/fuzz-vmcore.log; \

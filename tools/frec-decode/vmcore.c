@@ -29,6 +29,11 @@
 #define SCAN_PAGES	256
 #define PHDR_BYTES	56
 #define PT_LOAD	1
+/*
+ * Memory a vmcore may describe per byte of its file: a compressed kdump's
+ * bitmaps give a page a bit, and an ELF's PT_LOADs are bounded the same.
+ */
+#define DESCRIBED_PER_BYTE	(8 * PAGE)
 
 struct load {
 	u64 off, paddr, filesz, memsz;
@@ -41,12 +46,15 @@ struct vmcore {
 	u32 nr_loads;
 	struct frec_kdump *kd;
 	/*
-	 * The memory the file describes, which bounds what the directory
-	 * may claim (join()): an ELF's PT_LOADs' file bytes, at most the
-	 * file's size; a compressed kdump's frames, a bit each in its
-	 * bitmaps.  Not what a PT_LOAD's memsz claims: its 8 bytes claim
-	 * up to 2^64, and rings claimed there would have the image
-	 * allocated whole, read as zeros, for a file of a few pages.
+	 * The physical memory the file describes, which bounds the tables
+	 * and rings the directory may claim together (join()): a
+	 * compressed kdump's frames, a bit each in its bitmaps; an ELF's
+	 * PT_LOADs' highest end, but no more than DESCRIBED_PER_BYTE a byte
+	 * of the file, as a compressed kdump's bitmaps would: a PT_LOAD's
+	 * 8 bytes of memsz claim up to 2^64, and rings claimed there would
+	 * be allocated whole, read as zeros, for a file of a few pages.
+	 * Not the PT_LOADs' file bytes: makedumpfile -E leaves zero pages
+	 * out, a ring's unused slots among them.
 	 */
 	u64 mem_bytes;
 	u64 absent;		/* bytes read as zeros: in no PT_LOAD's file bytes */
@@ -114,13 +122,15 @@ static int parse_elf(struct vmcore *vc, struct frec_err *err)
 					 (unsigned long long)l->filesz,
 					 (unsigned long long)l->memsz,
 					 (unsigned long long)l->paddr);
-		/* Loads may share file bytes: at most the file's size. */
-		vc->mem_bytes += l->filesz < vc->src->size - vc->mem_bytes ?
-				 l->filesz : vc->src->size - vc->mem_bytes;
+		if (l->paddr + l->memsz > vc->mem_bytes)
+			vc->mem_bytes = l->paddr + l->memsz;
 		vc->nr_loads++;
 	}
 	if (!vc->nr_loads)
 		return frec_errf(err, phoff, "no PT_LOAD segment");
+	if (vc->src->size < UINT64_MAX / DESCRIBED_PER_BYTE &&
+	    vc->mem_bytes > vc->src->size * DESCRIBED_PER_BYTE)
+		vc->mem_bytes = vc->src->size * DESCRIBED_PER_BYTE;
 	return 0;
 }
 
@@ -366,20 +376,22 @@ static int join(struct vmcore *vc, const u8 *dir, u64 at, unsigned char **image,
 		u64 cpus = le32toh(r[i].nr_cpus), slots = le64toh(r[i].nr_slots);
 
 		/*
-		 * Divided, not multiplied: a vmcore may claim 2^64 bytes of
-		 * memory, where the product, or the sum of the rings, wraps.
+		 * Divided, not multiplied: the product of a ring's counts,
+		 * or the sum of the rings, would wrap.  Together with the
+		 * tables they fit in the memory the vmcore describes.
 		 */
 		if (le32toh(r[i].first_extent) > nr_ext ||
 		    le32toh(r[i].nr_extents) > nr_ext - le32toh(r[i].first_extent) ||
-		    !cpus || !slots || slots > vc->mem_bytes / FREC_SLOT_BYTES / cpus)
+		    !cpus || !slots || slots > (vc->mem_bytes - tables) / FREC_SLOT_BYTES / cpus)
 			return frec_errf(err, at, "ring %u: %llu CPUs of %llu slots in extents %u+%u: more than the vmcore holds",
 					 i, (unsigned long long)cpus, (unsigned long long)slots,
 					 le32toh(r[i].first_extent), le32toh(r[i].nr_extents));
 		parts += cpus * slots * FREC_SLOT_BYTES;
-		if (parts > vc->mem_bytes || parts < cpus * slots * FREC_SLOT_BYTES ||
+		if (parts > vc->mem_bytes - tables || parts < cpus * slots * FREC_SLOT_BYTES ||
 		    parts > UINT64_MAX - FREC_REGION_BLOCK)
-			return frec_errf(err, at, "ring %u: the rings up to it hold more than the %llu bytes of memory the vmcore describes",
-					 i, (unsigned long long)vc->mem_bytes);
+			return frec_errf(err, at, "ring %u: the rings up to it and %llu bytes of tables hold more than the %llu bytes of memory the vmcore describes",
+					 i, (unsigned long long)tables,
+					 (unsigned long long)vc->mem_bytes);
 	}
 	parts = (parts + FREC_REGION_BLOCK - 1) / FREC_REGION_BLOCK * FREC_REGION_BLOCK;
 	if (!parts)

@@ -358,23 +358,24 @@ def main():
     core6, at6 = vmcore(img, wrapping_rings)
     core6 = bytearray(core6)
     struct.pack_into("<Q", core6, 64 + 40, (1 << 64) - 1 - struct.unpack_from("<Q", core6, 64 + 24)[0])
-    # Refused at the first: a PT_LOAD's memsz is not memory the file holds.
+    # Refused at the first: the memory a file this size describes is far
+    # less than 2^64 (the wrap guard stays, for a larger file).
     refused("two rings of 2^63 bytes in 2^64 of memory: refused", bytes(core6),
             f"offset {at6}: ring 0: ")
 
-    # A ring of 32 MiB of zeros in no PT_LOAD's file bytes, however much
-    # memory a PT_LOAD's memsz claims (here 2^64): the image would be 32
-    # MiB from a file of a few hundred KiB.  (A compressed kdump's frames
-    # are a bit each in its bitmaps, which bound them: see check_kdump.)
+    # A ring of 2^40 bytes of zeros in a file of a few hundred KiB whose
+    # PT_LOAD claims memory to the 2^64th byte: more than a file that size
+    # describes (a page a bit, as a compressed kdump's bitmaps), refused;
+    # the image was allocated before.
     def unheld_ring(rings, extents):
         r = rings[0]
-        r[3], r[5], r[7] = 1, (32 << 20) // 64, 1
-        extents[r[6]] = (0x8000000, 32 << 20)
+        r[3], r[5], r[7] = 1, (1 << 40) // 64, 1
+        extents[r[6]] = (0x8000000, 1 << 40)
 
     core7, at7 = vmcore(img, unheld_ring)
     core7 = bytearray(core7)
     struct.pack_into("<Q", core7, 64 + 40, (1 << 64) - 1 - struct.unpack_from("<Q", core7, 64 + 24)[0])
-    refused("ELF: a ring of 32 MiB in no PT_LOAD's file bytes, in 2^64 of memory: refused",
+    refused("ELF: a ring of 2^40 bytes in 2^64 of claimed memory, in a small file: refused",
             bytes(core7), f"offset {at7}: ring 0: ")
     check_kdump(c, img, want, decode, refused)
     print(f"{c.passed} passed, {c.failed} failed")
