@@ -113,12 +113,19 @@ part() { # name command...
 	echo "$name $((SECONDS - t0))" >> "$times"
 }
 
+# build_stock all|first|rest: the build part.  first (when the other
+# kernels' modules build in the background, build-kernels): in-tree
+# frec.ko, frec-decode and frec-gen, and the first stock kernel's modules,
+# what the first guest part needs; rest: every other kernel's, and
+# frec-decode for the arm64 guests.
 build_stock() {
-	local log=$logs/build.log rc=0 n
+	local log=$logs/build.log rc=0 n first=${FREC_STOCK_KERNELS%% *}
 	# The tools the guests, kernelshark and archive-check run: frec-decode
 	# and frec-gen.  The harness part builds the rest of tools/ (its test
 	# flavours, under TSan and ASan), beside the guests.
-	if nice -n "${FREC_NICE:-19}" make -j"$(nproc)" modules > "$log" 2>&1 &&
+	if [ "$1" = rest ]; then
+		:
+	elif nice -n "${FREC_NICE:-19}" make -j"$(nproc)" modules > "$log" 2>&1 &&
 		nice -n "${FREC_NICE:-19}" make -j"$(nproc)" -C tools O="$FREC_BUILD/tools" decode >> "$log" 2>&1; then
 		echo "PASS build"
 	else
@@ -126,8 +133,11 @@ build_stock() {
 		rc=1
 	fi
 	for n in $FREC_STOCK_KERNELS $FREC_ARM64_KERNELS; do
+		[ "$1" = first ] && [ "$n" != "$first" ] && continue
+		[ "$1" = rest ] && [ "$n" = "$first" ] && continue
 		build_for "$n" || rc=1
 	done
+	[ "$1" = first ] && return $rc
 	# The arm64 guest's frec-decode, cross-built (guest lib.sh runs it
 	# with the host's arm64 loader and libraries, over 9p).
 	if nice -n "${FREC_NICE:-19}" make -C tools O="$FREC_BUILD/tools-arm64" CC=aarch64-linux-gnu-gcc \
@@ -191,7 +201,9 @@ guest() {
 	if [ "$kind" = stock ]; then
 		label=stock-$2
 		out=$logs/guest-$label
-		# Its modules, unless the build part made them in this run.
+		# Its modules, unless the build part made them in this run, or
+		# build-kernels in the background (all but the first kernel's).
+		[ "$2" = "${FREC_STOCK_KERNELS%% *}" ] || wait_background_part build-kernels
 		if [ ! -f "$FREC_BUILD/stock-$2/ko/frec.ko" ] || [[ " $parts " != *" build "* ]]; then
 			build_for "$2" || return 1
 		fi
@@ -358,6 +370,7 @@ guest_retry() {
 	# and these eleven boots test the bench, not a kernel.
 	[[ " $FREC_STOCK_KERNELS " == *" 6.12 "* ]] && n=6.12
 	local t1=$FREC_ROOT/scripts/guest-tests/0001-insmod.sh t2=$FREC_ROOT/scripts/guest-tests/0002-rmmod.sh
+	wait_background_part build-kernels
 	[ -f "$FREC_BUILD/stock-$n/ko/frec.ko" ] || build_for "$n" > /dev/null || return 1
 	FREC_KVER=$n FREC_GUEST_TEST_EARLY_DEATH=1 "$FREC_ROOT/scripts/guest-run.sh" -k stock \
 		-M "$FREC_BUILD/stock-$n/ko" -o "$out" "$t1" > "$out.log" 2>&1
@@ -453,7 +466,8 @@ run_part() { # name
 	[ "$p" != guest-debug ] || debug_started=$SECONDS
 	case $p in
 	lint)		part lint scripts/lint.sh ;;
-	build)		part build build_stock ;;
+	build)		part build build_stock "$([ -n "$bg_parts" ] && echo first || echo all)" ;;
+	build-kernels)	part build-kernels build_stock rest ;;
 	compile-fail)	part compile-fail scripts/compile-fail.sh ;;
 	arch)		part arch scripts/arch-check.sh ;;
 	harness)	part harness harness ;;
@@ -508,6 +522,9 @@ if [ -z "$background" ] && [[ " $parts " == *" guest-"* || " $parts " == *" dkms
 			fg_parts+=" $p"
 		fi
 	done
+	# The other kernels' modules build first in the background: the
+	# first guest part needs only its own.
+	[ -z "$bg_parts" ] || [[ " $parts " != *" build "* ]] || bg_parts=" build-kernels$bg_parts"
 else
 	fg_parts=$parts
 fi
