@@ -62,7 +62,8 @@ parts=${FREC_CHECK_PARTS:-lint build compile-fail arch harness decode kernelshar
 logs=$FREC_BUILD/logs
 mkdir -p "$logs"
 # FREC_CHECK_BACKGROUND=1: this run is the background half of another
-# (run_background): its own results and times, no debug kernel, no table.
+# (the background parts, below): its own results and times, no debug
+# kernel, no table.
 background=${FREC_CHECK_BACKGROUND:-}
 results=$logs/results${background:+-background}.txt
 : > "$results"

@@ -63,7 +63,9 @@ FUZZ_REGION_FLAGS := -max_len=4096 -len_control=0 -malloc_limit_mb=64
 # block (a bit each), so the harness's one block each, of an input of at
 # most 4 KiB, describes 128 MiB, which the directory may claim as rings of
 # frames left out (zeros): an image of up to 128 MiB is what such a vmcore
-# needs.  Larger is a finding; an ELF's image is bounded by its file bytes.
+# needs.  Larger is a finding.  The harness's ELF claims memory to its
+# PT_LOAD's end, a few pages; vmcore.c bounds any ELF at a page a bit of
+# its file, as the bitmaps.
 FUZZ_VMCORE_FLAGS := -max_len=4096 -len_control=0 -malloc_limit_mb=192
 # A run longer than this (seconds) is a finding.  The smoke runs are niced
 # and, in make check, run beside QEMU guests that can hold both CPUs for
