@@ -23,6 +23,9 @@
 # fetches into the cache when they are not installed.
 
 KDIR ?= $(shell bash -c '. scripts/lib.sh && stock_kdir')
+# An arm64 tree (FREC_KVER=arm64-6.1, arm64-6.12) builds with the cross
+# compiler: ARCH and CROSS_COMPILE (lib.sh, kdir_make_args).
+KDIR_ARGS := $(shell bash -c '. scripts/lib.sh && kdir_make_args "$$1"' _ '$(KDIR)')
 BUILD := $(CURDIR)/build
 NULL_BLK_OUT := $(or $(FREC_BUILD),$(BUILD))/null_blk
 
@@ -36,11 +39,11 @@ all: modules tools
 # linux-source's copy in build/null_blk (FREC_BUILD's), which guest-run.sh
 # sends to the guest with the rest.
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples clean
-	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples \
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(KDIR_ARGS) modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples $(KDIR_ARGS) clean
+	$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples $(KDIR_ARGS) \
 		KBUILD_EXTRA_SYMBOLS=$(CURDIR)/Module.symvers modules
-	scripts/build-null-blk.sh $(KDIR) $(NULL_BLK_OUT) $(CURDIR) $(CURDIR)/Module.symvers
+	scripts/build-null-blk.sh $(KDIR) $(NULL_BLK_OUT) $(CURDIR) $(CURDIR)/Module.symvers $(KDIR_ARGS)
 
 # The debug kernel gets its own copy of the sources: kbuild writes objects
 # next to them, and one tree cannot hold objects for two kernels.
@@ -81,8 +84,8 @@ demo: modules tools
 	scripts/demo.sh
 
 clean:
-	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean
-	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) $(KDIR_ARGS) clean
+	-$(MAKE) -C $(KDIR) M=$(CURDIR)/kmod/samples $(KDIR_ARGS) clean
 	$(MAKE) -C tools clean
 	rm -rf $(BUILD)
 

@@ -1,12 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# `make check`: every test frec has, on both kernels.
+# `make check`: every test frec has, each on the kernels it is for.
 #
 #   In the foreground, in this order:
 #   - build: frec.ko for Debian's stock kernel in the tree (make modules),
-#     frec's modules for each stock kernel (build/stock-NAME/ko),
 #     frec-decode and frec-gen (the harness part builds the rest of
-#     tools/), at the machine's nice (the guests wait for it)
+#     tools/) and frec's modules for the first stock kernel
+#     (build/stock-NAME/ko), at the machine's nice (the guests wait for
+#     it); for every stock and arm64 kernel, and the arm64 frec-decode,
+#     when no part runs in the background (below)
 #   - kernelshark: KernelShark opens frec-decode's trace.dat under Xvfb
 #     and draws its events (scripts/kernelshark-check.sh; skipped without
 #     it)
@@ -23,12 +25,16 @@
 #     installed, and both loaded in the guest (scripts/dkms-check.sh)
 #   - guest-retry: the bench's own checks (a boot dying before its first
 #     test is booted again, one dying of a stale int3 runs its unfinished
-#     tests again, ...), each said so
+#     tests again, ..., make check interrupted leaves nothing running),
+#     each said so
 #   - guest-debug: the KUnit suites and the guest tests that name the
 #     debug kernel (lockdep, atomic-sleep checks, KASAN), built once and
 #     cached (in the background from the start when it is not)
 #   In the background, once the build part has ended, when a guest part
 #   or dkms is asked for too (else in the foreground, before them):
+#   - build-kernels (with the build part): frec's modules for the other
+#     stock and arm64 kernels, frec-decode for the arm64 guest; the later
+#     guest parts and guest-retry wait for it
 #   - package: frec-dkms and frec-tools (amd64, and arm64 cross-built)
 #     built with dpkg-deb, lintian, systemd-analyze verify of
 #     frec-archive.service (scripts/package.sh); frec-archive's logic on
@@ -48,8 +54,9 @@
 # (guest tests as KERNEL:TEST, e.g. "PASS stock-6.12-rt:0007-hanoi-dump");
 # a guest boot retried prints a NOTE line.  The run ends with a budget
 # table (each part's seconds, and the cold total against FREC_BUDGET_S,
-# 45 minutes: budget_table), the failures again and the plain line "N
-# passed, N failed" (", N skipped"), and exits non-zero on any failure.
+# 45 minutes: budget_table), the failures and the skipped checks again
+# and the plain line "N passed, N failed", and exits non-zero on any
+# failure, or when nothing passed.
 # FREC_MATRIX=full runs every guest test on every kernel it can run on
 # (lib.sh, guest_tests_for), for a release.  FREC_CHECK_PARTS="lint build compile-fail
 # arch harness decode kernelshark package guest-stock dkms guest-retry guest-debug" picks
@@ -84,6 +91,19 @@ FREC_BUDGET_S=${FREC_BUDGET_S:-2700}
 # would add its whole time to the run.
 debug_build_pid=
 debug_build_t0=
+bg_pid=
+# Interrupted or not, make check ends what it started in sessions of
+# their own, which a terminal's Ctrl-C does not reach: the debug kernel's
+# build and the background parts (below).  INT and TERM become an exit,
+# after the foreground pipeline they killed has ended.
+stop_sessions() {
+	local pid
+	for pid in $debug_build_pid $bg_pid; do
+		kill -- "-$pid" 2> /dev/null
+	done
+}
+trap stop_sessions EXIT
+trap 'exit 130' INT TERM
 if [ -z "$background" ] && [[ " $parts " == *" guest-debug "* ]] &&
 	! "$FREC_ROOT/scripts/debug-kernel.sh" --cached 2>/dev/null; then
 	debug_build_t0=$SECONDS
@@ -139,6 +159,20 @@ build_stock() {
 		build_for "$n" || rc=1
 	done
 	[ "$1" = first ] && return $rc
+	# README's `FREC_KVER=arm64-6.1 make`: the top Makefile gives kbuild
+	# the cross compiler for an arm64 tree, as build-modules.sh does (it
+	# gave none, and kbuild ran the host's ld on arm64 objects).
+	local arm64 args
+	for arm64 in $FREC_ARM64_KERNELS; do
+		args=$(FREC_KVER=$arm64 make -s --no-print-directory \
+			--eval='frec-kdir-args: ; @echo $(KDIR_ARGS)' frec-kdir-args 2>&1)
+		if [ "$args" = "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ]; then
+			echo "PASS build-make-$arm64: FREC_KVER=$arm64 make passes kbuild $args"
+		else
+			echo "FAIL build-make-$arm64: FREC_KVER=$arm64 make passes kbuild '$args', not ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- (see Makefile, KDIR_ARGS)"
+			rc=1
+		fi
+	done
 	# The arm64 guest's frec-decode, cross-built (guest lib.sh runs it
 	# with the host's arm64 loader and libraries, over 9p).
 	if nice -n "${FREC_NICE:-19}" make -C tools O="$FREC_BUILD/tools-arm64" CC=aarch64-linux-gnu-gcc \
@@ -433,7 +467,51 @@ guest_retry() {
 		echo "FAIL guest-retry:panic-console: the console lacks the panic of boot 1's NMI (see $out-panic.log)"
 		bad=1
 	fi
+	check_interrupt || bad=1
 	return $bad
+}
+
+# check_interrupt: make check, interrupted as a terminal's Ctrl-C does
+# (SIGINT to its process group) while guest-debug waits for the debug
+# kernel it builds, leaves no process behind: that build runs in a session
+# of its own, which went on building for a quarter of an hour before
+# stop_sessions.  A run of its own (its own build/ and an empty cache), so
+# the debug kernel is not cached there; no guest boots.
+check_interrupt() {
+	local dir=$FREC_BUILD/interrupt pid i left
+	rm -rf "$dir"
+	mkdir -p "$dir/cache"
+	# Started from a script, a command gets SIGINT ignored; a terminal's
+	# job does not.
+	FREC_BUILD=$dir/build FREC_CACHE=$dir/cache FREC_CHECK_PARTS=guest-debug python3 -c \
+		'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.setsid(); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$FREC_ROOT/scripts/check.sh" > "$dir/check.log" 2>&1 < /dev/null &
+	pid=$!
+	# The processes of that run: the cache is in their environment.
+	interrupt_run_pids() {
+		grep -lz "^FREC_CACHE=$dir/cache\$" /proc/[0-9]*/environ 2> /dev/null | cut -d/ -f3
+	}
+	for i in $(seq 60); do
+		grep -qs '^== debug kernel: waiting' "$dir/build/logs/guest-debug.out" &&
+			[ "$(interrupt_run_pids | wc -l)" -gt 3 ] && break
+		sleep 1
+	done
+	kill -INT -- "-$pid"
+	sleep 5
+	left=$(interrupt_run_pids | tr '\n' ' ')
+	if ! grep -qs '^== debug kernel: waiting' "$dir/build/logs/guest-debug.out"; then
+		echo "FAIL guest-retry:interrupt: the run never waited for a debug kernel's build (see $dir/check.log)"
+		[ -z "$left" ] || kill -9 $left 2> /dev/null
+		return 1
+	elif [ -z "$left" ]; then
+		echo "PASS guest-retry:interrupt: make check interrupted while the debug kernel built left no process"
+	else
+		echo "FAIL guest-retry:interrupt: processes left after SIGINT:$(for i in $left; do
+			printf ' %s' "$(tr '\0\n' '  ' < "/proc/$i/cmdline" 2> /dev/null | cut -c1-60)"; done) (see $dir/check.log)"
+		[ -z "$left" ] || kill -9 $left 2> /dev/null
+		return 1
+	fi
+	rm -rf "$dir"
 }
 
 package_check() {
@@ -459,10 +537,11 @@ dkms_check() {
 run_part() { # name
 	local p=$1
 	# The background parts start when the build part has ended: it makes
-	# in-tree Module.symvers (compile-fail), build/tools (harness, decode
-	# and archive-check build there too: two makes in one tree would
-	# race), and fetches the stock kernels lint builds against
-	# (stock-kernel.sh's cache, built by one process at a time).
+	# in-tree Module.symvers (compile-fail) and build/tools (harness,
+	# decode and archive-check build there too: two makes in one tree
+	# would race), and fetches the first stock kernel (stock-kernel.sh's
+	# cache, built by one process at a time); build-kernels, the first of
+	# them, fetches the others lint builds against.
 	[ -z "$background" ] || wait_foreground_part build
 	[ "$p" != guest-debug ] || debug_started=$SECONDS
 	case $p in
@@ -511,10 +590,11 @@ wait_foreground_part() {
 # (FREC_CHECK_BACKGROUND) in a session of their own whose autogroup, and
 # they, get nice 19: with CONFIG_SCHED_AUTOGROUP a nice value counts only
 # inside its session (as the debug kernel's build, above).  Their lines
-# are printed when they end, before the table.  The package part goes
-# first: dkms installs its packages (wait_background_part).
+# are printed when they end, before the table.  build-kernels goes first
+# (the later guest parts wait for it), then package: dkms installs its
+# packages (wait_background_part).
 background_set=" package lint compile-fail arch harness decode "
-fg_parts= bg_parts= bg_pid=
+fg_parts= bg_parts=
 if [ -z "$background" ] && [[ " $parts " == *" guest-"* || " $parts " == *" dkms "* ]]; then
 	for p in package $parts; do
 		if [[ $background_set == *" $p "* ]]; then
@@ -544,9 +624,6 @@ if [ -n "$bg_parts" ]; then
 		"$bg_parts" "$fg_parts" "$$" "$FREC_ROOT/scripts/check.sh" \
 		> "$logs/background.out" 2>&1 < /dev/null &
 	bg_pid=$!
-	# Interrupted, make check takes its background run with it.
-	trap 'kill -- "-$bg_pid" 2> /dev/null' EXIT
-	trap 'exit 130' INT TERM
 fi
 
 # wait_background_part NAME: until the background part NAME has ended (or
@@ -631,5 +708,9 @@ if [ "$failed" -gt 0 ]; then
 	echo "Failures:"
 	grep '^FAIL ' "$results" | sed 's/^/  /'
 fi
-echo "$passed passed, $failed failed, $skipped skipped"
+if [ "$skipped" -gt 0 ]; then
+	echo "Skipped ($skipped):"
+	grep '^SKIP ' "$results" | sed 's/^/  /'
+fi
+echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
