@@ -25,7 +25,7 @@
 KDIR ?= $(shell bash -c '. scripts/lib.sh && stock_kdir')
 # An arm64 tree (FREC_KVER=arm64-6.1, arm64-6.12) builds with the cross
 # compiler: ARCH and CROSS_COMPILE (lib.sh, kdir_make_args).
-KDIR_ARGS := $(shell bash -c '. scripts/lib.sh && kdir_make_args "$$1"' _ '$(KDIR)')
+KDIR_ARGS = $(shell bash -c '. scripts/lib.sh && kdir_make_args "$$1"' _ '$(KDIR)')
 BUILD := $(CURDIR)/build
 NULL_BLK_OUT := $(or $(FREC_BUILD),$(BUILD))/null_blk
 

@@ -96,14 +96,20 @@ bg_pid=
 # their own, which a terminal's Ctrl-C does not reach: the debug kernel's
 # build and the background parts (below).  INT and TERM become an exit,
 # after the foreground pipeline they killed has ended.
+# A session is killed only while its leader, this shell's child, runs
+# (jobs -r): once reaped, its number may be another process's.
 stop_sessions() {
-	local pid
+	local pid running
+	running=" $(jobs -rp | tr '\n' ' ') "
 	for pid in $debug_build_pid $bg_pid; do
-		kill -- "-$pid" 2> /dev/null
+		[[ $running == *" $pid "* ]] || continue
+		# Not yet in its own session (setsid), it is killed alone.
+		kill -- "-$pid" 2> /dev/null || kill "$pid" 2> /dev/null
 	done
 }
 trap stop_sessions EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT
+trap 'exit 143' TERM
 if [ -z "$background" ] && [[ " $parts " == *" guest-debug "* ]] &&
 	! "$FREC_ROOT/scripts/debug-kernel.sh" --cached 2>/dev/null; then
 	debug_build_t0=$SECONDS
@@ -159,17 +165,22 @@ build_stock() {
 		build_for "$n" || rc=1
 	done
 	[ "$1" = first ] && return $rc
-	# README's `FREC_KVER=arm64-6.1 make`: the top Makefile gives kbuild
-	# the cross compiler for an arm64 tree, as build-modules.sh does (it
-	# gave none, and kbuild ran the host's ld on arm64 objects).
-	local arm64 args
+	# README's `FREC_KVER=arm64-6.1 make`: every kbuild line of `make
+	# modules`, and build-null-blk.sh's, gets the cross compiler for an
+	# arm64 tree, as build-modules.sh does (they got none, and kbuild ran
+	# the host's ld on arm64 objects).  make -n with MAKE=echo prints them
+	# without building; a KDIR given to make check is not passed on.
+	local arm64 lines bad
 	for arm64 in $FREC_ARM64_KERNELS; do
-		args=$(FREC_KVER=$arm64 make -s --no-print-directory \
-			--eval='frec-kdir-args: ; @echo $(KDIR_ARGS)' frec-kdir-args 2>&1)
-		if [ "$args" = "ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-" ]; then
-			echo "PASS build-make-$arm64: FREC_KVER=$arm64 make passes kbuild $args"
+		lines=$(env -u KDIR -u MAKEFLAGS -u MAKELEVEL FREC_KVER="$arm64" \
+			make -n --no-print-directory MAKE=echo modules 2>&1 |
+			grep -E '^(echo -C|scripts/build-null-blk.sh) ')
+		bad=$(grep -v 'ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-' <<< "$lines")
+		if [ "$(grep -c . <<< "$lines")" -ge 4 ] && [ -z "$bad" ]; then
+			echo "PASS build-make-$arm64: FREC_KVER=$arm64 make modules gives kbuild and build-null-blk.sh ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-"
 		else
-			echo "FAIL build-make-$arm64: FREC_KVER=$arm64 make passes kbuild '$args', not ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- (see Makefile, KDIR_ARGS)"
+			echo "FAIL build-make-$arm64: FREC_KVER=$arm64 make modules: ${bad:-no kbuild lines}$([ -n "$bad" ] && echo ': no ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-') (see Makefile, KDIR_ARGS)" | tr '\n' ' '
+			echo
 			rc=1
 		fi
 	done
@@ -478,39 +489,54 @@ guest_retry() {
 # stop_sessions.  A run of its own (its own build/ and an empty cache), so
 # the debug kernel is not cached there; no guest boots.
 check_interrupt() {
-	local dir=$FREC_BUILD/interrupt pid i left
+	local dir=$FREC_BUILD/interrupt pid i p building= waiting= left=
 	rm -rf "$dir"
 	mkdir -p "$dir/cache"
+	# The processes of that run: the cache is in their environment.
+	interrupt_run_pids() {
+		grep -lzFx "FREC_CACHE=$dir/cache" /proc/[0-9]*/environ 2> /dev/null | cut -d/ -f3
+	}
+	# That run is a session of its own, which this one's Ctrl-C does not
+	# reach: interrupted, this check takes it along.
+	trap 'kill -9 $(interrupt_run_pids) 2> /dev/null' EXIT
+	trap 'exit 130' INT
+	trap 'exit 143' TERM
 	# Started from a script, a command gets SIGINT ignored; a terminal's
 	# job does not.
 	FREC_BUILD=$dir/build FREC_CACHE=$dir/cache FREC_CHECK_PARTS=guest-debug python3 -c \
 		'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.setsid(); os.execv(sys.argv[1], sys.argv[1:])' \
 		"$FREC_ROOT/scripts/check.sh" > "$dir/check.log" 2>&1 < /dev/null &
 	pid=$!
-	# The processes of that run: the cache is in their environment.
-	interrupt_run_pids() {
-		grep -lz "^FREC_CACHE=$dir/cache\$" /proc/[0-9]*/environ 2> /dev/null | cut -d/ -f3
-	}
-	for i in $(seq 60); do
-		grep -qs '^== debug kernel: waiting' "$dir/build/logs/guest-debug.out" &&
-			[ "$(interrupt_run_pids | wc -l)" -gt 3 ] && break
-		sleep 1
+	# Until guest-debug waits and the build runs (debug-kernel.sh, which
+	# extracts linux-source first): a build that died at once is no test.
+	for i in $(seq 120); do
+		building= waiting=
+		for p in $(interrupt_run_pids); do
+			grep -qsF debug-kernel.sh "/proc/$p/cmdline" && building=1
+		done
+		grep -qs '^== debug kernel: waiting' "$dir/build/logs/guest-debug.out" && waiting=1
+		[ -n "$building" ] && [ -n "$waiting" ] && break
+		sleep 0.5
 	done
-	kill -INT -- "-$pid"
-	sleep 5
-	left=$(interrupt_run_pids | tr '\n' ' ')
-	if ! grep -qs '^== debug kernel: waiting' "$dir/build/logs/guest-debug.out"; then
-		echo "FAIL guest-retry:interrupt: the run never waited for a debug kernel's build (see $dir/check.log)"
-		[ -z "$left" ] || kill -9 $left 2> /dev/null
-		return 1
-	elif [ -z "$left" ]; then
-		echo "PASS guest-retry:interrupt: make check interrupted while the debug kernel built left no process"
-	else
-		echo "FAIL guest-retry:interrupt: processes left after SIGINT:$(for i in $left; do
-			printf ' %s' "$(tr '\0\n' '  ' < "/proc/$i/cmdline" 2> /dev/null | cut -c1-60)"; done) (see $dir/check.log)"
-		[ -z "$left" ] || kill -9 $left 2> /dev/null
+	if [ -z "$building" ] || [ -z "$waiting" ] ||
+		[[ " $(jobs -rp | tr '\n' ' ') " != *" $pid "* ]]; then
+		echo "FAIL guest-retry:interrupt: the run did not come to wait for a debug kernel's build${waiting:+ (it waited, but no build ran)} (see $dir/check.log, $dir/build/logs/)"
 		return 1
 	fi
+	kill -INT -- "-$pid"
+	# Its EXIT trap ends the build's session: give it 30 s.
+	for i in $(seq 60); do
+		left=$(interrupt_run_pids | tr '\n' ' ')
+		[ -z "$left" ] && break
+		sleep 0.5
+	done
+	if [ -n "$left" ]; then
+		echo "FAIL guest-retry:interrupt: processes left 30 s after SIGINT:$(for i in $left; do
+			printf ' %s' "$(tr '\0\n' '  ' 2> /dev/null < "/proc/$i/cmdline" | cut -c1-60)"; done) (see $dir/check.log)"
+		return 1
+	fi
+	trap - EXIT INT TERM
+	echo "PASS guest-retry:interrupt: make check interrupted while the debug kernel built left no process"
 	rm -rf "$dir"
 }
 
@@ -646,7 +672,6 @@ done
 if [ -n "$bg_pid" ]; then
 	bg_t0=$SECONDS
 	wait "$bg_pid"
-	trap - EXIT INT TERM
 	echo "background-wait $((SECONDS - bg_t0)) (after the other parts)" >> "$times"
 	echo "== beside the guests:$bg_parts (waited $((SECONDS - bg_t0)) s for them after the other parts)"
 	grep -E '^(==|PASS|FAIL|SKIP|NOTE) |^   \(' "$logs/background.out"
@@ -701,7 +726,8 @@ passed=$(grep -c '^PASS ' "$results")
 failed=$(grep -c '^FAIL ' "$results")
 skipped=$(grep -c '^SKIP ' "$results")
 echo
-[ -z "$debug_build_pid" ] || { kill -- "-$debug_build_pid" 2>/dev/null; wait "$debug_build_pid" 2>/dev/null; }
+stop_sessions
+[ -z "$debug_build_pid" ] || wait "$debug_build_pid" 2> /dev/null
 budget_table "$(( $(date +%s) - start ))"
 echo "make check: $(( $(date +%s) - start )) s, logs in $logs"
 if [ "$failed" -gt 0 ]; then

@@ -89,3 +89,7 @@ printf 'arch:32-bit-refused\tscripts/arch-check.sh\tfrec refuses a 32-bit kernel
 grep -oE '\<pass [a-z-]+' scripts/archive-check.sh | sort -u | while read -r _ c; do
 	printf 'archive:%s\tscripts/archive-check.sh\tfrec-archive on a debugfs directory of files\n' "$c"
 done
+# The bench's own checks (make check's guest-retry part).
+grep -oE 'PASS guest-retry:[a-z0-9-]+' scripts/check.sh | sort -u | while read -r _ c; do
+	printf '%s\tscripts/check.sh\tthe bench: guest_retry, check_interrupt\n' "$c"
+done
