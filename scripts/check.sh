@@ -168,7 +168,7 @@ build_stock() {
 	# README's `FREC_KVER=arm64-6.1 make`: every kbuild line of `make
 	# modules`, and build-null-blk.sh's, gets the cross compiler for an
 	# arm64 tree, as build-modules.sh does (they got none, and kbuild ran
-	# the host's ld on arm64 objects).  make -n with MAKE=echo prints them
+	# the host's gcc with arm64's flags).  make -n with MAKE=echo prints them
 	# without building; a KDIR given to make check is not passed on.
 	local arm64 lines bad
 	for arm64 in $FREC_ARM64_KERNELS; do
